@@ -1,0 +1,142 @@
+"""Command line: `dsh-tui [FILE]` opens the explorer, `dsh-tui check FILE` reports.
+
+Textual is imported only when the explorer starts, so `check`, `--help` and
+`--version` stay fast and work without a terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from . import __version__
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_UNREADABLE = 0, 1, 2, 3
+
+
+def _size(text: str) -> int:
+    units = {"k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}
+    t = text.strip().lower().rstrip("ib").rstrip("b")
+    mult = units.get(t[-1:], 1)
+    num = t[:-1] if t[-1:] in units else t
+    try:
+        value = int(float(num) * mult)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 512M, 4G)") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError("size must be positive")
+    return value
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--lenient", action="store_true",
+                   help="read a log dsh would reject (e.g. no delegationDepth); every output is marked UNVERIFIED")
+    p.add_argument("--max-plain-size", type=_size, default=None, metavar="SIZE",
+                   help="refuse logs that decompress past SIZE (default 4G, env DSH_TUI_MAX_PLAIN_BYTES)")
+
+
+def check_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="dsh-tui check", description=(
+        "Decode a dsh session log and run the ten-minute pass. Exit 0: no failure found; 1: findings; "
+        "2: usage error; 3: the log is rejected or unreadable."))
+    p.add_argument("file", help="session.jsonl.zstd or session.jsonl")
+    p.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    _common(p)
+    return p
+
+
+def main_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="dsh-tui", description=(
+        "Full-screen explorer for DeepSeek Harness session logs. With no FILE, opens a bundled demo log. "
+        "Subcommand: `dsh-tui check FILE` for scripts and CI (see `dsh-tui check --help`)."))
+    p.add_argument("file", nargs="?", help="session.jsonl.zstd or session.jsonl (default: the demo log)")
+    p.add_argument("--demo", action="store_true", help="open the bundled demo log (a crashed session)")
+    p.add_argument("--at", type=int, default=None, metavar="SEQ", help="open with the cursor on event SEQ")
+    p.add_argument("--version", action="version", version=f"dsh-tui {__version__}")
+    _common(p)
+    return p
+
+
+def _fail(message: str) -> int:
+    from .safety import one_line
+    print(f"dsh-tui: {one_line(message, 2000)}", file=sys.stderr)
+    return EXIT_UNREADABLE
+
+
+def run_check(argv: list[str]) -> int:
+    args = check_parser().parse_args(argv)
+    from .model.diagnosis import diagnose
+    from .model.report import check_json, check_text
+    from .model.session import load_session
+    from .model.source import LogUnreadable
+    try:
+        log = load_session(args.file, lenient=args.lenient, max_plain=args.max_plain_size)
+    except LogUnreadable as exc:
+        return _fail(exc.message)
+    except MemoryError:
+        return _fail(f"{args.file}: out of memory while decoding; lower --max-plain-size")
+    if not log.accepted and not args.lenient:
+        msg = f"{args.file}: rejected: {log.header.rejection.message} (read it anyway with --lenient)"
+        if args.format == "json":
+            _print_json(_rejected_json(args.file, log))
+        return _fail(msg)
+    diag = diagnose(log)
+    if args.format == "json":
+        _print_json(check_json(log, diag))
+    else:
+        from .safety import clean
+        text = check_text(log, diag, markdown=args.format == "markdown")
+        if not log.verified:
+            text = "UNVERIFIED (read with --lenient past a rejection)\n" + text
+        sys.stdout.write(clean(text))
+    return EXIT_FINDINGS if diag.failed else EXIT_OK
+
+
+def _rejected_json(path: str, log) -> dict:
+    from .model.report import SCHEMA
+    return {"schema": SCHEMA, "file": path, "encoding": log.raw.encoding, "frames": log.raw.frames,
+            "accepted": False, "rejection": log.header.rejection.as_dict(), "header": log.header.fields(),
+            "delegated": log.header.delegated, "events": len(log), "records": log.records,
+            "findings": [], "verdict": None}
+
+
+def _print_json(obj: dict) -> None:
+    try:
+        import orjson
+        sys.stdout.write(orjson.dumps(obj, option=orjson.OPT_INDENT_2).decode() + "\n")
+    except TypeError:  # lone surrogates from a lenient parse: the stdlib escapes them
+        sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=True, default=str) + "\n")
+
+
+def run_ui(argv: list[str]) -> int:
+    args = main_parser().parse_args(argv)
+    if args.file and args.demo:
+        main_parser().error("give a FILE or --demo, not both")
+    if args.file is None:
+        from .demo import default_demo_path
+        path = default_demo_path()
+    else:
+        path = Path(args.file)
+    if not sys.stdout.isatty() or not sys.stdin.isatty():
+        print("dsh-tui: the explorer needs a terminal; use `dsh-tui check FILE` in scripts", file=sys.stderr)
+        return EXIT_USAGE
+    from .ui.app import run_app
+    return run_app(path, lenient=args.lenient, max_plain=args.max_plain_size, at_seq=args.at)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if argv and argv[0] == "check":
+            return run_check(argv[1:])
+        return run_ui(argv)
+    except SystemExit as exc:  # argparse: 2 on usage errors, 0 for --help/--version
+        return int(exc.code or 0) if isinstance(exc.code, int) else EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,225 @@
+"""The ten-minute pass: findings, newest first, and the verdict.
+
+Walks the compact facts the scan kept, reuses the pairing pass, and turns
+every way a session can end badly into a Finding that points at a real event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .pairing import Pair, Pairing, pair_facts
+from .session import SessionLog
+from .usage import Usage, compute_usage
+
+TOOL_KINDS = ("TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN", "TOOL_ERROR")
+FAILURE_KINDS = ("MODEL_REQUEST_FAILED", "TURN_NOT_COMPLETED", "OPEN_TURN", "COMMAND_NOT_DONE", "APPROVAL_UNDECIDED")
+ALL_KINDS = TOOL_KINDS + FAILURE_KINDS + ("LLM_RETRY", "SEQ_GAP", "TORN_TAIL", "UNKNOWN_TYPE", "NOT_IN_TOOL_SET")
+
+ADVICE = {
+    "TOOL_NOT_STARTED": "dsh never recorded the call as started: it did not run. Retry it if it is still needed.",
+    "TOOL_OUTCOME_UNKNOWN": ("the call was recorded as started but no result was durably written: it may have run. "
+                             "Retry only if it is read-only or idempotent; otherwise verify the external state first."),
+}
+
+
+@dataclass
+class Finding:
+    kind: str
+    index: int | None  # event index the finding points at (None: no event to point at)
+    seq: int | None
+    message: str
+    severity: str = "failure"  # failure | warning | info
+    call_id: str | None = None
+    name: str | None = None
+    turn: Any = None
+    step: Any = None
+    code: str | None = None
+    related: list[int] = field(default_factory=list)  # other event indices (call <-> result, ...)
+    repaired: bool = False  # closed by dsh's own crash repair (a synthetic result on disk)
+
+    def as_dict(self) -> dict:
+        return {"kind": self.kind, "seq": self.seq, "callId": self.call_id, "name": self.name,
+                "turn": self.turn, "step": self.step, "code": self.code, "message": self.message,
+                "severity": self.severity, "repaired": self.repaired}
+
+
+@dataclass
+class Diagnosis:
+    findings: list[Finding]
+    verdict: Finding | None
+    pairing: Pairing
+    pairs: list[Pair]  # newest first
+    usage: Usage
+    effective_preset: Any
+    open_turn: Any
+    tool_set: tuple | None  # tools of the latest request/header
+    descriptor: dict | None
+
+    @property
+    def failed(self) -> bool:
+        return any(f.severity != "info" for f in self.findings)
+
+
+def diagnose(log: SessionLog) -> Diagnosis:
+    facts = log.res.facts
+    pairing = pair_facts(facts)
+    found: list[Finding] = []
+    _tool_findings(pairing, found)
+    _command_and_approval(pairing, found)
+    preset, descriptor, latest_tools = log.header.get("agentPreset"), None, None
+    retries: dict[tuple, list] = {}
+    answered: dict[tuple, int] = {}
+    for f in facts:
+        t, d = f.type, f.data
+        if t == "turn/end":
+            _turn_end(f, found)
+        elif t == "llm/retry":
+            retries.setdefault((d.get("turn"), d.get("step")), []).append(f)
+        elif t == "assistant/message":
+            answered[(d.get("turn"), d.get("step"))] = f.index
+        elif t == "agent-preset/selected":
+            preset = d.get("agentPreset", preset)
+        elif t == "subagent/descriptor":
+            descriptor = d
+        elif t == "request/header":
+            latest_tools = d.get("tools")
+    _retries(retries, answered, found)
+    st = pairing.state
+    if st.open_turn_index is not None:
+        found.append(Finding("OPEN_TURN", st.open_turn_index, log.seq_of(st.open_turn_index),
+                             f"turn {st.open_turn} never ended: the process died inside it (dsh closes it as "
+                             f"'interrupted' on the next resume){_pending_note(pairing)}", turn=st.open_turn))
+    _integrity(log, found)
+    found.sort(key=lambda f: (-1 if f.index is None else f.index, f.kind in TOOL_KINDS), reverse=True)
+    return Diagnosis(found, _verdict(found), pairing, pairing.all_pairs(), compute_usage(log), preset,
+                     st.open_turn, latest_tools, descriptor)
+
+
+def _pending_note(pairing: Pairing) -> str:
+    n = len(pairing.interrupted)
+    return f"; {n} tool call(s) left without a result" if n else ""
+
+
+def _tool_findings(pairing: Pairing, found: list[Finding]) -> None:
+    interrupted = {id(p) for p in pairing.interrupted}
+    for p in pairing.tools.values():
+        related = [i for i in (p.ask, p.open, p.close) if i is not None]
+        common = dict(call_id=p.key, name=p.name, turn=p.turn, step=p.step, related=related)
+        if p.status in ("TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN"):
+            where = {"TOOL_NOT_STARTED": p.ask, "TOOL_OUTCOME_UNKNOWN": p.open}[p.status]
+            seq = p.seqs.get("ask" if p.status == "TOOL_NOT_STARTED" else "call")
+            if p.repaired:
+                where, seq = p.close, p.seqs.get("result")
+                msg = f"dsh's crash repair closed this call as {p.status}: {ADVICE[p.status]}"
+            elif id(p) in interrupted:
+                msg = ("the model asked for this call but no durable tool/call exists; " if p.status == "TOOL_NOT_STARTED"
+                       else "a durable tool/call exists but no tool/result; ") + ADVICE[p.status]
+            else:
+                msg = (f"no result, though its step closed ({'no tool/call' if p.open is None else 'tool/call recorded'}); "
+                       "dsh will not repair this") 
+            if where is None:
+                where, seq = p.anchor, None
+            found.append(Finding(p.status, where, seq, msg, code=p.code or p.status, repaired=p.repaired, **common))
+        elif p.status == "error":
+            found.append(Finding("TOOL_ERROR", p.close, p.seqs.get("result"),
+                                 f"tool result is an error{': ' + p.code if p.code else ' (isError)'}"
+                                 f"{' - ' + p.result.splitlines()[0][:160] if p.result else ''}", code=p.code, **common))
+        elif p.status == "result-without-call":
+            found.append(Finding("TOOL_ERROR", p.close, p.seqs.get("result"),
+                                 "tool/result for a callId with no tool/call or tool-call block (unknown call)",
+                                 severity="warning", code=p.code, **common))
+    for cid, tools in pairing.tool_set.items():
+        p = pairing.tools[cid]
+        if isinstance(tools, tuple) and p.name is not None and p.name not in tools:
+            found.append(Finding("NOT_IN_TOOL_SET", p.open, p.seqs.get("call"),
+                                 f"tool {p.name!r} is not in this session's tool set (latest request/header); "
+                                 "it may belong to a child session", severity="warning", call_id=cid, name=p.name,
+                                 turn=p.turn, step=p.step))
+
+
+def _command_and_approval(pairing: Pairing, found: list[Finding]) -> None:
+    for p in pairing.commands.values():
+        if p.close is None and p.open is not None:
+            found.append(Finding("COMMAND_NOT_DONE", p.open, p.seqs.get("run"),
+                                 f"slash command /{p.name} started but never finished (no command/done)", name=p.name,
+                                 call_id=p.key))
+    for p in pairing.approvals.values():
+        if p.close is None and p.open is not None:
+            found.append(Finding("APPROVAL_UNDECIDED", p.open, p.seqs.get("asked"),
+                                 f"approval for {p.name} was asked but never decided", severity="warning",
+                                 name=p.name, call_id=p.key))
+
+
+def _turn_end(f, found: list[Finding]) -> None:
+    reason = f.data.get("reason")
+    kind = reason.get("kind") if isinstance(reason, dict) else None
+    if kind == "completed":
+        return
+    code, msg, severity = str(kind), f"turn {f.data.get('turn')} ended: {kind}", "failure"
+    if kind == "error":
+        err = reason.get("error") if isinstance(reason.get("error"), dict) else {}
+        code = err.get("code") or "error"
+        msg += f" ({err.get('code')}: {str(err.get('message'))[:200]})"
+    elif kind == "aborted":
+        cause = reason.get("reason") if isinstance(reason.get("reason"), dict) else {}
+        msg += f" by {cause.get('kind', 'unknown')}"
+        severity = "warning" if cause.get("kind") in ("user", "parent") else "failure"
+    elif kind == "interrupted":
+        msg += " (written by dsh's crash repair: the process had died inside this turn)"
+    elif kind is None:
+        msg = f"turn {f.data.get('turn')} ended without a reason (legacy or malformed)"
+        severity = "warning"
+    found.append(Finding("TURN_NOT_COMPLETED", f.index, f.seq, msg, severity=severity, turn=f.data.get("turn"),
+                         code=code, repaired=kind == "interrupted"))
+
+
+def _retries(retries: dict, answered: dict, found: list[Finding]) -> None:
+    for (turn, step), rows in retries.items():
+        last = rows[-1]
+        failure = last.data.get("failure") if isinstance(last.data.get("failure"), dict) else {}
+        code = failure.get("code")
+        recovered = answered.get((turn, step), -1) > last.index
+        for r in rows:
+            fl = r.data.get("failure") if isinstance(r.data.get("failure"), dict) else {}
+            found.append(Finding("LLM_RETRY", r.index, r.seq,
+                                 f"model request retry {r.data.get('retry')}/{r.data.get('maxRetries', '∞')} after "
+                                 f"{fl.get('code')}: {str(fl.get('message'))[:160]}"
+                                 f"{' (recovered)' if recovered else ''}",
+                                 severity="info" if recovered else "warning", turn=turn, step=step, code=fl.get("code")))
+        if not recovered:
+            found.append(Finding("MODEL_REQUEST_FAILED", last.index, last.seq,
+                                 f"{len(rows)} retr{'y' if len(rows) == 1 else 'ies'} and no assistant/message after "
+                                 f"them: the model request failed ({code}: {str(failure.get('message'))[:160]})",
+                                 turn=turn, step=step, code=code))
+
+
+def _integrity(log: SessionLog, found: list[Finding]) -> None:
+    last = len(log) - 1
+    for g in log.res.gaps[:200]:
+        i = min(g.index, last)
+        found.append(Finding("SEQ_GAP", i if last >= 0 else None, log.seq_of(i) if last >= 0 else None,
+                             f"line {g.line}: expected seq {g.expected}, found {g.found}: {g.cause}"))
+    torn = log.raw.torn
+    if torn is not None:
+        found.append(Finding("TORN_TAIL", last if last >= 0 else None, log.seq_of(last) if last >= 0 else None,
+                             f"torn tail ({torn.kind}) at byte {torn.offset}: {torn.unreadable_bytes} bytes unreadable, "
+                             f"{torn.recovered_records} record(s) recovered; the last write batch was lost",
+                             severity="warning"))
+    for u in log.res.unknown.values():
+        found.append(Finding("UNKNOWN_TYPE", u.first_index, log.seq_of(u.first_index),
+                             f"unknown event type {u.type!r} x{u.count}: "
+                             + ("ignorable: dsh skips it" if u.ignorable else "required (no ignorable:true): dsh refuses to resume this log"),
+                             severity="info" if u.ignorable else "warning", name=u.type))
+
+
+def _verdict(found: list[Finding]) -> Finding | None:
+    for group in (TOOL_KINDS, FAILURE_KINDS):
+        for f in found:  # newest first
+            if f.kind in group and f.severity != "info" and not (f.kind == "TURN_NOT_COMPLETED" and f.severity == "warning"):
+                return f
+    for f in found:
+        if f.severity != "info":
+            return f
+    return None

@@ -1,0 +1,351 @@
+"""One linear pass over the plaintext: index every record and logical event.
+
+The pass parses each line once (orjson), expands packed chunk rows, checks
+that seq is contiguous, counts unknown and legacy types, and keeps compact
+"facts" only for the events the diagnosis needs. It holds no parsed object
+per event: the views re-parse the few records they show.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import orjson
+
+from .jsonparse import parse_json
+from .legacy import upgrade
+from .source import Cancelled, Corruption
+from .vocabulary import KNOWN_EVENT_TYPES, LEGACY_TYPES, PACKED_ROWS
+
+ENVELOPE_KEYS = frozenset({"type", "seq", "time", "data", "sourceEventSeqs", "surfaceOp", "ignorable"})
+ROW_KEYS = frozenset({"type", "seq0", "time0", "data"})
+PREVIEW = 240
+MAX_SAFE = 2**53 - 1
+_STR = frozenset({str})
+_INT = frozenset({int})
+CHUNK = "assistant/chunk"
+_FACT_CHUNKS = frozenset({"usage", "finish"})
+
+
+@dataclass(slots=True)
+class SeqGap:
+    expected: int
+    found: int
+    line: int
+    index: int  # event index where the file's seq stops matching
+    cause: str
+
+    def as_dict(self) -> dict:
+        return {"expected": self.expected, "found": self.found, "line": self.line, "cause": self.cause}
+
+
+@dataclass(slots=True)
+class UnknownType:
+    type: str
+    count: int = 0
+    ignorable: bool = True  # True only if every occurrence is ignorable:true
+    first_index: int = -1
+    first_seq: int = -1
+
+    def as_dict(self) -> dict:
+        return {"type": self.type, "count": self.count, "ignorable": self.ignorable, "first_seq": self.first_seq}
+
+
+@dataclass(slots=True)
+class Fact:
+    type: str
+    index: int
+    seq: int
+    data: dict
+
+
+@dataclass
+class ScanResult:
+    body_start: int
+    rec_start: array = field(default_factory=lambda: array("Q"))
+    rec_end: array = field(default_factory=lambda: array("Q"))
+    rec_first_ev: array = field(default_factory=lambda: array("I"))
+    ev_rec: array = field(default_factory=lambda: array("I"))
+    ev_type: array = field(default_factory=lambda: array("B"))
+    types: list[str] = field(default_factory=list)
+    projected: bool = False
+    gaps: list[SeqGap] = field(default_factory=list)
+    seq_shift: list[tuple[int, int]] = field(default_factory=list)  # (from index, seq - index)
+    unknown: dict[str, UnknownType] = field(default_factory=dict)
+    legacy: Counter = field(default_factory=Counter)
+    facts: list[Fact] = field(default_factory=list)
+    corruption: list[Corruption] = field(default_factory=list)
+    envelope_issues: list[str] = field(default_factory=list)
+    lenient_records: int = 0
+    malformed_rows: int = 0
+
+
+def _preview(value: Any) -> str:
+    if isinstance(value, str):
+        return value[:PREVIEW]
+    try:
+        return orjson.dumps(value).decode()[:PREVIEW]
+    except (TypeError, orjson.JSONEncodeError):
+        return repr(value)[:PREVIEW]
+
+
+def _text_of(blocks: Any) -> str:
+    if isinstance(blocks, list):
+        for b in blocks:  # the first text block is enough for a preview
+            if isinstance(b, dict) and isinstance(b.get("text"), str):
+                return b["text"][:PREVIEW]
+        return ""
+    return _preview(blocks) if blocks is not None else ""
+
+
+def _turn_step(d: dict, _op: Any) -> dict:
+    return {"turn": d.get("turn"), "step": d.get("step")}
+
+
+def _turn_end(d: dict, _op: Any) -> dict:
+    return {"turn": d.get("turn"), "reason": d.get("reason")}
+
+
+def _tool_call(d: dict, _op: Any) -> dict:
+    args = d.get("arguments")
+    return {"turn": d.get("turn"), "step": d.get("step"), "callId": d.get("callId"), "name": d.get("name"),
+            "args": _preview(args), "args_len": len(args) if isinstance(args, str) else None}
+
+
+def _tool_result(d: dict, op: Any) -> dict:
+    msg = d.get("message") if isinstance(d.get("message"), dict) else {}
+    src = msg.get("source") if isinstance(msg.get("source"), dict) else {}
+    content = msg.get("content")
+    block = content[0] if isinstance(content, list) and content and isinstance(content[0], dict) else {}
+    meta = d.get("meta")
+    err = d.get("error")
+    return {"turn": d.get("turn"), "step": d.get("step"),
+            "callId": src.get("callId", block.get("toolCallId")),
+            "isError": block.get("isError") is True, "error": err if isinstance(err, dict) else None,
+            "text": _text_of(block.get("content")),
+            "diffs": isinstance(meta, dict) and isinstance(meta.get("diffs"), list) and bool(meta["diffs"]),
+            "replace": isinstance(op, dict)}
+
+
+def _assistant_message(d: dict, _op: Any) -> dict:
+    msg = d.get("message") if isinstance(d.get("message"), dict) else {}
+    calls = [{"id": b.get("id"), "name": b.get("name"), "args": _preview(b.get("arguments"))}
+             for b in msg.get("content") or () if isinstance(b, dict) and b.get("type") == "tool-call"]
+    return {"turn": d.get("turn"), "step": d.get("step"), "calls": calls, "usage": d.get("usage"),
+            "interrupted": d.get("interrupted") is True}
+
+
+def _small_fields(d: dict, _op: Any) -> dict:
+    return {k: (v[:PREVIEW] if isinstance(v, str) else v) for k, v in d.items() if k != "source"}
+
+
+def _request_header(d: dict, _op: Any) -> dict:
+    header = d.get("header") if isinstance(d.get("header"), dict) else {}
+    tools = header.get("tools")
+    names = tuple(t.get("name") for t in tools if isinstance(t, dict)) if isinstance(tools, list) else None
+    config = header.get("config") if isinstance(header.get("config"), dict) else {}
+    return {"tools": names, "provider": config.get("provider"), "model": config.get("model"), "reason": d.get("reason")}
+
+
+def _scalars(d: dict, _op: Any) -> dict:
+    return {k: v for k, v in d.items() if isinstance(v, (str, int, float, bool))}
+
+
+# The compact subset of an event the diagnosis needs (never whole payloads).
+FACT_EXTRACTORS = {
+    "turn/start": _turn_step, "step/start": _turn_step, "step/end": _turn_step, "session/end-seed": _turn_step,
+    "turn/end": _turn_end, "tool/call": _tool_call, "tool/result": _tool_result,
+    "assistant/message": _assistant_message, "request/header": _request_header, "subagent/descriptor": _scalars,
+    **{t: _small_fields for t in ("command/run", "command/done", "approval/asked", "approval/decided", "llm/retry",
+                                  "llm/retry-started", "agent-preset/selected", "compaction/start", "compaction/end")},
+}
+
+
+LEGACY_CANDIDATES = frozenset({"turn/start", "turn/end", "steering/message", "user/message",
+                               "assistant/message", "tool/result"})
+
+
+def _gap_cause(expected: int, found: int) -> str:
+    if found < expected:
+        return f"seq {found} repeats or goes back (expected {expected}): duplicated or reordered lines"
+    missing = found - expected
+    if missing >= 3:
+        return (f"{missing} events missing: likely a dropped packed chunk row (rows hold >= 3 deltas) "
+                "or lines removed by a tool that skipped an unknown row or event type")
+    return f"{missing} event(s) missing: lines removed, or an event type a copying tool dropped"
+
+
+def scan(plain: bytes | bytearray, body_start: int, session_id: str | None, *,
+         cancel=None, progress: Callable[[int, int], None] | None = None) -> ScanResult:
+    res = ScanResult(body_start)
+    rec_start, rec_end, rec_first_ev = res.rec_start, res.rec_end, res.rec_first_ev
+    ev_rec, ev_type, facts = res.ev_rec, res.ev_type, res.facts
+    type_ids: dict[str, int] = {}
+    types = res.types
+    loads, JSONError = orjson.loads, orjson.JSONDecodeError
+    view = memoryview(plain)
+    find = plain.find
+    n = len(plain)
+    pos = body_start
+    expected = 0  # seq the next event must carry
+    projected: bool | None = None
+    rec = 0
+    nev = 0
+    chunk_id = -1
+    rs_append, re_append, rf_append = rec_start.append, rec_end.append, rec_first_ev.append
+    er_append, et_append, facts_append = ev_rec.append, ev_type.append, facts.append
+    while pos < n:
+        nl = find(b"\n", pos)
+        if nl < 0:
+            nl = n
+        if nl == pos or (nl - pos <= 2 and not bytes(view[pos:nl]).strip()):
+            pos = nl + 1
+            continue
+        line = view[pos:nl]
+        try:
+            obj = loads(line)
+        except JSONError:
+            obj, lenient = parse_json(line)
+            if obj is not None:
+                res.lenient_records += 1
+        if type(obj) is not dict or type(obj.get("type")) is not str:
+            what = "not valid JSON" if obj is None else "not an event object with a string 'type'"
+            line_no = plain.count(b"\n", 0, pos) + 1
+            res.corruption.append(Corruption(pos, "bad-record", f"line {line_no} is {what}", line_no))
+            pos = nl + 1
+            continue
+        etype = obj["type"]
+        if rec & 0xFFFF == 0 and rec:
+            if cancel is not None and cancel.is_set():
+                raise Cancelled()
+            if progress is not None:
+                progress(pos, n)
+        rs_append(pos)
+        re_append(nl)
+        rf_append(nev)
+        if etype == CHUNK and projected is False:
+            # Hot path: most records of a big log are loose chunk deltas.
+            seq = obj.get("seq")
+            if seq != expected:
+                expected = _on_gap(res, plain, pos, nev, expected, seq)
+            expected += 1
+            if chunk_id < 0:
+                chunk_id = _type_id(CHUNK, type_ids, types)
+            er_append(rec)
+            et_append(chunk_id)
+            d = obj.get("data")
+            if type(d) is dict:
+                ch = d.get("chunk")
+                if type(ch) is dict and ch.get("type") in _FACT_CHUNKS:
+                    facts_append(Fact("chunk/" + ch["type"], nev, seq,
+                                      {"turn": d.get("turn"), "step": d.get("step"),
+                                       "usage": ch.get("usage"), "reason": ch.get("reason")}))
+            nev += 1
+            rec += 1
+            pos = nl + 1
+            continue
+        row = PACKED_ROWS.get(etype)
+        if projected is None:
+            projected = "seq" not in obj and "seq0" not in obj
+        if row is not None:
+            m = _row_members(res, obj, row, plain, pos)
+            seq = obj.get("seq0")
+            if not projected and seq != expected:
+                expected = _on_gap(res, plain, pos, nev, expected, seq)
+            expected += m
+            if chunk_id < 0:
+                chunk_id = _type_id(CHUNK, type_ids, types)
+            ev_rec.extend(array("I", (rec,)) * m)
+            ev_type.extend(array("B", (chunk_id,)) * m)
+            nev += m
+            rec += 1
+            pos = nl + 1
+            continue
+        seq = obj.get("seq")
+        if not projected and seq != expected:
+            expected = _on_gap(res, plain, pos, nev, expected, seq)
+        if projected:
+            seq = nev
+        expected += 1
+        if len(obj) > 4 and not ENVELOPE_KEYS.issuperset(obj) and len(res.envelope_issues) < 50:
+            extra = sorted(set(obj) - ENVELOPE_KEYS)
+            res.envelope_issues.append(f"seq {seq}: unknown envelope key(s) {extra} (dsh rejects the log)")
+        if etype not in KNOWN_EVENT_TYPES and etype not in LEGACY_TYPES:
+            u = res.unknown.get(etype)
+            if u is None:
+                u = res.unknown[etype] = UnknownType(etype, first_index=nev, first_seq=seq if isinstance(seq, int) else nev)
+            u.count += 1
+            if obj.get("ignorable") is not True:
+                u.ignorable = False
+        data = obj.get("data")
+        if etype in LEGACY_CANDIDATES and type(data) is dict:
+            new_type, data, tag = upgrade(etype, data, seq if isinstance(seq, int) else nev, session_id)
+            if tag is not None:
+                res.legacy[tag] += 1
+                etype_fact = new_type
+            else:
+                etype_fact = etype
+        else:
+            etype_fact = etype
+        extract = FACT_EXTRACTORS.get(etype_fact)
+        if extract is not None and type(data) is dict:
+            facts_append(Fact(etype_fact, nev, seq if isinstance(seq, int) else nev, extract(data, obj.get("surfaceOp"))))
+        tid = type_ids.get(etype)
+        if tid is None:
+            tid = _type_id(etype, type_ids, types)
+        er_append(rec)
+        et_append(tid)
+        nev += 1
+        rec += 1
+        pos = nl + 1
+    res.projected = bool(projected)
+    return res
+
+
+def _type_id(name: str, ids: dict[str, int], types: list[str]) -> int:
+    if len(types) >= 255:
+        return 255  # overflow bucket: the view re-reads the record for its type
+    ids[name] = len(types)
+    types.append(name)
+    return ids[name]
+
+
+def _on_gap(res: ScanResult, plain, pos: int, index: int, expected: int, found: Any) -> int:
+    """Record a seq mismatch; resynchronise on the file's seq. Returns the new expectation."""
+    line = plain.count(b"\n", 0, pos) + 1
+    if isinstance(found, float) and found.is_integer():
+        found = int(found)
+    if not isinstance(found, int) or isinstance(found, bool) or found < 0:
+        if len(res.gaps) < 10_000:
+            res.gaps.append(SeqGap(expected, -1, line, index, f"seq is {found!r}, not a non-negative integer"))
+        return expected
+    if len(res.gaps) < 10_000:
+        res.gaps.append(SeqGap(expected, found, line, index, _gap_cause(expected, found)))
+    res.seq_shift.append((index, found - index))
+    return found
+
+
+def _row_members(res: ScanResult, obj: dict, row: tuple[str, str], plain, pos: int) -> int:
+    """Member count of a packed row; a malformed row is reported (dsh calls it corruption)."""
+    d = obj.get("data")
+    members = d.get(row[1]) if isinstance(d, dict) else None
+    m = len(members) if isinstance(members, list) and members else 1
+    problem = None
+    if not ROW_KEYS.issuperset(obj) or not isinstance(d, dict):
+        problem = "unexpected keys"
+    elif not isinstance(members, list) or not members or not set(map(type, members)) <= _STR:
+        problem = f"'{row[1]}' is not a non-empty list of strings"
+    else:
+        dt = d.get("dt")
+        if not isinstance(dt, list) or len(dt) != m - 1:
+            problem = f"'dt' has {len(dt) if isinstance(dt, list) else 'no'} entries for {m} members (needs {m - 1})"
+        elif dt and (not set(map(type, dt)) <= _INT or min(dt) < -MAX_SAFE or max(dt) > MAX_SAFE):
+            problem = "'dt' holds a non-integer or out-of-range value"
+    if problem is not None:
+        res.malformed_rows += 1
+        line = plain.count(b"\n", 0, pos) + 1
+        res.corruption.append(Corruption(pos, "malformed-row", f"line {line}: malformed {obj.get('type')} row: {problem}", line))
+    return m

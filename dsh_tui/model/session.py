@@ -1,0 +1,223 @@
+"""SessionLog: the decoded log with random access to any logical event.
+
+Built once by `load_session`; the TUI and `check` only read it. Events are
+addressed by index (0..len-1, packed rows expanded); seq equals the index
+unless the file has gaps, which `seq_of`/`index_of_seq` account for.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from .header import Header, Rejection, parse_header
+from .jsonparse import parse_json
+from .legacy import upgrade
+from .scan import ScanResult, scan
+from .source import LogUnreadable, RawLog, read_log
+from .vocabulary import PACKED_ROWS
+
+
+class LogRejected(LogUnreadable):
+    """The first line is not a dsh session header at all."""
+
+
+@dataclass(slots=True)
+class EventView:
+    index: int
+    record: int
+    seq: int
+    type: str  # as stored (packed members show as assistant/chunk)
+    time: int | None
+    event: dict  # logical event; legacy shapes upgraded, packed members expanded
+    packed: tuple[str, int, int] | None  # (row tag, member k, members m)
+    legacy: str | None
+    raw: bytes  # the physical record (a packed row for its members)
+    line: int
+    lenient: bool = False
+
+
+class SessionLog:
+    def __init__(self, raw: RawLog, header: Header, res: ScanResult, *, lenient: bool = False) -> None:
+        self.raw = raw
+        self.header = header
+        self.res = res
+        self.lenient = lenient
+        self._view = memoryview(raw.plain)
+        self.parse_record = lru_cache(maxsize=4096)(self._parse_record)
+
+    # -- sizes and identity -------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.res.ev_rec)
+
+    @property
+    def path(self) -> Path:
+        return self.raw.path
+
+    @property
+    def records(self) -> int:
+        return len(self.res.rec_start)
+
+    @property
+    def session_id(self) -> str | None:
+        return self.header.session_id
+
+    @property
+    def accepted(self) -> bool:
+        return self.header.rejection is None
+
+    @property
+    def verified(self) -> bool:
+        """False when the log was read past a rejection (--lenient)."""
+        return self.accepted
+
+    @property
+    def whole(self) -> bool:
+        """True when nothing was lost or skipped while decoding."""
+        r = self.res
+        return (self.accepted and not r.gaps and self.raw.torn is None and not self.raw.corruption
+                and not r.corruption and not any(not u.ignorable for u in r.unknown.values()))
+
+    # -- record and event access ----------------------------------------------
+    def record_bytes(self, r: int) -> bytes:
+        return bytes(self._view[self.res.rec_start[r]:self.res.rec_end[r]])
+
+    def line_of_record(self, r: int) -> int:
+        return self.raw.plain.count(b"\n", 0, self.res.rec_start[r]) + 1
+
+    def _parse_record(self, r: int) -> tuple[Any, bool]:
+        return parse_json(self._view[self.res.rec_start[r]:self.res.rec_end[r]])
+
+    def record_of(self, i: int) -> int:
+        return self.res.ev_rec[i]
+
+    def type_of(self, i: int) -> str:
+        tid = self.res.ev_type[i]
+        if tid < 255:
+            return self.res.types[tid]
+        obj, _ = self.parse_record(self.res.ev_rec[i])
+        return "assistant/chunk" if obj.get("type") in PACKED_ROWS else obj.get("type", "?")
+
+    def seq_of(self, i: int) -> int:
+        shifts = self.res.seq_shift
+        if not shifts:
+            return i
+        k = bisect.bisect_right(shifts, (i, float("inf"))) - 1
+        return i + shifts[k][1] if k >= 0 else i
+
+    def index_of_seq(self, seq: int) -> int | None:
+        """The first event index carrying ``seq`` (None when no event has it)."""
+        bounds = [0] + [s[0] for s in self.res.seq_shift] + [len(self)]
+        deltas = [0] + [s[1] for s in self.res.seq_shift]
+        for k, delta in enumerate(deltas):
+            i = seq - delta
+            if bounds[k] <= i < bounds[k + 1]:
+                return i
+        return None
+
+    def event(self, i: int) -> EventView:
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        r = self.res.ev_rec[i]
+        obj, lenient = self.parse_record(r)
+        raw = self.record_bytes(r)
+        line = self.line_of_record(r)
+        seq = self.seq_of(i)
+        row = PACKED_ROWS.get(obj.get("type")) if isinstance(obj, dict) else None
+        if row is not None:
+            k = i - self.res.rec_first_ev[r]
+            ev, m = _expand_member(obj, row, k, seq)
+            return EventView(i, r, seq, "assistant/chunk", ev.get("time"), ev, (obj["type"], k, m), None, raw, line, lenient)
+        etype = obj.get("type", "?")
+        data = obj.get("data")
+        new_type, new_data, tag = upgrade(etype, data, seq, self.session_id)
+        ev = obj if tag is None else {**obj, "type": new_type, "data": new_data}
+        time = obj.get("time") if isinstance(obj.get("time"), int) else None
+        return EventView(i, r, seq, etype, time, ev, None, tag, raw, line, lenient)
+
+    def record_index_at(self, offset: int) -> int:
+        return max(0, bisect.bisect_right(self.res.rec_start, offset) - 1)
+
+    def search(self, needle: str, start: int, *, backward: bool = False) -> int | None:
+        """Index of the next event (after/before ``start``) whose record holds ``needle``.
+
+        Case-insensitive over the raw text of the whole log, so it finds
+        types, tool names, callIds and message text anywhere, not only on screen.
+        """
+        if not needle or not len(self):
+            return None
+        pattern = re.compile(re.escape(needle.encode("utf-8", "replace")), re.IGNORECASE)
+        plain, rs = self.raw.plain, self.res.rec_start
+        cur_rec = self.res.ev_rec[min(max(start, 0), len(self) - 1)]
+        if not backward:
+            for m in pattern.finditer(plain, self.res.rec_end[cur_rec] if start >= 0 else self.res.body_start):
+                return self._first_event_of_record(self.record_index_at(m.start()), needle)
+            return None
+        last = None
+        for m in pattern.finditer(plain, self.res.body_start, rs[cur_rec]):
+            last = m.start()
+        return None if last is None else self._first_event_of_record(self.record_index_at(last), needle)
+
+    def _first_event_of_record(self, r: int, needle: str) -> int:
+        first = self.res.rec_first_ev[r]
+        obj, _ = self.parse_record(r)
+        row = PACKED_ROWS.get(obj.get("type")) if isinstance(obj, dict) else None
+        if row is not None:  # land on the member that holds the text
+            members = obj.get("data", {}).get(row[1]) or []
+            low = needle.lower()
+            for k, text in enumerate(members):
+                if isinstance(text, str) and low in text.lower():
+                    return first + k
+        return first
+
+
+def _expand_member(row: dict, spec: tuple[str, str], k: int, seq: int) -> tuple[dict, int]:
+    d = row.get("data") if isinstance(row.get("data"), dict) else {}
+    members = d.get(spec[1]) if isinstance(d.get(spec[1]), list) else [None]
+    dt = d.get("dt") if isinstance(d.get("dt"), list) else []
+    time0 = row.get("time0")
+    time = None
+    if isinstance(time0, int):
+        time = time0 + sum(x for x in dt[:k] if isinstance(x, int) and not isinstance(x, bool))
+    value = members[k] if k < len(members) else None
+    if spec[0] == "tool-call-delta":
+        chunk = {"type": "tool-call-delta", "index": d.get("index"), "id": d.get("id")}
+        if "name" in d:
+            chunk["name"] = d["name"]
+        chunk["argumentsDelta"] = value
+    else:
+        chunk = {"type": spec[0], "index": d.get("index"), "text": value}
+    ev = {"type": "assistant/chunk", "seq": seq, "time": time,
+          "data": {"turn": d.get("turn"), "step": d.get("step"), "chunk": chunk}}
+    return ev, len(members)
+
+
+def load_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: int | None = None,
+                 cancel=None, progress=None) -> SessionLog:
+    """Read, decode and index a log. Raises LogUnreadable / LogRejected / Cancelled.
+
+    A header that dsh would reject (missing delegationDepth, other version, ...)
+    still yields a SessionLog with ``header.rejection`` set; callers refuse it
+    unless ``lenient``.
+    """
+    raw = read_log(path, max_plain=max_plain, progress=None if progress is None else
+                   (lambda done, total: progress("decode", done, total)), cancel=cancel)
+    plain = raw.plain
+    first_nl = plain.find(b"\n")
+    header_line = plain[:first_nl] if first_nl >= 0 else None
+    header = parse_header(header_line)
+    if header.raw is None or header.raw.get("type") != "session":
+        if raw.torn is not None and not plain:
+            raise LogRejected("torn-header", f"{raw.path}: the header frame is torn ({raw.torn.unreadable_bytes} bytes unreadable); nothing to read")
+        raise LogRejected(header.rejection.code if header.rejection else "NOT_A_SESSION_HEADER",
+                          f"{raw.path}: {header.rejection.message if header.rejection else 'not a dsh session log'}")
+    if raw.encoding == "zstd" and not raw.header_frame_ok and header.rejection is None:
+        header.rejection = Rejection("HEADER_FRAME", "the first zstd frame is not exactly the header line; dsh calls the log corrupt")
+    res = scan(plain, first_nl + 1, header.session_id, cancel=cancel,
+               progress=None if progress is None else (lambda done, total: progress("index", done, total)))
+    return SessionLog(raw, header, res, lenient=lenient)

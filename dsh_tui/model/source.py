@@ -1,0 +1,219 @@
+"""Read a session log file into plaintext, frame by frame, without ever writing.
+
+Encoding is detected from the magic bytes, not the name. The file is opened
+read-only and read up to the size it had when opened, so a log that is still
+growing is read to a consistent frame boundary. Every failure becomes a
+`LogUnreadable` with a one-line reason (exit 3 in `check`), or a torn tail /
+corruption note with everything before it kept.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from array import array
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import zstandard
+
+from .zstdframes import ZSTD_MAGIC, FrameError, decode_frame, walk_frames
+
+DEFAULT_MAX_PLAIN_BYTES = 4 * 1024**3
+MAX_PLAIN_ENV = "DSH_TUI_MAX_PLAIN_BYTES"
+
+Progress = Callable[[int, int], None]
+
+
+class LogUnreadable(Exception):
+    """The file cannot be read as a session log at all."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Cancelled(Exception):
+    """The caller asked the reader to stop (the UI is quitting)."""
+
+
+@dataclass(slots=True)
+class TornTail:
+    offset: int  # byte offset of the torn frame / partial line in the file
+    unreadable_bytes: int
+    kind: str  # "truncated-frame" | "partial-line"
+    recovered_records: int = 0
+
+    def as_dict(self) -> dict:
+        return {"offset": self.offset, "unreadable_bytes": self.unreadable_bytes,
+                "kind": self.kind, "recovered_records": self.recovered_records}
+
+
+@dataclass(slots=True)
+class Corruption:
+    offset: int  # byte offset in the file (zstd) or plaintext (jsonl)
+    kind: str
+    message: str
+    line: int | None = None  # physical line number, 1 = header
+
+    def as_dict(self) -> dict:
+        return {"offset": self.offset, "kind": self.kind, "message": self.message, "line": self.line}
+
+
+@dataclass
+class RawLog:
+    path: Path
+    size: int
+    mtime_ns: int
+    encoding: str  # "zstd" | "jsonl"
+    plain: bytes | bytearray
+    frames: int | None = None  # complete frames
+    frame_offsets: array = field(default_factory=lambda: array("Q"))  # file offset per frame
+    frame_plain: array = field(default_factory=lambda: array("Q"))  # plaintext offset per frame
+    torn: TornTail | None = None
+    corruption: list[Corruption] = field(default_factory=list)
+    header_frame_ok: bool = True
+
+
+def max_plain_bytes(explicit: int | None = None) -> int:
+    if explicit is not None:
+        return explicit
+    env = os.environ.get(MAX_PLAIN_ENV, "").strip()
+    if env.isdigit():
+        return int(env)
+    return DEFAULT_MAX_PLAIN_BYTES
+
+
+def _human(n: int) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:,} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return str(n)
+
+
+def read_file_bytes(path: Path, limit: int) -> tuple[bytes, os.stat_result]:
+    """Read a regular file read-only; refuse anything that could hang or is too big."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise LogUnreadable("not-found", f"no such file: {path}") from None
+    except PermissionError:
+        raise LogUnreadable("permission-denied", f"permission denied: {path}") from None
+    except OSError as exc:
+        raise LogUnreadable("os-error", f"cannot stat {path}: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise LogUnreadable("is-directory", f"{path} is a directory, not a session log file")
+    if not stat.S_ISREG(st.st_mode):
+        raise LogUnreadable("not-regular-file", f"{path} is not a regular file (device, FIFO or socket); refusing to read it")
+    if st.st_size == 0:
+        raise LogUnreadable("empty", f"{path} is empty (0 bytes): no session header")
+    if st.st_size > limit:
+        raise LogUnreadable("too-large", f"{path} is {_human(st.st_size)}, over the {_human(limit)} limit "
+                            f"(raise it with --max-plain-size or {MAX_PLAIN_ENV})")
+    try:
+        # O_NONBLOCK: if the path was swapped for a FIFO after stat, open must not hang.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except PermissionError:
+        raise LogUnreadable("permission-denied", f"permission denied: {path}") from None
+    except OSError as exc:
+        raise LogUnreadable("os-error", f"cannot open {path}: {exc.strerror or exc}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise LogUnreadable("not-regular-file", f"{path} is not a regular file; refusing to read it")
+        chunks = []
+        remaining = st.st_size
+        while remaining > 0:  # bounded by the size at open time: a growing file stays consistent
+            chunk = os.read(fd, min(remaining, 16 * 1024 * 1024))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+    except OSError as exc:
+        raise LogUnreadable("os-error", f"cannot read {path}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    return b"".join(chunks), st
+
+
+def read_log(path: str | os.PathLike, *, max_plain: int | None = None,
+             progress: Progress | None = None, cancel=None) -> RawLog:
+    """Read ``path`` into a RawLog. Raises LogUnreadable or Cancelled."""
+    path = Path(path)
+    limit = max_plain_bytes(max_plain)
+    data, st = read_file_bytes(path, limit)
+    if data[:4] == ZSTD_MAGIC:
+        raw = RawLog(path, st.st_size, st.st_mtime_ns, "zstd", b"")
+        _read_zstd(raw, data, limit, progress, cancel)
+        return raw
+    if data.lstrip(b" \t\r\n\xef\xbb\xbf")[:1] == b"{":
+        raw = RawLog(path, st.st_size, st.st_mtime_ns, "jsonl", data)
+        _check_jsonl_tail(raw)
+        return raw
+    if data[:4] in (b"\x1f\x8b\x08\x00", b"\x1f\x8b\x08\x08") or data[:2] == b"\x1f\x8b":
+        raise LogUnreadable("not-a-session-log", f"{path} is gzip data, not a dsh session log (zstd or JSONL)")
+    raise LogUnreadable("not-a-session-log", f"{path} is neither zstd nor JSONL: not a dsh session log")
+
+
+def _check_jsonl_tail(raw: RawLog) -> None:
+    plain = raw.plain
+    if plain and not plain.endswith(b"\n"):
+        cut = plain.rfind(b"\n") + 1
+        raw.torn = TornTail(cut, len(plain) - cut, "partial-line")
+        raw.plain = plain[:cut]
+
+
+def _read_zstd(raw: RawLog, data: bytes, limit: int, progress: Progress | None, cancel) -> None:
+    view = memoryview(data)
+    dctx = zstandard.ZstdDecompressor()
+    out = bytearray()
+    frames = 0
+    total = len(data)
+    try:
+        for span in walk_frames(view):
+            if cancel is not None and frames % 512 == 0 and cancel.is_set():
+                raise Cancelled()
+            if progress is not None and frames % 2048 == 0:
+                progress(span.start, total)
+            frame_view = view[span.start:span.end]
+            room = limit - len(out)
+            cap = None if span.max_plain <= room else room
+            try:
+                plain = decode_frame(dctx, frame_view, cap)
+            except zstandard.ZstdError as exc:
+                if not span.complete:
+                    plain = b""
+                else:
+                    raw.corruption.append(Corruption(span.start, "bad-frame",
+                                                     f"frame at byte {span.start} does not decode: {exc}"))
+                    break
+            if cap is not None and len(plain) > cap:
+                raise LogUnreadable("too-large", f"{raw.path} decompresses to more than {_human(limit)} "
+                                    f"({_human(len(out) + len(plain))} from the first {_human(span.end)} of "
+                                    f"{_human(total)} compressed); refusing (raise --max-plain-size or {MAX_PLAIN_ENV})")
+            if not span.complete:
+                keep = plain.rfind(b"\n") + 1
+                raw.torn = TornTail(span.start, total - span.start, "truncated-frame",
+                                    plain[:keep].count(b"\n"))
+                raw.frame_offsets.append(span.start)
+                raw.frame_plain.append(len(out))
+                out += plain[:keep]
+                break
+            if frames == 0 and (plain.count(b"\n") != 1 or not plain.endswith(b"\n")):
+                raw.header_frame_ok = False
+            if plain and not plain.endswith(b"\n"):
+                raw.corruption.append(Corruption(span.start, "torn-record-in-frame",
+                                                 f"complete frame at byte {span.start} ends inside a JSONL record"))
+                break
+            raw.frame_offsets.append(span.start)
+            raw.frame_plain.append(len(out))
+            out += plain
+            frames += 1
+    except FrameError as exc:
+        raw.corruption.append(Corruption(exc.offset, exc.kind, exc.message))
+    raw.frames = frames
+    raw.plain = out
+    if progress is not None:
+        progress(total, total)

@@ -1,0 +1,60 @@
+"""Token usage per turn and per session.
+
+One model call is one (turn, step). Its `usage` chunk is the source; the
+assistant/message's `usage` counts only where the call had no usage chunk, so
+nothing is counted twice. Events inherited through a fork (seq < seedLength)
+are summed apart: they were the parent's calls.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+TOKEN_KEYS = ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "reasoningTokens")
+
+
+@dataclass
+class Usage:
+    session: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TOKEN_KEYS, 0))
+    inherited: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TOKEN_KEYS, 0))
+    turns: dict[Any, dict[str, int]] = field(default_factory=dict)
+    calls: int = 0
+    from_message: int = 0  # calls whose usage came from assistant/message (no usage chunk)
+
+    def as_dict(self) -> dict:
+        return {"session": self.session, "inherited": self.inherited, "calls": self.calls,
+                "calls_from_message_usage": self.from_message,
+                "turns": [{"turn": t, **v} for t, v in self.turns.items()],
+                "source": "usage chunks; assistant/message.usage only where a call has no usage chunk"}
+
+
+def _add(into: dict[str, int], usage: dict) -> None:
+    for k in TOKEN_KEYS:
+        v = usage.get(k)
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            into[k] = into.get(k, 0) + int(v)
+
+
+def compute_usage(log) -> Usage:
+    seed = log.header.get("seedLength")
+    seed = int(seed) if isinstance(seed, (int, float)) and not isinstance(seed, bool) else 0
+    per_call: dict[tuple, tuple[int, dict, bool]] = {}  # (turn, step) -> (seq, usage, from chunk)
+    for f in log.res.facts:
+        if f.type == "chunk/usage" and isinstance(f.data.get("usage"), dict):
+            key = (f.data.get("turn"), f.data.get("step"))
+            per_call[key] = (f.seq, f.data["usage"], True)
+        elif f.type == "assistant/message" and isinstance(f.data.get("usage"), dict):
+            key = (f.data.get("turn"), f.data.get("step"))
+            if key not in per_call or not per_call[key][2]:
+                per_call[key] = (f.seq, f.data["usage"], False)
+    out = Usage()
+    for (turn, _step), (seq, usage, from_chunk) in per_call.items():
+        if seq < seed:
+            _add(out.inherited, usage)
+            continue
+        out.calls += 1
+        out.from_message += not from_chunk
+        _add(out.session, usage)
+        _add(out.turns.setdefault(turn, dict.fromkeys(TOKEN_KEYS, 0)), usage)
+    return out
