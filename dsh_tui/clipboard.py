@@ -1,0 +1,344 @@
+"""Layered "copy this text" for a terminal app that is often used over SSH.
+
+Order (see TEXTUAL-NOTES §3.4): always write a 0600 file first (the only path that
+is guaranteed to work), then OSC 52 through the app's ``copy_to_clipboard``
+(payload capped), then pyperclip, but only when a local clipboard is plausible.
+
+No textual import here; pyperclip (≈80 ms to import) is imported lazily.
+Nothing in this module raises to the caller.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import sys
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+__all__ = [
+    "OSC52_MAX_BYTES",
+    "TMUX_HINT",
+    "CopyResult",
+    "copy_layered",
+    "copy_native",
+    "local_clipboard_plausible",
+    "report_dir",
+    "write_report_file",
+]
+
+#: Largest UTF-8 payload handed to OSC 52. tmux 3.3a took 700 KB and silently
+#: dropped 1 MB; many terminals cap far lower, but then they just ignore it.
+OSC52_MAX_BYTES = 512 * 1024
+
+TMUX_HINT = (
+    "In tmux, OSC 52 copying needs `set -s set-clipboard on` in ~/.tmux.conf "
+    "(and, so tmux forwards it to your terminal, "
+    "`set -as terminal-features ',xterm-256color:clipboard'`)."
+)
+
+_SSH_VARS = ("SSH_CONNECTION", "SSH_TTY", "SSH_CLIENT")
+
+
+@dataclass
+class CopyResult:
+    """What :func:`copy_layered` managed to do.
+
+    ``path``: the report file, or None if it could not be written.
+    ``osc52``: True if the *full* text was handed to the OSC 52 callback without
+    error (the terminal gives no acknowledgement, so this is "sent", not "landed";
+    False when only the too-large stub was sent).
+    ``native``: name of the local mechanism that succeeded (``"pyperclip"``) or None.
+    ``notes``: human-readable lines for the UI.
+    """
+
+    path: Path | None
+    osc52: bool
+    native: str | None
+    notes: list[str] = field(default_factory=list)
+
+
+def report_dir() -> Path:
+    """``$XDG_STATE_HOME/dsh-tui/reports`` (default ``~/.local/state/dsh-tui/reports``).
+
+    A relative ``XDG_STATE_HOME`` is ignored, as the XDG spec requires.
+    """
+    state = os.environ.get("XDG_STATE_HOME", "")
+    base = Path(state) if state and os.path.isabs(state) else Path.home() / ".local" / "state"
+    return base / "dsh-tui" / "reports"
+
+
+def _make_private_dirs(directory: Path) -> None:
+    """Create *directory* and any missing parents with mode 0700 (existing ones untouched)."""
+    missing: list[Path] = []
+    d = directory
+    while not d.exists():
+        missing.append(d)
+        if d.parent == d:
+            break
+        d = d.parent
+    for d in reversed(missing):
+        try:
+            d.mkdir(mode=0o700)
+        except FileExistsError:
+            continue
+        os.chmod(d, 0o700)  # mkdir's mode is filtered by the umask
+    if not directory.is_dir():
+        raise NotADirectoryError(str(directory))
+
+
+def write_report_file(
+    text: str, *, stem: str = "bug-report", directory: Path | None = None
+) -> Path:
+    """Write *text* to ``<dir>/<stem>-YYYYmmdd-HHMMSS[-n].txt`` (mode 0600) and return the path.
+
+    Never overwrites or follows an existing file (``O_EXCL``); on a name clash
+    ``-1``, ``-2``, ... is appended. Lone surrogates in *text* are written as
+    ``\\udXXX`` escapes instead of failing. Raises ``OSError`` on I/O failure.
+    """
+    directory = Path(directory) if directory is not None else report_dir()
+    _make_private_dirs(directory)
+    safe_stem = re.sub(r"[^A-Za-z0-9._-]+", "_", stem).strip("._") or "bug-report"
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    data = text.encode("utf-8", errors="backslashreplace")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    flags |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    n = 0
+    while True:
+        name = f"{safe_stem}-{stamp}{'' if n == 0 else f'-{n}'}.txt"
+        path = directory / name
+        try:
+            fd = os.open(path, flags, 0o600)
+        except FileExistsError:
+            n += 1
+            if n > 10_000:
+                raise
+            continue
+        break
+    try:
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, 0o600)  # exact mode whatever the umask
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+    finally:
+        os.close(fd)
+    return path
+
+
+def _is_wsl(env: Mapping[str, str], platform: str | None) -> bool:
+    if platform == "wsl" or env.get("WSL_DISTRO_NAME") or env.get("WSL_INTEROP"):
+        return True
+    if platform is None and sys.platform.startswith("linux"):
+        try:
+            with open("/proc/sys/kernel/osrelease", encoding="ascii", errors="replace") as f:
+                return "microsoft" in f.read().lower()
+        except OSError:
+            return False
+    return False
+
+
+def local_clipboard_plausible(
+    env: Mapping[str, str] | None = None, platform: str | None = None
+) -> bool:
+    """Could a local clipboard tool reach the *user's* clipboard?
+
+    False over SSH (``SSH_CONNECTION``/``SSH_TTY``/``SSH_CLIENT`` set: the
+    clipboard there belongs to the remote machine). Otherwise True on macOS,
+    Windows/Cygwin and WSL, or when ``WAYLAND_DISPLAY`` or ``DISPLAY`` is set;
+    else False. *env*/*platform* default to ``os.environ``/``sys.platform``;
+    *platform* may also be ``"wsl"``.
+    """
+    if env is None:
+        env = os.environ
+    if any(env.get(name) for name in _SSH_VARS):
+        return False
+    plat = sys.platform if platform is None else platform
+    if plat == "darwin" or plat.startswith("win") or plat in ("cygwin", "msys"):
+        return True
+    if _is_wsl(env, platform):
+        return True
+    return bool(env.get("WAYLAND_DISPLAY") or env.get("DISPLAY"))
+
+
+def _can_connect(family: int, address: object, timeout: float) -> bool:
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as s:
+            s.settimeout(timeout)
+            s.connect(address)  # type: ignore[arg-type]
+        return True
+    except (OSError, ValueError):
+        return False
+
+
+def _x11_reachable(display: str, timeout: float) -> bool:
+    """Can we open a socket to the X server named by *display*? Unknown forms -> True."""
+    host, sep, rest = display.rpartition(":")
+    number = rest.split(".", 1)[0]
+    if not sep or not number.isdigit() or host.startswith("/"):
+        return True  # unusual form (e.g. XQuartz launchd path): let the backend decide
+    if host in ("", "unix"):
+        path = f"/tmp/.X11-unix/X{number}"
+        if sys.platform.startswith("linux") and _can_connect(socket.AF_UNIX, "\0" + path, timeout):
+            return True
+        return _can_connect(socket.AF_UNIX, path, timeout)
+    return _can_connect(socket.AF_INET6 if ":" in host else socket.AF_INET,
+                        (host.strip("[]"), 6000 + int(number)), timeout)
+
+
+def _wayland_reachable(name: str, timeout: float) -> bool:
+    if os.path.isabs(name):
+        path = name
+    else:
+        runtime = os.environ.get("XDG_RUNTIME_DIR", "")
+        if not runtime:
+            return False
+        path = os.path.join(runtime, name)
+    return _can_connect(socket.AF_UNIX, path, timeout)
+
+
+def _display_preflight(timeout: float) -> str | None:
+    """On plain Linux/BSD, refuse to run a backend whose display is unreachable.
+
+    pyperclip's xclip/xsel/wl-copy backends inherit fd 2; with a stale DISPLAY
+    xclip "succeeds", copies nothing and prints "Can't open display" straight
+    onto the TUI (TEXTUAL-NOTES §3.3). A socket probe avoids starting it at all.
+    Returns None when it is fine to go ahead, else the reason.
+    """
+    plat = sys.platform
+    if plat == "darwin" or plat.startswith("win") or plat in ("cygwin", "msys") or _is_wsl(os.environ, None):
+        return None
+    import shutil
+
+    wayland = os.environ.get("WAYLAND_DISPLAY", "")
+    display = os.environ.get("DISPLAY", "")
+    # Mirror pyperclip's choice: wl-copy when WAYLAND_DISPLAY is set and installed.
+    if wayland and shutil.which("wl-copy"):
+        if _wayland_reachable(wayland, timeout):
+            return None
+        return f"Wayland display {wayland!r} is not reachable"
+    if display:
+        if _x11_reachable(display, timeout):
+            return None
+        return f"X display {display!r} is not reachable (stale ssh -X session?)"
+    return "no display"
+
+
+def _copy_native_detail(text: str, timeout: float) -> tuple[str | None, str]:
+    """Like :func:`copy_native` but also returns a human-readable note."""
+    try:
+        if not local_clipboard_plausible():
+            return None, "No local clipboard here (SSH session or no display): skipped pyperclip."
+        reason = _display_preflight(min(timeout, 0.5))
+        if reason is not None:
+            return None, f"Skipped pyperclip: {reason}."
+
+        outcome: dict[str, BaseException | bool] = {}
+
+        def run() -> None:
+            try:
+                import pyperclip  # lazy: ~80 ms
+
+                try:
+                    pyperclip.copy(text)
+                    outcome["ok"] = True
+                except pyperclip.PyperclipException as exc:
+                    outcome["error"] = exc
+            except BaseException as exc:  # noqa: BLE001 - worker thread must not leak anything
+                outcome["error"] = exc
+
+        worker = threading.Thread(target=run, name="dsh-tui-clipboard", daemon=True)
+        worker.start()
+        worker.join(timeout)
+        if worker.is_alive():
+            return None, f"pyperclip did not finish within {timeout:g} s; gave up on it."
+        if outcome.get("ok") is True:
+            return "pyperclip", "Copied to the local clipboard with pyperclip."
+        error = outcome.get("error")
+        detail = f"{type(error).__name__}: {error}" if error is not None else "unknown error"
+        return None, f"pyperclip failed ({_first_line(detail)})."
+    except Exception as exc:  # noqa: BLE001 - never raise to the UI
+        return None, f"Local clipboard failed ({_first_line(f'{type(exc).__name__}: {exc}')})."
+
+
+def _first_line(text: str, limit: int = 200) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else text
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def copy_native(text: str, *, timeout: float = 2.0) -> str | None:
+    """Copy with pyperclip if a local clipboard is plausible; return ``"pyperclip"`` or None.
+
+    Runs in a daemon thread joined with *timeout* (a hung backend is abandoned),
+    catches ``pyperclip.PyperclipException`` and every other exception, and
+    probes the X11/Wayland socket first so a stale ``DISPLAY`` never lets xclip
+    print onto the terminal. Never raises.
+    """
+    return _copy_native_detail(text, timeout)[0]
+
+
+def _utf8_safe(text: str) -> str:
+    """*text* unchanged if it encodes as UTF-8, else with lone surrogates backslash-escaped."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", errors="backslashreplace").decode("utf-8")
+
+
+def copy_layered(
+    text: str,
+    *,
+    osc52: Callable[[str], None] | None,
+    stem: str = "bug-report",
+    directory: Path | None = None,
+    use_native: bool = True,
+) -> CopyResult:
+    """File first, then OSC 52 via *osc52* (e.g. ``app.copy_to_clipboard``), then pyperclip.
+
+    A payload over :data:`OSC52_MAX_BYTES` UTF-8 bytes is not sent; *osc52* gets a
+    one-line stub naming the file instead. The native step can block for up to
+    2 s, so call this from a thread worker. Never raises.
+    """
+    result = CopyResult(path=None, osc52=False, native=None, notes=[])
+    notes = result.notes
+    try:
+        payload = _utf8_safe(text)
+        try:
+            result.path = write_report_file(text, stem=stem, directory=directory)
+            notes.append(f"Saved to {result.path}")
+        except Exception as exc:  # noqa: BLE001
+            notes.append(f"Could not write the report file ({type(exc).__name__}: {exc}).")
+
+        if osc52 is not None:
+            size = len(payload.encode("utf-8"))
+            try:
+                if size <= OSC52_MAX_BYTES:
+                    osc52(payload)
+                    result.osc52 = True
+                    notes.append(
+                        f"Sent {size:,} bytes to the clipboard via OSC 52 "
+                        "(works only if your terminal allows it)."
+                    )
+                else:
+                    where = str(result.path) if result.path else "(the report file could not be written)"
+                    osc52(f"dsh-tui: text too large for the clipboard ({size:,} bytes); saved to {where}")
+                    notes.append(
+                        f"Too large for OSC 52 ({size:,} bytes > {OSC52_MAX_BYTES:,}); "
+                        "the clipboard only got a note naming the file."
+                    )
+            except Exception as exc:  # noqa: BLE001
+                notes.append(f"OSC 52 copy failed ({type(exc).__name__}: {exc}).")
+            notes.append(TMUX_HINT)
+
+        if use_native:
+            result.native, note = _copy_native_detail(payload, 2.0)
+            notes.append(note)
+    except Exception as exc:  # noqa: BLE001 - last resort
+        notes.append(f"Copy failed ({type(exc).__name__}: {exc}).")
+    return result
