@@ -92,9 +92,14 @@ def diagnose(log: SessionLog) -> Diagnosis:
                              f"turn {st.open_turn} never ended: the process died inside it (dsh closes it as "
                              f"'interrupted' on the next resume){_pending_note(pairing)}", turn=st.open_turn))
     _integrity(log, found)
-    found.sort(key=lambda f: (-1 if f.index is None else f.index, f.kind in TOOL_KINDS), reverse=True)
+    # Newest first; at one event the conclusion comes before its evidence.
+    found.sort(key=lambda f: (-1 if f.index is None else f.index, _rank(f.kind)), reverse=True)
     return Diagnosis(found, _verdict(found), pairing, pairing.all_pairs(), compute_usage(log), preset,
                      st.open_turn, latest_tools, descriptor)
+
+
+def _rank(kind: str) -> int:
+    return 3 if kind in TOOL_KINDS else 2 if kind in FAILURE_KINDS else 0 if kind == "LLM_RETRY" else 1
 
 
 def _pending_note(pairing: Pairing) -> str:

@@ -293,6 +293,12 @@ def scan(plain: bytes | bytearray, body_start: int, session_id: str | None, *,
         extract = FACT_EXTRACTORS.get(etype_fact)
         if extract is not None and type(data) is dict:
             facts_append(Fact(etype_fact, nev, seq if isinstance(seq, int) else nev, extract(data, obj.get("surfaceOp"))))
+        elif etype == CHUNK and type(data) is dict:  # chunks off the hot path (projected logs, first record)
+            ch = data.get("chunk")
+            if type(ch) is dict and ch.get("type") in _FACT_CHUNKS:
+                facts_append(Fact("chunk/" + ch["type"], nev, seq if isinstance(seq, int) else nev,
+                                  {"turn": data.get("turn"), "step": data.get("step"),
+                                   "usage": ch.get("usage"), "reason": ch.get("reason")}))
         tid = type_ids.get(etype)
         if tid is None:
             tid = _type_id(etype, type_ids, types)

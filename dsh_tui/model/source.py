@@ -190,9 +190,10 @@ def _read_zstd(raw: RawLog, data: bytes, limit: int, progress: Progress | None, 
                                                      f"frame at byte {span.start} does not decode: {exc}"))
                     break
             if cap is not None and len(plain) > cap:
-                raise LogUnreadable("too-large", f"{raw.path} decompresses to more than {_human(limit)} "
-                                    f"({_human(len(out) + len(plain))} from the first {_human(span.end)} of "
-                                    f"{_human(total)} compressed); refusing (raise --max-plain-size or {MAX_PLAIN_ENV})")
+                raise LogUnreadable("too-large", f"{raw.path} decompresses to more than {limit:,} bytes "
+                                    f"({_human(limit)} limit) from only {span.end:,} of {total:,} compressed bytes "
+                                    f"(ratio over {limit // max(span.end, 1):,}:1); refusing "
+                                    f"(raise --max-plain-size or {MAX_PLAIN_ENV})")
             if not span.complete:
                 keep = plain.rfind(b"\n") + 1
                 raw.torn = TornTail(span.start, total - span.start, "truncated-frame",

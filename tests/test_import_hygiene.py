@@ -1,0 +1,31 @@
+"""The model layer must import no Textual or Rich (checked in a fresh interpreter)."""
+
+import subprocess
+import sys
+
+import pytest
+
+MODEL_MODULES = [
+    "dsh_tui.model.session", "dsh_tui.model.diagnosis", "dsh_tui.model.report", "dsh_tui.model.pairing",
+    "dsh_tui.model.scan", "dsh_tui.model.source", "dsh_tui.model.zstdframes", "dsh_tui.model.usage",
+    "dsh_tui.safety", "dsh_tui.clipboard", "dsh_tui.cli",
+]
+
+
+@pytest.mark.parametrize("module", MODEL_MODULES)
+def test_model_module_imports_no_textual_or_rich(module):
+    code = (f"import sys, importlib; importlib.import_module({module!r}); "
+            "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')); print(','.join(bad))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "", f"{module} pulled in {out.stdout.strip()}"
+
+
+def test_check_command_runs_without_textual(tmp_path):
+    path = tmp_path / "s.jsonl"
+    path.write_text('{"type":"session","version":0,"id":"x","createdAt":1,"delegationDepth":0}\n')
+    code = ("import sys; from dsh_tui.cli import main; rc = main(['check', sys.argv[1], '--format', 'json']); "
+            "bad = [m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')]; "
+            "sys.stderr.write(repr(bad)); sys.exit(rc)")
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stderr.endswith("[]")
