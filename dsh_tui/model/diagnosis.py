@@ -42,7 +42,7 @@ class Finding:
     def as_dict(self) -> dict:
         return {"kind": self.kind, "seq": self.seq, "callId": self.call_id, "name": self.name,
                 "turn": self.turn, "step": self.step, "code": self.code, "message": self.message,
-                "severity": self.severity, "repaired": self.repaired}
+                "severity": self.severity, "repaired": self.repaired, "advice": ADVICE.get(self.kind)}
 
 
 @dataclass
@@ -117,10 +117,11 @@ def _tool_findings(pairing: Pairing, found: list[Finding]) -> None:
             seq = p.seqs.get("ask" if p.status == "TOOL_NOT_STARTED" else "call")
             if p.repaired:
                 where, seq = p.close, p.seqs.get("result")
-                msg = f"dsh's crash repair closed this call as {p.status}: {ADVICE[p.status]}"
+                msg = f"dsh's crash repair closed this call as {p.status}"
             elif id(p) in interrupted:
-                msg = ("the model asked for this call but no durable tool/call exists; " if p.status == "TOOL_NOT_STARTED"
-                       else "a durable tool/call exists but no tool/result; ") + ADVICE[p.status]
+                msg = ("the model asked for this call but no durable tool/call exists (the turn is still open)"
+                       if p.status == "TOOL_NOT_STARTED" else
+                       "a durable tool/call exists but no tool/result (the turn is still open)")
             else:
                 msg = (f"no result, though its step closed ({'no tool/call' if p.open is None else 'tool/call recorded'}); "
                        "dsh will not repair this") 

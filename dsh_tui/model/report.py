@@ -79,7 +79,7 @@ def snippet(log: SessionLog, diag: Diagnosis, finding: Finding | None = None) ->
         if f.code:
             lines.append(f"error code:      {f.code}")
         lines.append(f"finding:         {f.message}")
-        if f.kind in ADVICE:
+        if f.kind in ADVICE and ADVICE[f.kind] not in f.message:
             lines.append(f"advice:          {ADVICE[f.kind]}")
         pair = diag.pairing.tools.get(f.call_id) if f.call_id else None
         if pair is not None and pair.detail:
@@ -166,6 +166,8 @@ def check_text(log: SessionLog, diag: Diagnosis, *, markdown: bool = False) -> s
     out.append(title("Verdict"))
     v = diag.verdict
     out.append(f"{bullet}{_finding_line(v)}" if v else f"{bullet}no failure found")
+    if v is not None and v.kind in ADVICE:
+        out.append(f"{bullet}advice: {ADVICE[v.kind]}")
     out.append(title(f"Findings ({len(diag.findings)}, newest first)"))
     for f in diag.findings[:200]:
         out.append(f"{bullet}{_finding_line(f)}")
