@@ -56,10 +56,11 @@ class Diagnosis:
     open_turn: Any
     tool_set: tuple | None  # tools of the latest request/header
     descriptor: dict | None
+    corrupt: bool = False  # corrupt records or frames: the decode lost data mid-log
 
     @property
     def failed(self) -> bool:
-        return any(f.severity != "info" for f in self.findings)
+        return self.corrupt or any(f.severity != "info" for f in self.findings)
 
 
 def diagnose(log: SessionLog) -> Diagnosis:
@@ -95,7 +96,7 @@ def diagnose(log: SessionLog) -> Diagnosis:
     # Newest first; at one event the conclusion comes before its evidence.
     found.sort(key=lambda f: (-1 if f.index is None else f.index, _rank(f.kind)), reverse=True)
     return Diagnosis(found, _verdict(found), pairing, pairing.all_pairs(), compute_usage(log), preset,
-                     st.open_turn, latest_tools, descriptor)
+                     st.open_turn, latest_tools, descriptor, bool(log.raw.corruption or log.res.corruption))
 
 
 def _rank(kind: str) -> int:

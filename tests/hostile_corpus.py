@@ -1,0 +1,106 @@
+"""Builds the hostile-input corpus (issue: hostile input) from the project's generator.
+
+Each case is (name, path builder, expected exit code of `check`, words the one-line
+message or the output must contain). Used by the check tests and the TUI tests.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import orjson
+
+from dsh_tui.demo import compress_frame, demo_batches, write_log
+
+HEADER = {"type": "session", "version": 0, "id": "hostile", "createdAt": 1790000000000, "cwd": "/w",
+          "delegationDepth": 0}
+
+
+def _jsonl(path: Path, lines: list[bytes], header: dict | None = HEADER) -> Path:
+    head = [orjson.dumps(header)] if header is not None else []
+    path.write_bytes(b"\n".join(head + lines) + b"\n")
+    return path
+
+
+def _ev(etype, seq, data):
+    return orjson.dumps({"type": etype, "seq": seq, "time": 1, "data": data})
+
+
+def demo_file(directory: Path, encoding: str = "zstd") -> Path:
+    header, batches = demo_batches()
+    path = directory / ("demo.jsonl.zstd" if encoding == "zstd" else "demo.jsonl")
+    write_log(path, header, batches, encoding=encoding)
+    return path
+
+
+def build_cases(d: Path) -> dict[str, tuple[Path, int, str]]:
+    """name -> (path, expected check exit code, expected words in stderr (exit 3) or stdout)."""
+    cases: dict[str, tuple[Path, int, str]] = {}
+
+    def add(name, path, code, words):
+        cases[name] = (Path(path), code, words)
+
+    (d / "empty.jsonl").write_bytes(b"")
+    add("empty", d / "empty.jsonl", 3, "is empty")
+    (d / "adir").mkdir()
+    add("directory", d / "adir", 3, "is a directory")
+    add("missing", d / "missing.jsonl", 3, "no such file")
+    add("dev-zero", "/dev/zero", 3, "not a regular file")
+    fifo = d / "fifo.jsonl"
+    os.mkfifo(fifo)
+    add("fifo", fifo, 3, "not a regular file")
+    (d / "other.jsonl").write_text('{"level":"info","msg":"hello"}\n{"level":"warn"}\n')
+    add("non-dsh-jsonl", d / "other.jsonl", 3, "not a session header")
+    (d / "other.zst").write_bytes(compress_frame(b'{"some":"json"}\n') + compress_frame(b"{}\n"))
+    add("non-dsh-zstd", d / "other.zst", 3, "not a session header")
+    (d / "binary.bin").write_bytes(os.urandom(64) + b"\x00")
+    add("binary", d / "binary.bin", 3, "not a dsh session log")
+    add("header-only", _jsonl(d / "header-only.jsonl", []), 0, "0 events")
+    zh = d / "header-only.zst"
+    zh.write_bytes(compress_frame(orjson.dumps(HEADER) + b"\n"))
+    add("header-only-zstd", zh, 0, "0 events")
+    demo = demo_file(d)
+    data = demo.read_bytes()
+    flipped = bytearray(data)
+    flipped[len(data) // 2] ^= 0x40
+    (d / "flipped.zst").write_bytes(bytes(flipped))
+    add("flipped-byte", d / "flipped.zst", 1, "corruption")
+    (d / "skippable.zst").write_bytes(data + b"\x50\x2a\x4d\x18\x04\x00\x00\x00abcd")
+    add("skippable-frame", d / "skippable.zst", 1, "skippable")
+    (d / "garbage.zst").write_bytes(data + b"trailing garbage")
+    add("trailing-garbage", d / "garbage.zst", 1, "not a zstd frame")
+    (d / "torn.zst").write_bytes(data[:-100])
+    add("torn-zstd", d / "torn.zst", 1, "torn tail")
+    big = b'{"type":"feedback/record","seq":0,"time":1,"data":{"text":"' + b"x" * (64 * 1024 * 1024) + b'"}}'
+    add("64MiB-line", _jsonl(d / "big-line.jsonl", [big]), 0, "1 events")
+    deep = b'{"type":"feedback/record","seq":1,"time":1,"data":' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    add("deep-nesting", _jsonl(d / "deep.jsonl", [_ev("turn/start", 0, {"turn": 1}), deep]), 1, "not valid JSON")
+    bad_utf8 = b'{"type":"feedback/record","seq":0,"time":1,"data":{"text":"\xff\xfe bad \\ud800 lone"}}'
+    add("invalid-utf8-surrogate", _jsonl(d / "utf8.jsonl", [bad_utf8]), 0, "1 events")
+    dup = [_ev("turn/start", 0, {"turn": 1}), _ev("step/start", 1, {"turn": 1, "step": 1}),
+           _ev("step/start", 1, {"turn": 1, "step": 1}), _ev("step/end", 0, {"turn": 1, "step": 1})]
+    add("duplicate-decreasing-seq", _jsonl(d / "dup.jsonl", dup), 1, "SEQ_GAP")
+    rows = [orjson.dumps({"type": "text-chunks", "seq0": 0, "time0": 1, "data": {
+                "turn": 1, "step": 1, "index": 0, "dt": [1], "texts": ["a", "b", "c"]}}),
+            orjson.dumps({"type": "text-chunks", "seq0": 3, "time0": 1, "data": {
+                "turn": 1, "step": 1, "index": 0, "dt": [-5, 2**60], "texts": ["a", "b", "c"]}}),
+            orjson.dumps({"type": "tool-call-chunks", "seq0": 6, "time0": 1, "data": {
+                "turn": 1, "step": 1, "index": 0, "dt": [], "id": 5, "args": []}})]
+    add("bad-packed-rows", _jsonl(d / "rows.jsonl", rows), 1, "malformed")
+    orphan = orjson.dumps({"type": "tool/result", "seq": 0, "time": 1, "surfaceOp": "append", "data": {
+        "turn": 1, "step": 1, "message": {"id": "x", "role": "user", "source": {"kind": "tool", "callId": "ghost"},
+                                          "content": [{"type": "tool-result", "toolCallId": "ghost", "content": []}]}}})
+    add("result-unknown-callid", _jsonl(d / "orphan.jsonl", [orphan]), 1, "ghost")
+    numbers = [b'{"type":"turn/start","seq":0.0,"time":1.0,"data":{"turn":1.0}}',
+               b'{"type":"step/start","seq":1,"time":-0,"data":{"turn":1,"step":99999999999999999999999}}']
+    add("float-and-huge-numbers", _jsonl(d / "numbers.jsonl", numbers, {**HEADER, "createdAt": 1.0}), 1, "OPEN_TURN")
+    add("negative-zero-depth", _jsonl(d / "negzero.jsonl", [], {**HEADER, "delegationDepth": -0.0}), 3, "delegationDepth")
+    add("version-1", _jsonl(d / "v1.jsonl", [], {**HEADER, "version": 1}), 3, "newer harness")
+    bomb_body = orjson.dumps(HEADER) + b"\n" + b'{"type":"x","seq":0,"time":0,"data":"' + b"A" * (8 * 1024 * 1024) + b'"}\n'
+    (d / "bomb.zst").write_bytes(compress_frame(orjson.dumps(HEADER) + b"\n") + compress_frame(bomb_body))
+    add("decompression-bomb", d / "bomb.zst", 3, "decompresses to more than")
+    return cases
+
+
+BOMB_LIMIT = "1M"  # the corpus runs `check` with this --max-plain-size so the bomb is refused
