@@ -11,7 +11,7 @@ from __future__ import annotations
 from array import array
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import orjson
 
@@ -74,6 +74,7 @@ class ScanResult:
     projected: bool = False
     gaps: list[SeqGap] = field(default_factory=list)
     seq_shift: list[tuple[int, int]] = field(default_factory=list)  # (from index, seq - index)
+    line_shift: list[tuple[int, int]] = field(default_factory=list)  # (from record, lines skipped before it)
     unknown: dict[str, UnknownType] = field(default_factory=dict)
     legacy: Counter = field(default_factory=Counter)
     facts: list[Fact] = field(default_factory=list)
@@ -178,137 +179,203 @@ def _gap_cause(expected: int, found: int) -> str:
     return f"{missing} event(s) missing: lines removed, or an event type a copying tool dropped"
 
 
-def scan(plain: bytes | bytearray, body_start: int, session_id: str | None, *,
-         cancel=None, progress: Callable[[int, int], None] | None = None) -> ScanResult:
-    res = ScanResult(body_start)
-    rec_start, rec_end, rec_first_ev = res.rec_start, res.rec_end, res.rec_first_ev
-    ev_rec, ev_type, facts = res.ev_rec, res.ev_type, res.facts
-    type_ids: dict[str, int] = {}
-    types = res.types
-    loads, JSONError = orjson.loads, orjson.JSONDecodeError
-    view = memoryview(plain)
-    find = plain.find
-    n = len(plain)
-    pos = body_start
-    expected = 0  # seq the next event must carry
-    projected: bool | None = None
-    rec = 0
-    nev = 0
-    chunk_id = -1
-    rs_append, re_append, rf_append = rec_start.append, rec_end.append, rec_first_ev.append
-    er_append, et_append, facts_append = ev_rec.append, ev_type.append, facts.append
-    while pos < n:
-        nl = find(b"\n", pos)
-        if nl < 0:
-            nl = n
-        if nl == pos or (nl - pos <= 2 and not bytes(view[pos:nl]).strip()):
-            pos = nl + 1
-            continue
-        line = view[pos:nl]
-        try:
-            obj = loads(line)
-        except JSONError:
-            obj, lenient = parse_json(line)
-            if obj is not None:
-                res.lenient_records += 1
-        if type(obj) is not dict or type(obj.get("type")) is not str:
-            what = "not valid JSON" if obj is None else "not an event object with a string 'type'"
-            line_no = plain.count(b"\n", 0, pos) + 1
-            res.corruption.append(Corruption(pos, "bad-record", f"line {line_no} is {what}", line_no))
-            pos = nl + 1
-            continue
-        etype = obj["type"]
-        if rec & 0xFFFF == 0 and rec:
-            if cancel is not None and cancel.is_set():
+class Scanner:
+    """Indexes records fed in chunks; every chunk must end on a record boundary.
+
+    zstd frames end on record boundaries, so frames can be fed as they are
+    decoded (and, when following a growing log, as they are appended). Offsets
+    are absolute plaintext offsets (``base`` is the chunk's offset).
+    """
+
+    def __init__(self, body_start: int, session_id: str | None, *, cancel=None) -> None:
+        self.res = ScanResult(body_start)
+        self.session_id = session_id
+        self.cancel = cancel
+        self.expected = 0  # seq the next event must carry
+        self.projected: bool | None = None
+        self.skipped = 0  # blank or unparsable lines so far (for physical line numbers)
+        self.chunk_id = -1
+        self.type_ids: dict[str, int] = {}
+
+    def finish(self) -> ScanResult:
+        self.res.projected = bool(self.projected)
+        return self.res
+
+    def line_no(self, rec: int) -> int:
+        return rec + self.skipped + 2  # the header is line 1
+
+    def _skip(self, rec: int) -> None:
+        self.skipped += 1
+        self.res.line_shift.append((rec, self.skipped))
+
+    def feed(self, buf: bytes | bytearray | memoryview, base: int, start: int = 0) -> None:
+        res = self.res
+        rec_start, rec_end, rec_first_ev = res.rec_start, res.rec_end, res.rec_first_ev
+        ev_rec, ev_type, facts = res.ev_rec, res.ev_type, res.facts
+        types, type_ids, session_id = res.types, self.type_ids, self.session_id
+        loads, JSONError = orjson.loads, orjson.JSONDecodeError
+        view = memoryview(buf)
+        find = buf.find if not isinstance(buf, memoryview) else bytes(buf).find
+        n = len(buf)
+        pos = start
+        expected, projected, chunk_id = self.expected, self.projected, self.chunk_id
+        rec = len(rec_start)
+        nev = len(ev_rec)
+        rs_append, re_append, rf_append = rec_start.append, rec_end.append, rec_first_ev.append
+        er_append, et_append, facts_append = ev_rec.append, ev_type.append, facts.append
+        while pos < n:
+            nl = find(b"\n", pos)
+            if nl < 0:
+                nl = n
+            if nl == pos or (nl - pos <= 2 and not bytes(view[pos:nl]).strip()):
+                self._skip(rec)
+                pos = nl + 1
+                continue
+            line = view[pos:nl]
+            try:
+                obj = loads(line)
+            except JSONError:
+                obj, _lenient = parse_json(line)
+                if obj is not None:
+                    res.lenient_records += 1
+            if type(obj) is not dict or type(obj.get("type")) is not str:
+                what = "not valid JSON" if obj is None else "not an event object with a string 'type'"
+                line_no = rec + self.skipped + 2
+                res.corruption.append(Corruption(base + pos, "bad-record", f"line {line_no} is {what}", line_no))
+                self._skip(rec)
+                pos = nl + 1
+                continue
+            etype = obj["type"]
+            if rec & 0xFFFF == 0 and rec and self.cancel is not None and self.cancel.is_set():
                 raise Cancelled()
-            if progress is not None:
-                progress(pos, n)
-        rs_append(pos)
-        re_append(nl)
-        rf_append(nev)
-        if etype == CHUNK and projected is False:
-            # Hot path: most records of a big log are loose chunk deltas.
-            seq = obj.get("seq")
-            if seq != expected:
-                expected = _on_gap(res, plain, pos, nev, expected, seq)
-            expected += 1
+            rs_append(base + pos)
+            re_append(base + nl)
+            rf_append(nev)
+            if etype == CHUNK and projected is False:
+                # Hot path: most records of a big log are loose chunk deltas.
+                seq = obj.get("seq")
+                if seq != expected:
+                    expected = self._on_gap(rec, nev, expected, seq)
+                seq = expected  # the int seq this event answers to (resynchronised on gaps)
+                expected += 1
+                er_append(rec)
+                et_append(chunk_id)
+                d = obj.get("data")
+                if type(d) is dict:
+                    ch = d.get("chunk")
+                    if type(ch) is dict and ch.get("type") in _FACT_CHUNKS:
+                        facts_append(Fact("chunk/" + ch["type"], nev, seq,
+                                          {"turn": d.get("turn"), "step": d.get("step"),
+                                           "usage": ch.get("usage"), "reason": ch.get("reason")}))
+                nev += 1
+                rec += 1
+                pos = nl + 1
+                continue
+            if projected is None:
+                projected = "seq" not in obj and "seq0" not in obj
             if chunk_id < 0:
                 chunk_id = _type_id(CHUNK, type_ids, types)
-            er_append(rec)
-            et_append(chunk_id)
-            d = obj.get("data")
-            if type(d) is dict:
-                ch = d.get("chunk")
+            row = PACKED_ROWS.get(etype)
+            if row is not None:
+                m = self._row_members(obj, row, base + pos, rec)
+                seq = obj.get("seq0")
+                if not projected and seq != expected:
+                    expected = self._on_gap(rec, nev, expected, seq)
+                expected += m
+                ev_rec.extend(array("I", (rec,)) * m)
+                ev_type.extend(array("B", (chunk_id,)) * m)
+                nev += m
+                rec += 1
+                pos = nl + 1
+                continue
+            seq = obj.get("seq")
+            if not projected and seq != expected:
+                expected = self._on_gap(rec, nev, expected, seq)
+            seq = expected  # by position in projected logs; resynchronised on gaps otherwise
+            expected += 1
+            if len(obj) > 4 and not ENVELOPE_KEYS.issuperset(obj) and len(res.envelope_issues) < 50:
+                extra = sorted(set(obj) - ENVELOPE_KEYS)
+                res.envelope_issues.append(f"seq {seq}: unknown envelope key(s) {extra} (dsh rejects the log)")
+            if etype not in KNOWN_EVENT_TYPES and etype not in LEGACY_TYPES:
+                u = res.unknown.get(etype)
+                if u is None:
+                    u = res.unknown[etype] = UnknownType(etype, first_index=nev,
+                                                         first_seq=seq)
+                u.count += 1
+                if obj.get("ignorable") is not True:
+                    u.ignorable = False
+            data = obj.get("data")
+            etype_fact = etype
+            if etype in LEGACY_CANDIDATES and type(data) is dict:
+                new_type, data, tag = upgrade(etype, data, seq, session_id)
+                if tag is not None:
+                    res.legacy[tag] += 1
+                    etype_fact = new_type
+            extract = FACT_EXTRACTORS.get(etype_fact)
+            if extract is not None and type(data) is dict:
+                facts_append(Fact(etype_fact, nev, seq,
+                                  extract(data, obj.get("surfaceOp"))))
+            elif etype == CHUNK and type(data) is dict:  # chunks off the hot path (projected, first record)
+                ch = data.get("chunk")
                 if type(ch) is dict and ch.get("type") in _FACT_CHUNKS:
                     facts_append(Fact("chunk/" + ch["type"], nev, seq,
-                                      {"turn": d.get("turn"), "step": d.get("step"),
+                                      {"turn": data.get("turn"), "step": data.get("step"),
                                        "usage": ch.get("usage"), "reason": ch.get("reason")}))
+            tid = type_ids.get(etype)
+            if tid is None:
+                tid = _type_id(etype, type_ids, types)
+            er_append(rec)
+            et_append(tid)
             nev += 1
             rec += 1
             pos = nl + 1
-            continue
-        row = PACKED_ROWS.get(etype)
-        if projected is None:
-            projected = "seq" not in obj and "seq0" not in obj
-        if row is not None:
-            m = _row_members(res, obj, row, plain, pos)
-            seq = obj.get("seq0")
-            if not projected and seq != expected:
-                expected = _on_gap(res, plain, pos, nev, expected, seq)
-            expected += m
-            if chunk_id < 0:
-                chunk_id = _type_id(CHUNK, type_ids, types)
-            ev_rec.extend(array("I", (rec,)) * m)
-            ev_type.extend(array("B", (chunk_id,)) * m)
-            nev += m
-            rec += 1
-            pos = nl + 1
-            continue
-        seq = obj.get("seq")
-        if not projected and seq != expected:
-            expected = _on_gap(res, plain, pos, nev, expected, seq)
-        if projected:
-            seq = nev
-        expected += 1
-        if len(obj) > 4 and not ENVELOPE_KEYS.issuperset(obj) and len(res.envelope_issues) < 50:
-            extra = sorted(set(obj) - ENVELOPE_KEYS)
-            res.envelope_issues.append(f"seq {seq}: unknown envelope key(s) {extra} (dsh rejects the log)")
-        if etype not in KNOWN_EVENT_TYPES and etype not in LEGACY_TYPES:
-            u = res.unknown.get(etype)
-            if u is None:
-                u = res.unknown[etype] = UnknownType(etype, first_index=nev, first_seq=seq if isinstance(seq, int) else nev)
-            u.count += 1
-            if obj.get("ignorable") is not True:
-                u.ignorable = False
-        data = obj.get("data")
-        if etype in LEGACY_CANDIDATES and type(data) is dict:
-            new_type, data, tag = upgrade(etype, data, seq if isinstance(seq, int) else nev, session_id)
-            if tag is not None:
-                res.legacy[tag] += 1
-                etype_fact = new_type
-            else:
-                etype_fact = etype
+        self.expected, self.projected, self.chunk_id = expected, projected, chunk_id
+
+    def _on_gap(self, rec: int, index: int, expected: int, found: Any) -> int:
+        """Record a seq mismatch; resynchronise on the file's seq. Returns the new expectation."""
+        res = self.res
+        line = self.line_no(rec)
+        if isinstance(found, float) and found.is_integer():
+            found = int(found)
+        if not isinstance(found, int) or isinstance(found, bool) or found < 0:
+            if len(res.gaps) < 10_000:
+                res.gaps.append(SeqGap(expected, -1, line, index, f"seq is {found!r}, not a non-negative integer"))
+            return expected
+        if len(res.gaps) < 10_000:
+            res.gaps.append(SeqGap(expected, found, line, index, _gap_cause(expected, found)))
+        res.seq_shift.append((index, found - index))
+        return found
+
+    def _row_members(self, obj: dict, row: tuple[str, str], offset: int, rec: int) -> int:
+        """Member count of a packed row; a malformed row is reported (dsh calls it corruption)."""
+        res = self.res
+        d = obj.get("data")
+        members = d.get(row[1]) if isinstance(d, dict) else None
+        m = len(members) if isinstance(members, list) and members else 1
+        problem = None
+        if not ROW_KEYS.issuperset(obj) or not isinstance(d, dict):
+            problem = "unexpected keys"
+        elif not isinstance(members, list) or not members or not set(map(type, members)) <= _STR:
+            problem = f"'{row[1]}' is not a non-empty list of strings"
         else:
-            etype_fact = etype
-        extract = FACT_EXTRACTORS.get(etype_fact)
-        if extract is not None and type(data) is dict:
-            facts_append(Fact(etype_fact, nev, seq if isinstance(seq, int) else nev, extract(data, obj.get("surfaceOp"))))
-        elif etype == CHUNK and type(data) is dict:  # chunks off the hot path (projected logs, first record)
-            ch = data.get("chunk")
-            if type(ch) is dict and ch.get("type") in _FACT_CHUNKS:
-                facts_append(Fact("chunk/" + ch["type"], nev, seq if isinstance(seq, int) else nev,
-                                  {"turn": data.get("turn"), "step": data.get("step"),
-                                   "usage": ch.get("usage"), "reason": ch.get("reason")}))
-        tid = type_ids.get(etype)
-        if tid is None:
-            tid = _type_id(etype, type_ids, types)
-        er_append(rec)
-        et_append(tid)
-        nev += 1
-        rec += 1
-        pos = nl + 1
-    res.projected = bool(projected)
-    return res
+            dt = d.get("dt")
+            if not isinstance(dt, list) or len(dt) != m - 1:
+                problem = f"'dt' has {len(dt) if isinstance(dt, list) else 'no'} entries for {m} members (needs {m - 1})"
+            elif dt and (not set(map(type, dt)) <= _INT or min(dt) < -MAX_SAFE or max(dt) > MAX_SAFE):
+                problem = "'dt' holds a non-integer or out-of-range value"
+        if problem is not None:
+            res.malformed_rows += 1
+            line = self.line_no(rec)
+            res.corruption.append(Corruption(offset, "malformed-row",
+                                             f"line {line}: malformed {obj.get('type')} row: {problem}", line))
+        return m
+
+
+def scan(plain: bytes | bytearray, body_start: int, session_id: str | None, *, cancel=None) -> ScanResult:
+    """Index a whole plaintext at once (the header line ends at ``body_start``)."""
+    scanner = Scanner(body_start, session_id, cancel=cancel)
+    scanner.feed(plain, 0, body_start)
+    return scanner.finish()
 
 
 def _type_id(name: str, ids: dict[str, int], types: list[str]) -> int:
@@ -317,41 +384,3 @@ def _type_id(name: str, ids: dict[str, int], types: list[str]) -> int:
     ids[name] = len(types)
     types.append(name)
     return ids[name]
-
-
-def _on_gap(res: ScanResult, plain, pos: int, index: int, expected: int, found: Any) -> int:
-    """Record a seq mismatch; resynchronise on the file's seq. Returns the new expectation."""
-    line = plain.count(b"\n", 0, pos) + 1
-    if isinstance(found, float) and found.is_integer():
-        found = int(found)
-    if not isinstance(found, int) or isinstance(found, bool) or found < 0:
-        if len(res.gaps) < 10_000:
-            res.gaps.append(SeqGap(expected, -1, line, index, f"seq is {found!r}, not a non-negative integer"))
-        return expected
-    if len(res.gaps) < 10_000:
-        res.gaps.append(SeqGap(expected, found, line, index, _gap_cause(expected, found)))
-    res.seq_shift.append((index, found - index))
-    return found
-
-
-def _row_members(res: ScanResult, obj: dict, row: tuple[str, str], plain, pos: int) -> int:
-    """Member count of a packed row; a malformed row is reported (dsh calls it corruption)."""
-    d = obj.get("data")
-    members = d.get(row[1]) if isinstance(d, dict) else None
-    m = len(members) if isinstance(members, list) and members else 1
-    problem = None
-    if not ROW_KEYS.issuperset(obj) or not isinstance(d, dict):
-        problem = "unexpected keys"
-    elif not isinstance(members, list) or not members or not set(map(type, members)) <= _STR:
-        problem = f"'{row[1]}' is not a non-empty list of strings"
-    else:
-        dt = d.get("dt")
-        if not isinstance(dt, list) or len(dt) != m - 1:
-            problem = f"'dt' has {len(dt) if isinstance(dt, list) else 'no'} entries for {m} members (needs {m - 1})"
-        elif dt and (not set(map(type, dt)) <= _INT or min(dt) < -MAX_SAFE or max(dt) > MAX_SAFE):
-            problem = "'dt' holds a non-integer or out-of-range value"
-    if problem is not None:
-        res.malformed_rows += 1
-        line = plain.count(b"\n", 0, pos) + 1
-        res.corruption.append(Corruption(pos, "malformed-row", f"line {line}: malformed {obj.get('type')} row: {problem}", line))
-    return m

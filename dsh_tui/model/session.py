@@ -13,13 +13,13 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from .header import Header, Rejection, parse_header
 from .jsonparse import parse_json
 from .legacy import upgrade
-from .scan import ScanResult, scan
-from .source import LogUnreadable, RawLog, read_log
+from .scan import ScanResult, Scanner
+from .source import LogUnreadable, RawLog, iter_plain, open_log
 from .vocabulary import PACKED_ROWS
 
 
@@ -88,7 +88,9 @@ class SessionLog:
         return bytes(self._view[self.res.rec_start[r]:self.res.rec_end[r]])
 
     def line_of_record(self, r: int) -> int:
-        return self.raw.plain.count(b"\n", 0, self.res.rec_start[r]) + 1
+        shifts = self.res.line_shift  # blank or unparsable lines skipped before record r
+        k = bisect.bisect_right(shifts, (r, float("inf"))) - 1
+        return r + 2 + (shifts[k][1] if k >= 0 else 0)
 
     def _parse_record(self, r: int) -> tuple[Any, bool]:
         return parse_json(self._view[self.res.rec_start[r]:self.res.rec_end[r]])
@@ -201,23 +203,56 @@ def load_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
                  cancel=None, progress=None) -> SessionLog:
     """Read, decode and index a log. Raises LogUnreadable / LogRejected / Cancelled.
 
-    A header that dsh would reject (missing delegationDepth, other version, ...)
-    still yields a SessionLog with ``header.rejection`` set; callers refuse it
-    unless ``lenient``.
+    zstd frames are indexed chunk by chunk as they are decoded. A header that dsh would reject
+    (missing delegationDepth, other version, ...) still yields a SessionLog with
+    ``header.rejection`` set; callers refuse it unless ``lenient``.
     """
-    raw = read_log(path, max_plain=max_plain, progress=None if progress is None else
-                   (lambda done, total: progress("decode", done, total)), cancel=cancel)
-    plain = raw.plain
-    first_nl = plain.find(b"\n")
-    header_line = plain[:first_nl] if first_nl >= 0 else None
-    header = parse_header(header_line)
+    raw, data, limit = open_log(path, max_plain=max_plain)
+    if raw.encoding == "jsonl":  # the file bytes are the plaintext: index them in place
+        del data
+        return _index(raw, iter((raw.plain,)), lenient, cancel)
+    report = None if progress is None else (lambda done, total: progress("decode", done, total))
+    # Frames are indexed as they are decoded (a decode thread was measured slower: GIL contention).
+    return _index(raw, iter_plain(raw, data, limit, progress=report, cancel=cancel), lenient, cancel)
+
+
+def _index(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel) -> SessionLog:
+    out: bytes | bytearray = b""
+    scanner = None
+    header = None
+    for chunk in chunks:
+        base = len(out)
+        if not out and isinstance(chunk, bytes) and raw.encoding == "jsonl":
+            out = chunk  # no copy for plain files
+        else:
+            if not isinstance(out, bytearray):
+                out = bytearray(out)
+            out += chunk
+        if scanner is None:
+            first_nl = out.find(b"\n")
+            if first_nl < 0:
+                continue
+            header = _checked_header(raw, bytes(out[:first_nl]))
+            scanner = Scanner(first_nl + 1, header.session_id, cancel=cancel)
+            scanner.feed(out, 0, first_nl + 1)
+        else:
+            scanner.feed(chunk, base)
+    if scanner is None:  # no complete header line at all
+        if raw.torn is not None and not out:
+            raise LogRejected("torn-header", f"{raw.path}: the header frame is torn "
+                              f"({raw.torn.unreadable_bytes} bytes unreadable); nothing to read")
+        header = _checked_header(raw, bytes(out))
+        scanner = Scanner(len(out), header.session_id)
+    raw.plain = out
+    return SessionLog(raw, header, scanner.finish(), lenient=lenient)
+
+
+def _checked_header(raw: RawLog, line: bytes) -> Header:
+    header = parse_header(line if line else None)
     if header.raw is None or header.raw.get("type") != "session":
-        if raw.torn is not None and not plain:
-            raise LogRejected("torn-header", f"{raw.path}: the header frame is torn ({raw.torn.unreadable_bytes} bytes unreadable); nothing to read")
-        raise LogRejected(header.rejection.code if header.rejection else "NOT_A_SESSION_HEADER",
-                          f"{raw.path}: {header.rejection.message if header.rejection else 'not a dsh session log'}")
+        msg = header.rejection.message if header.rejection else "not a dsh session log"
+        raise LogRejected(header.rejection.code if header.rejection else "NOT_A_SESSION_HEADER", f"{raw.path}: {msg}")
     if raw.encoding == "zstd" and not raw.header_frame_ok and header.rejection is None:
-        header.rejection = Rejection("HEADER_FRAME", "the first zstd frame is not exactly the header line; dsh calls the log corrupt")
-    res = scan(plain, first_nl + 1, header.session_id, cancel=cancel,
-               progress=None if progress is None else (lambda done, total: progress("index", done, total)))
-    return SessionLog(raw, header, res, lenient=lenient)
+        header.rejection = Rejection("HEADER_FRAME", "the first zstd frame is not exactly the header line; "
+                                     "dsh calls the log corrupt")
+    return header

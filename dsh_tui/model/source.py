@@ -14,7 +14,7 @@ import stat
 from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import zstandard
 
@@ -75,6 +75,7 @@ class RawLog:
     torn: TornTail | None = None
     corruption: list[Corruption] = field(default_factory=list)
     header_frame_ok: bool = True
+    frames_end: int = 0  # file offset after the last complete frame
 
 
 def max_plain_bytes(explicit: int | None = None) -> int:
@@ -138,23 +139,35 @@ def read_file_bytes(path: Path, limit: int) -> tuple[bytes, os.stat_result]:
     return b"".join(chunks), st
 
 
-def read_log(path: str | os.PathLike, *, max_plain: int | None = None,
-             progress: Progress | None = None, cancel=None) -> RawLog:
-    """Read ``path`` into a RawLog. Raises LogUnreadable or Cancelled."""
+def open_log(path: str | os.PathLike, *, max_plain: int | None = None) -> tuple[RawLog, bytes, int]:
+    """Read the file and detect its encoding. Returns (raw, file bytes, plaintext limit).
+
+    For JSONL ``raw.plain`` is already the text; for zstd it is filled from `iter_plain`.
+    """
     path = Path(path)
     limit = max_plain_bytes(max_plain)
     data, st = read_file_bytes(path, limit)
     if data[:4] == ZSTD_MAGIC:
-        raw = RawLog(path, st.st_size, st.st_mtime_ns, "zstd", b"")
-        _read_zstd(raw, data, limit, progress, cancel)
-        return raw
+        return RawLog(path, st.st_size, st.st_mtime_ns, "zstd", b""), data, limit
     if data.lstrip(b" \t\r\n\xef\xbb\xbf")[:1] == b"{":
         raw = RawLog(path, st.st_size, st.st_mtime_ns, "jsonl", data)
         _check_jsonl_tail(raw)
-        return raw
-    if data[:4] in (b"\x1f\x8b\x08\x00", b"\x1f\x8b\x08\x08") or data[:2] == b"\x1f\x8b":
+        return raw, data, limit
+    if data[:2] == b"\x1f\x8b":
         raise LogUnreadable("not-a-session-log", f"{path} is gzip data, not a dsh session log (zstd or JSONL)")
     raise LogUnreadable("not-a-session-log", f"{path} is neither zstd nor JSONL: not a dsh session log")
+
+
+def read_log(path: str | os.PathLike, *, max_plain: int | None = None,
+             progress: Progress | None = None, cancel=None) -> RawLog:
+    """Read ``path`` into a RawLog with its whole plaintext. Raises LogUnreadable or Cancelled."""
+    raw, data, limit = open_log(path, max_plain=max_plain)
+    if raw.encoding == "zstd":
+        out = bytearray()
+        for chunk in iter_plain(raw, data, limit, progress=progress, cancel=cancel):
+            out += chunk
+        raw.plain = out
+    return raw
 
 
 def _check_jsonl_tail(raw: RawLog) -> None:
@@ -165,56 +178,68 @@ def _check_jsonl_tail(raw: RawLog) -> None:
         raw.plain = plain[:cut]
 
 
-def _read_zstd(raw: RawLog, data: bytes, limit: int, progress: Progress | None, cancel) -> None:
+def iter_plain(raw: RawLog, data: bytes, limit: int, *, progress: Progress | None = None, cancel=None,
+               chunk_bytes: int = 1 << 20, start: int = 0, produced: int = 0) -> Iterator[bytes]:
+    """Decode zstd frames from byte ``start``; yield plaintext in record-aligned chunks.
+
+    Frame 1 (the header) is yielded alone. Fills raw.frames / frame_offsets /
+    frame_plain / torn / corruption as it goes. ``produced`` is the plaintext
+    length already decoded before ``start`` (when following a growing file).
+    """
     view = memoryview(data)
     dctx = zstandard.ZstdDecompressor()
-    out = bytearray()
-    frames = 0
+    frames = raw.frames or 0
     total = len(data)
+    pending: list[bytes] = []
+    pending_len = 0
     try:
-        for span in walk_frames(view):
-            if cancel is not None and frames % 512 == 0 and cancel.is_set():
-                raise Cancelled()
-            if progress is not None and frames % 2048 == 0:
-                progress(span.start, total)
-            frame_view = view[span.start:span.end]
-            room = limit - len(out)
+        for span in walk_frames(view[start:]):
+            begin, end = span.start + start, span.end + start
+            if frames % 512 == 0:
+                if cancel is not None and cancel.is_set():
+                    raise Cancelled()
+                if progress is not None:
+                    progress(begin, total)
+            room = limit - produced
             cap = None if span.max_plain <= room else room
             try:
-                plain = decode_frame(dctx, frame_view, cap)
+                plain = decode_frame(dctx, view[begin:end], cap)
             except zstandard.ZstdError as exc:
-                if not span.complete:
-                    plain = b""
-                else:
-                    raw.corruption.append(Corruption(span.start, "bad-frame",
-                                                     f"frame at byte {span.start} does not decode: {exc}"))
+                if span.complete:
+                    raw.corruption.append(Corruption(begin, "bad-frame", f"frame at byte {begin} does not decode: {exc}"))
                     break
+                plain = b""
             if cap is not None and len(plain) > cap:
                 raise LogUnreadable("too-large", f"{raw.path} decompresses to more than {limit:,} bytes "
-                                    f"({_human(limit)} limit) from only {span.end:,} of {total:,} compressed bytes "
-                                    f"(ratio over {limit // max(span.end, 1):,}:1); refusing "
+                                    f"({_human(limit)} limit) from only {end:,} of {total:,} compressed bytes "
+                                    f"(ratio over {limit // max(end, 1):,}:1); refusing "
                                     f"(raise --max-plain-size or {MAX_PLAIN_ENV})")
             if not span.complete:
                 keep = plain.rfind(b"\n") + 1
-                raw.torn = TornTail(span.start, total - span.start, "truncated-frame",
-                                    plain[:keep].count(b"\n"))
-                raw.frame_offsets.append(span.start)
-                raw.frame_plain.append(len(out))
-                out += plain[:keep]
+                raw.torn = TornTail(begin, total - begin, "truncated-frame", plain[:keep].count(b"\n"))
+                plain = plain[:keep]
+            elif plain and not plain.endswith(b"\n"):
+                raw.corruption.append(Corruption(begin, "torn-record-in-frame",
+                                                 f"complete frame at byte {begin} ends inside a JSONL record"))
                 break
-            if frames == 0 and (plain.count(b"\n") != 1 or not plain.endswith(b"\n")):
+            elif frames == 0 and plain.count(b"\n") != 1:
                 raw.header_frame_ok = False
-            if plain and not plain.endswith(b"\n"):
-                raw.corruption.append(Corruption(span.start, "torn-record-in-frame",
-                                                 f"complete frame at byte {span.start} ends inside a JSONL record"))
-                break
-            raw.frame_offsets.append(span.start)
-            raw.frame_plain.append(len(out))
-            out += plain
-            frames += 1
+            raw.frame_offsets.append(begin)
+            raw.frame_plain.append(produced)
+            produced += len(plain)
+            pending.append(plain)
+            pending_len += len(plain)
+            if span.complete:
+                frames += 1
+                raw.frames = frames
+                raw.frames_end = end
+            if frames == 1 or pending_len >= chunk_bytes:
+                yield b"".join(pending) if len(pending) > 1 else pending[0]
+                pending, pending_len = [], 0
     except FrameError as exc:
-        raw.corruption.append(Corruption(exc.offset, exc.kind, exc.message))
+        raw.corruption.append(Corruption(exc.offset + start, exc.kind, exc.message))
     raw.frames = frames
-    raw.plain = out
+    if pending:
+        yield b"".join(pending)
     if progress is not None:
         progress(total, total)

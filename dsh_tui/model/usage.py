@@ -30,10 +30,9 @@ class Usage:
 
 
 def _add(into: dict[str, int], usage: dict) -> None:
-    for k in TOKEN_KEYS:
-        v = usage.get(k)
-        if isinstance(v, (int, float)) and not isinstance(v, bool):
-            into[k] = into.get(k, 0) + int(v)
+    for k, v in usage.items():
+        if k in into and type(v) in (int, float):
+            into[k] += int(v)
 
 
 def compute_usage(log) -> Usage:
