@@ -36,6 +36,8 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="read a log dsh would reject (e.g. no delegationDepth); every output is marked UNVERIFIED")
     p.add_argument("--max-plain-size", type=_size, default=None, metavar="SIZE",
                    help="refuse logs that decompress past SIZE (default 4G, env DSH_TUI_MAX_PLAIN_BYTES)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="neither read nor write the index cache ($XDG_CACHE_HOME/dsh-tui/index; env DSH_TUI_NO_CACHE)")
 
 
 def check_parser() -> argparse.ArgumentParser:
@@ -68,12 +70,12 @@ def _fail(message: str) -> int:
 
 def run_check(argv: list[str]) -> int:
     args = check_parser().parse_args(argv)
-    from .model.diagnosis import diagnose
+    from .model.opener import open_session
     from .model.report import check_json, check_text
-    from .model.session import load_session
     from .model.source import LogUnreadable
     try:
-        log = load_session(args.file, lenient=args.lenient, max_plain=args.max_plain_size)
+        log, diag = open_session(args.file, lenient=args.lenient, max_plain=args.max_plain_size,
+                                 use_cache=not args.no_cache, write_cache=False)
     except LogUnreadable as exc:
         return _fail(exc.message)
     except MemoryError:
@@ -83,7 +85,6 @@ def run_check(argv: list[str]) -> int:
         if args.format == "json":
             _print_json(_rejected_json(args.file, log))
         return _fail(msg)
-    diag = diagnose(log)
     if args.format == "json":
         _print_json(check_json(log, diag))
     else:

@@ -18,6 +18,7 @@ from typing import Any, Iterator
 from .header import Header, Rejection, parse_header
 from .jsonparse import parse_json
 from .legacy import upgrade
+from .plainstore import MemoryStore
 from .scan import ScanResult, Scanner
 from .source import LogUnreadable, RawLog, iter_plain, open_log
 from .vocabulary import PACKED_ROWS
@@ -43,12 +44,14 @@ class EventView:
 
 
 class SessionLog:
-    def __init__(self, raw: RawLog, header: Header, res: ScanResult, *, lenient: bool = False) -> None:
+    def __init__(self, raw: RawLog, header: Header, res: ScanResult, *, lenient: bool = False,
+                 store=None) -> None:
         self.raw = raw
         self.header = header
         self.res = res
         self.lenient = lenient
-        self._view = memoryview(raw.plain)
+        self.store = store if store is not None else MemoryStore(raw.plain)
+        self.from_cache = False
         self.parse_record = lru_cache(maxsize=4096)(self._parse_record)
 
     # -- sizes and identity -------------------------------------------------
@@ -85,7 +88,7 @@ class SessionLog:
 
     # -- record and event access ----------------------------------------------
     def record_bytes(self, r: int) -> bytes:
-        return bytes(self._view[self.res.rec_start[r]:self.res.rec_end[r]])
+        return self.store.slice(self.res.rec_start[r], self.res.rec_end[r])
 
     def line_of_record(self, r: int) -> int:
         shifts = self.res.line_shift  # blank or unparsable lines skipped before record r
@@ -93,7 +96,7 @@ class SessionLog:
         return r + 2 + (shifts[k][1] if k >= 0 else 0)
 
     def _parse_record(self, r: int) -> tuple[Any, bool]:
-        return parse_json(self._view[self.res.rec_start[r]:self.res.rec_end[r]])
+        return parse_json(self.record_bytes(r))
 
     def record_of(self, i: int) -> int:
         return self.res.ev_rec[i]
@@ -154,7 +157,7 @@ class SessionLog:
         if not needle or not len(self):
             return None
         pattern = re.compile(re.escape(needle.encode("utf-8", "replace")), re.IGNORECASE)
-        plain, rs = self.raw.plain, self.res.rec_start
+        plain, rs = self.store.full(), self.res.rec_start
         cur_rec = self.res.ev_rec[min(max(start, 0), len(self) - 1)]
         if not backward:
             for m in pattern.finditer(plain, self.res.rec_end[cur_rec] if start >= 0 else self.res.body_start):
@@ -210,10 +213,19 @@ def load_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
     raw, data, limit = open_log(path, max_plain=max_plain)
     if raw.encoding == "jsonl":  # the file bytes are the plaintext: index them in place
         del data
-        return _index(raw, iter((raw.plain,)), lenient, cancel)
+        return session_from_raw(raw, lenient=lenient, cancel=cancel)
     report = None if progress is None else (lambda done, total: progress("decode", done, total))
     # Frames are indexed as they are decoded (a decode thread was measured slower: GIL contention).
     return _index(raw, iter_plain(raw, data, limit, progress=report, cancel=cancel), lenient, cancel)
+
+
+def session_from_raw(raw: RawLog, *, lenient: bool = False, cancel=None) -> SessionLog:
+    """Index a RawLog whose ``plain`` already holds the whole decoded text (no file access).
+
+    Used for logs that do not come from a file of their own (a member of a web
+    export ZIP). The caller sets ``raw.torn`` for a partial last line.
+    """
+    return _index(raw, iter((raw.plain,)), lenient, cancel)
 
 
 def _index(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel) -> SessionLog:

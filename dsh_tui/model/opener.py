@@ -1,0 +1,74 @@
+"""Open a log for viewing or checking: from the index cache when it is fresh,
+else decode it, diagnose it and (best effort) cache the result."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+
+from . import cache
+from .diagnosis import Diagnosis, diagnose
+from .plainstore import FileStore, FrameStore
+from .session import SessionLog, load_session
+
+
+def open_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: int | None = None,
+                 cancel=None, progress=None, use_cache: bool = True,
+                 write_cache: bool = True) -> tuple[SessionLog, Diagnosis]:
+    """Raises what `load_session` raises (LogUnreadable, LogRejected, Cancelled).
+
+    ``write_cache=False`` leaves the writing to the caller (`save_to_cache`), e.g.
+    a UI worker after the first paint, so writing never delays the answer.
+    """
+    path = Path(path)
+    use_cache = use_cache and cache.enabled()
+    if use_cache:
+        cached = _from_cache(path, lenient)
+        if cached is not None:
+            return cached
+    log = load_session(path, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress)
+    diag = diagnose(log)
+    if use_cache and write_cache:
+        save_to_cache(log, diag)
+    return log, diag
+
+
+def _from_cache(path: Path, lenient: bool) -> tuple[SessionLog, Diagnosis] | None:
+    try:
+        st = os.stat(path)
+        if not os.path.isfile(path) or st.st_size == 0:
+            return None
+        key = cache.file_key(path, st)
+    except OSError:
+        return None
+    payload = cache.load(path, key)
+    if payload is None:
+        return None
+    raw, header, res, diag = payload["raw"], payload["header"], payload["res"], payload["diag"]
+    raw.path = path
+    if raw.encoding == "zstd":
+        store = FrameStore(path, payload["plain_len"], raw.frame_offsets, raw.frame_plain, raw.frames_end,
+                           raw.torn.offset if raw.torn is not None else None, raw.size)
+    else:
+        store = FileStore(path, payload["plain_len"])
+    log = SessionLog(raw, header, res, lenient=lenient, store=store)
+    log.from_cache = True
+    return log, diag
+
+
+def save_to_cache(log: SessionLog, diag: Diagnosis) -> None:
+    """Cache a freshly decoded log (best effort; small logs decode faster than a cache read)."""
+    path = log.path
+    if log.from_cache or not cache.enabled() or len(log.raw.plain) < 256 * 1024:
+        return
+    try:
+        key = cache.file_key(path)
+    except OSError:
+        return
+    if key["size"] != log.raw.size or key["mtime_ns"] != log.raw.mtime_ns:
+        return  # the file changed while it was read: do not cache a mismatched index
+    raw = dataclasses.replace(log.raw, plain=b"")
+    res = dataclasses.replace(log.res, facts=[])  # the diagnosis is cached instead
+    cache.save(path, key, {"raw": raw, "header": log.header, "res": res, "diag": diag,
+                           "plain_len": len(log.raw.plain)})
