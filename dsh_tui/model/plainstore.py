@@ -22,13 +22,14 @@ from .zstdframes import decode_frame
 class MemoryStore:
     def __init__(self, plain: bytes | bytearray) -> None:
         self.plain = plain
-        self._view = memoryview(plain)
 
     def __len__(self) -> int:
         return len(self.plain)
 
     def slice(self, start: int, end: int) -> bytes:
-        return bytes(self._view[start:end])
+        # A short-lived view: a held one would stop a followed log's buffer from growing.
+        with memoryview(self.plain) as view:
+            return bytes(view[start:end])
 
     def full(self) -> bytes | bytearray:
         return self.plain

@@ -20,7 +20,7 @@ from .jsonparse import parse_json
 from .legacy import upgrade
 from .plainstore import MemoryStore
 from .scan import ScanResult, Scanner
-from .source import LogUnreadable, RawLog, iter_plain, open_log
+from .source import LogUnreadable, RawLog, TornTail, iter_plain, max_plain_bytes, open_log, read_file_bytes
 from .vocabulary import PACKED_ROWS
 
 
@@ -52,6 +52,7 @@ class SessionLog:
         self.lenient = lenient
         self.store = store if store is not None else MemoryStore(raw.plain)
         self.from_cache = False
+        self._scanner: Scanner | None = None  # kept to index appended records (live follow)
         self.parse_record = lru_cache(maxsize=4096)(self._parse_record)
 
     # -- sizes and identity -------------------------------------------------
@@ -85,6 +86,55 @@ class SessionLog:
         r = self.res
         return (self.accepted and not r.gaps and self.raw.torn is None and not self.raw.corruption
                 and not r.corruption and not any(not u.ignorable for u in r.unknown.values()))
+
+    # -- live follow ------------------------------------------------------------
+    def refresh(self, *, max_plain: int | None = None) -> int:
+        """Index what was appended to the file since it was read.
+
+        Returns the number of new events, 0 when nothing changed, or -1 when the
+        file was truncated, replaced or a torn frame we had partly read changed:
+        the caller must re-open it. Never writes; raises LogUnreadable.
+        """
+        raw = self.raw
+        try:
+            st = os.stat(raw.path)
+        except OSError as exc:
+            raise LogUnreadable("os-error", f"cannot stat {raw.path}: {exc.strerror or exc}") from None
+        if self._scanner is None or st.st_size < raw.size:
+            return -1
+        if st.st_size == raw.size:
+            return 0
+        torn = raw.torn
+        if torn is not None and torn.recovered_records:
+            return -1  # records of a torn frame were indexed; the completed frame repeats them
+        data, _st = read_file_bytes(raw.path, max_plain_bytes(max_plain))
+        before = len(self)
+        plain = raw.plain if isinstance(raw.plain, bytearray) else bytearray(raw.plain)
+        if raw.encoding == "jsonl":
+            start = torn.offset if torn is not None else len(plain)
+            raw.torn = None
+            new = data[start:]
+            if new and not new.endswith(b"\n"):
+                cut = new.rfind(b"\n") + 1
+                raw.torn = TornTail(start + cut, len(new) - cut, "partial-line")
+                new = new[:cut]
+            chunks: Iterator[bytes] = iter((new,))
+        else:
+            start = torn.offset if torn is not None else raw.frames_end
+            if torn is not None:  # the torn frame's entry is re-made when it is read again
+                del raw.frame_offsets[-1], raw.frame_plain[-1]
+                raw.torn = None
+            chunks = iter_plain(raw, data, max_plain_bytes(max_plain), start=start, produced=len(plain))
+        for chunk in chunks:
+            base = len(plain)
+            plain += chunk
+            self._scanner.feed(chunk, base)
+        raw.plain = plain
+        raw.size, raw.mtime_ns = len(data), st.st_mtime_ns
+        self.res = self._scanner.finish()
+        self.store = MemoryStore(plain)
+        self.parse_record.cache_clear()
+        return len(self) - before
 
     # -- record and event access ----------------------------------------------
     def record_bytes(self, r: int) -> bytes:
@@ -256,7 +306,9 @@ def _index(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel) -> Sessi
         header = _checked_header(raw, bytes(out))
         scanner = Scanner(len(out), header.session_id)
     raw.plain = out
-    return SessionLog(raw, header, scanner.finish(), lenient=lenient)
+    log = SessionLog(raw, header, scanner.finish(), lenient=lenient)
+    log._scanner = scanner
+    return log
 
 
 def _checked_header(raw: RawLog, line: bytes) -> Header:
