@@ -53,7 +53,8 @@ def check_parser() -> argparse.ArgumentParser:
 def main_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="dsh-tui", description=(
         "Full-screen explorer for DeepSeek Harness session logs. With no FILE, opens a bundled demo log. "
-        "Subcommand: `dsh-tui check FILE` for scripts and CI (see `dsh-tui check --help`)."))
+        "Subcommands: `dsh-tui check FILE` for scripts and CI, `dsh-tui ls [DIR]` to list sessions "
+        "(see `dsh-tui check --help`, `dsh-tui ls --help`)."))
     p.add_argument("file", nargs="?", help="session.jsonl.zstd or session.jsonl (default: the demo log)")
     p.add_argument("--demo", action="store_true", help="open the bundled demo log (a crashed session)")
     p.add_argument("--at", type=int, default=None, metavar="SEQ", help="open with the cursor on event SEQ")
@@ -133,6 +134,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if argv and argv[0] == "check":
             return run_check(argv[1:])
+        if argv and argv[0] == "ls":
+            from .ls import main_ls
+            return main_ls(argv[1:])
         return run_ui(argv)
     except SystemExit as exc:  # argparse: 2 on usage errors, 0 for --help/--version
         return int(exc.code or 0) if isinstance(exc.code, int) else EXIT_USAGE

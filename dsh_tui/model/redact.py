@@ -1,0 +1,128 @@
+"""Mask secrets in text meant for a shared bug report.
+
+`redact` replaces credentials with ``…[redacted]``, keeping only a short, known
+prefix that says what kind of secret it was (``sk-…[redacted]``,
+``ghp_…[redacted]``, ``Bearer …[redacted]``, ``"apiKey": "…[redacted]"``).
+It works on raw log text too, where JSON sits inside JSON strings (``\\"token\\"``).
+Ordinary text, hex SHAs and UUIDs are left alone. Best effort: it is a safety
+net, not a guarantee; reports should still be read before they are shared.
+Stdlib only.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["redact", "MASK"]
+
+MASK = "…[redacted]"
+
+# Secret-looking key names (the key must END with one of these words).
+_KEY_WORDS = (r"api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|client[_-]?secret|secret"
+              r"|token|password|passwd|passphrase|credentials?|authorization|auth[_-]?token|session[_-]?key")
+
+_PRIVATE_KEY = re.compile(
+    r"(-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----)(.*?)(-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\Z)",
+    re.DOTALL)
+
+# Known token shapes: (pattern, prefix kept). Boundaries stop matches inside longer words.
+_B = r"(?<![A-Za-z0-9_-])"
+_TOKENS = [
+    (re.compile(_B + r"sk-ant-[A-Za-z0-9_-]{16,}"), "sk-ant-"),
+    (re.compile(_B + r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"), "sk-"),
+    (re.compile(_B + r"github_pat_[A-Za-z0-9_]{20,}"), "github_pat_"),
+    (re.compile(_B + r"(gh[pousr]_)[A-Za-z0-9]{30,}"), None),
+    (re.compile(_B + r"(xox[abprs]-)[A-Za-z0-9-]{10,}"), None),
+    (re.compile(r"(?<![A-Za-z0-9])(AKIA|ASIA)[0-9A-Z]{16}(?![A-Za-z0-9])"), None),
+    (re.compile(_B + r"AIza[0-9A-Za-z_-]{35}"), "AIza"),
+    (re.compile(_B + r"(glpat-)[A-Za-z0-9_-]{20,}"), None),
+    (re.compile(_B + r"(hf_)[A-Za-z0-9]{30,}"), None),
+]
+
+# Authorization header values: keep the scheme, drop the credentials.
+_AUTH_HEADER = re.compile(
+    r"(?i)(\bAuthorization\\?[\"']?\s*[:=]\s*\\?[\"']?)"
+    r"(?:(Bearer|Basic|Token|Digest|Bot|Negotiate|AWS4-HMAC-SHA256)\s+)?"
+    r"([^\s\"'\\,;]+(?:[ ,][A-Za-z]+=[^\s\"'\\,;]+)*)")
+_BEARER = re.compile(r"\b(Bearer)\s+([A-Za-z0-9._~+/=-]{8,})")
+
+# "key": "value" in JSON, plain and once-escaped (JSON inside a JSON string).
+_JSON_PAIR = re.compile(r'(?i)("[A-Za-z0-9_.-]{0,64}?(?:' + _KEY_WORDS + r')"\s*:\s*")((?:[^"\\\n]|\\.)+)(")')
+_JSON_PAIR_ESC = re.compile(r'(?i)(\\"[A-Za-z0-9_.-]{0,64}?(?:' + _KEY_WORDS + r')\\"\s*:\s*\\")(.+?)(\\")')
+# FOO_API_KEY=value, export TOKEN="value", password: value (env files, shell, YAML, query strings).
+# Anchored on the key word (a leading identifier part is found by looking back), so
+# long identifier-like runs cost linear time.
+_ASSIGN = re.compile(
+    r"(?i)(?P<word>" + _KEY_WORDS + r")(?P<sep>[ \t]*=[ \t]*|:[ \t]+)"
+    r"(?P<val>\"[^\"\n]+\"|'[^'\n]+'|[^\s\"'&,;<>()\[\]{}]+)(?![(\w])")
+_IDENT = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")  # `KEY= OTHER=...`: the next assignment, not a value
+_PASSWORDISH = re.compile(r"(?i)(?:password|passwd|passphrase)$")
+_PLACEHOLDERS = frozenset(("null", "none", "true", "false", "undefined", "required", "optional", "redacted"))
+
+
+def _looks_secret(value: str) -> bool:
+    """A bearer-style token: long, or mixed with digits (not a word in prose)."""
+    return len(value) >= 20 or (len(value) >= 8 and any(c.isdigit() for c in value))
+
+
+def _keep_prefix(prefix: str | None):
+    def sub(m: re.Match[str]) -> str:
+        return (prefix if prefix is not None else m.group(1)) + MASK
+    return sub
+
+
+def _auth(m: re.Match[str]) -> str:
+    scheme = m.group(2)
+    if MASK in m.group(0) or (scheme is None and not _looks_secret(m.group(3))):
+        return m.group(0)
+    return m.group(1) + (scheme + " " if scheme else "") + MASK
+
+
+def _bearer(m: re.Match[str]) -> str:
+    return m.group(0) if not _looks_secret(m.group(2)) else m.group(1) + " " + MASK
+
+
+def _pair(m: re.Match[str]) -> str:
+    value = m.group(2)
+    if MASK in value or not value.strip() or value.strip() in ("null", "none", "undefined"):
+        return m.group(0)
+    return m.group(1) + MASK + m.group(3)
+
+
+def _key_before(m: re.Match[str]) -> str:
+    """The whole key: the matched word plus the identifier characters just before it."""
+    text, start = m.string, m.start()
+    i = start
+    while i > 0 and start - i < 64 and text[i - 1] in _IDENT:
+        i -= 1
+    return text[i:start] + m.group("word")
+
+
+def _assign(m: re.Match[str]) -> str:
+    word, sep, value = m.group("word"), m.group("sep"), m.group("val")
+    bare = value.strip("\"'")
+    if (m.string.startswith(MASK, m.start("val")) or _ASSIGNMENT.match(bare) or not bare
+            or bare.startswith(("$", "%", "{{", "<", "*")) or bare.lower() in _PLACEHOLDERS):
+        return m.group(0)  # a reference or placeholder, not a secret
+    quoted = value[0] in "\"'"
+    if not quoted and not _PASSWORDISH.search(word):
+        key = _key_before(m)
+        env_style = key.upper() == key and "=" in sep  # FOO_API_KEY=...
+        if not env_style and not _looks_secret(bare):
+            return m.group(0)  # `token = token`, `Secret: keep it safe`: code or prose
+    return word + sep + (value[0] + MASK + value[0] if quoted else MASK)
+
+
+def redact(text: str) -> str:
+    """``text`` with API keys, tokens, passwords and private keys masked."""
+    if not text:
+        return text
+    text = _PRIVATE_KEY.sub(lambda m: m.group(1) + MASK + m.group(3), text)
+    text = _AUTH_HEADER.sub(_auth, text)
+    text = _BEARER.sub(_bearer, text)
+    for pattern, prefix in _TOKENS:
+        text = pattern.sub(_keep_prefix(prefix), text)
+    text = _JSON_PAIR.sub(_pair, text)
+    text = _JSON_PAIR_ESC.sub(_pair, text)
+    return _ASSIGN.sub(_assign, text)
