@@ -201,7 +201,16 @@ def test_check_exit_codes_for_bad_input(tmp_path, capsys):
     capsys.readouterr()
 
 
-def test_markdown_format(write_zstd, capsys):
-    assert main(["check", str(write_zstd([crash_records()])), "--format", "markdown"]) == 1
+def test_markdown_report_masks_secrets_and_shows_pairs(write_zstd, capsys):
+    records = crash_records()
+    secret = "sk-proj-" + "A1b2C3d4E5f6G7h8" * 3
+    records[4]["data"]["arguments"] = '{"command":"curl -H \'Authorization: Bearer ' + secret + '\' x"}'
+    path = write_zstd([records])
+    assert main(["check", str(path), "--format", "markdown"]) == 1
     out = capsys.readouterr().out
-    assert out.startswith("# dsh-tui check:") and "## Verdict" in out and "```" in out
+    assert out.startswith("# dsh session report: TOOL_OUTCOME_UNKNOWN")
+    assert "## Pairs around it" in out and "`call_a`" in out and "**TOOL_NOT_STARTED**" in out
+    assert "permalink:       sess-1@4" in out
+    assert secret not in out and "redacted" in out
+    main(["check", str(path), "--format", "json"])
+    assert secret in capsys.readouterr().out  # JSON stays exact: masking is for sharing

@@ -163,3 +163,14 @@ def test_new_modules_import_no_textual_or_rich():
             "print(','.join(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_fifo_named_like_a_log_does_not_hang(tmp_path, capsys):
+    import os
+
+    from dsh_tui.ls import main_ls
+    session = tmp_path / "--proj--" / "abc"
+    session.mkdir(parents=True)
+    os.mkfifo(session / "session.jsonl")
+    assert main_ls([str(tmp_path), "--format", "json"]) == 0
+    assert '"unreadable"' in capsys.readouterr().out

@@ -8,6 +8,7 @@ JSONL, up to the first newline (cap 1 MiB). Textual-free.
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -151,12 +152,17 @@ def read_entry(path: Path, *, project_dir: str = "", project_display: str = "",
     """One SessionEntry from a log file's header alone. Never raises."""
     entry = SessionEntry(path, project_dir, project_display, dir_name=path.parent.name)
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+        # O_NONBLOCK: a FIFO named like a log must not hang the listing.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+                     | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         entry.status, entry.header_error = "unreadable", f"cannot open: {exc.strerror or exc}"
         return entry
     try:
         st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            entry.status, entry.header_error = "unreadable", "not a regular file"
+            return entry
         entry.size, entry.mtime = st.st_size, st.st_mtime
         encoding, line, error, torn = _read_header_line(fd, dctx or zstandard.ZstdDecompressor())
     except OSError as exc:

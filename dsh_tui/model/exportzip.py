@@ -11,6 +11,7 @@ neither escape nor exhaust memory. Textual-free: stdlib, zstandard, orjson only.
 from __future__ import annotations
 
 import os
+import stat
 import re
 import zipfile
 from collections import Counter
@@ -55,11 +56,16 @@ def safe_member_name(name: str) -> bool:
 
 
 def is_export_zip(path: str | os.PathLike) -> bool:
-    """True for a ZIP (local-file magic) with a ``session.jsonl`` member. Never raises."""
+    """True for a ZIP (local-file magic) with a ``session.jsonl`` member. Never raises, never blocks."""
     try:
-        with open(path, "rb") as fh:
-            if fh.read(4) != _ZIP_MAGIC:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False  # opening a FIFO would block until a writer appears
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode) or os.pread(fd, 4, 0) != _ZIP_MAGIC:
                 return False
+        finally:
+            os.close(fd)
         with zipfile.ZipFile(path) as zf:
             return any(i.filename == ROOT_MEMBER for i in zf.infolist())
     except (OSError, zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError, RuntimeError):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from . import cache
 from .diagnosis import Diagnosis, diagnose
+from .exportzip import is_export_zip, load_zip_session
 from .plainstore import FileStore, FrameStore
 from .session import SessionLog, load_session
 
@@ -22,6 +23,10 @@ def open_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
     a UI worker after the first paint, so writing never delays the answer.
     """
     path = Path(path)
+    if is_export_zip(path):  # the web UI's export: read in memory, nothing to follow or cache
+        log = load_zip_session(path, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress)
+        log.followable = False
+        return log, diagnose(log)
     use_cache = use_cache and cache.enabled()
     if use_cache:
         cached = _from_cache(path, lenient)

@@ -12,6 +12,7 @@ from typing import Any
 
 from .. import __version__
 from .diagnosis import ADVICE, Diagnosis, Finding
+from .redact import redact
 from .session import SessionLog
 
 SCHEMA = "dsh-tui/check/1"
@@ -75,6 +76,8 @@ def snippet(log: SessionLog, diag: Diagnosis, finding: Finding | None = None) ->
             lines.append(f"tool/name:       {f.name}")
         lines.append(f"classification:  {f.kind}{' (closed by dsh crash repair)' if f.repaired else ''}")
         lines.append(f"seq:             {f.seq}")
+        if f.seq is not None:
+            lines.append(f"permalink:       {permalink(log, f.seq)}")
         lines.append(f"turn/step:       {f.turn}/{f.step}")
         if f.code:
             lines.append(f"error code:      {f.code}")
@@ -97,6 +100,51 @@ def snippet(log: SessionLog, diag: Diagnosis, finding: Finding | None = None) ->
         "plugin SHAs:     <fill in; the log does not record them>",
     ]
     return "\n".join(lines) + "\n"
+
+
+def permalink(log: SessionLog, seq: int) -> str:
+    """A stable name for an event: `<session-id>@<seq>` (open it with `dsh-tui FILE --at SEQ`)."""
+    return f"{log.session_id}@{seq}"
+
+
+def pairs_around(diag: Diagnosis, finding: Finding | None, radius: int = 4) -> list:
+    """The call/result pairs nearest the finding, oldest first."""
+    pairs = sorted(diag.pairs, key=lambda p: p.anchor)
+    if not pairs:
+        return []
+    at = finding.index if finding is not None and finding.index is not None else pairs[-1].anchor
+    nearest = min(range(len(pairs)), key=lambda k: abs(pairs[k].anchor - at))
+    return pairs[max(0, nearest - radius):nearest + radius + 1]
+
+
+def bug_report_markdown(log: SessionLog, diag: Diagnosis, finding: Finding | None = None) -> str:
+    """A shareable report: header, integrity, the finding, pairs around it, findings. Secrets masked."""
+    f = finding or diag.verdict
+    out = [f"# dsh session report: {f.kind if f else 'no failure found'}", ""]
+    problems = integrity_problems(log)
+    if problems:
+        out += ["> **WARNING: decode not whole** - " + "; ".join(problems), ""]
+    out += ["## Header", "", "| field | value |", "|---|---|"]
+    for key, value in log.header.fields().items():
+        out.append(f"| `{key}` | `{value}` |")
+    out.append(f"| effective agentPreset | `{diag.effective_preset}` |")
+    out += ["", f"**Delegation:** {delegation_line(log)}", "",
+            f"**Decode:** {log.raw.encoding}, {log.raw.frames if log.raw.frames is not None else '-'} frames, "
+            f"{log.records} records, {len(log)} events", ""]
+    out += ["## Snippet", "", "```", snippet(log, diag, f).rstrip("\n"), "```", ""]
+    around = pairs_around(diag, f)
+    if around:
+        out += ["## Pairs around it", "", "| kind | key | name | status | code | seqs |", "|---|---|---|---|---|---|"]
+        for p in around:
+            seqs = " ".join(f"{k}={v}" for k, v in p.seqs.items())
+            out.append(f"| {p.kind} | `{p.key}` | {p.name} | **{p.status}** | {p.code or ''} | {seqs} |")
+        out.append("")
+    out += [f"## Findings ({len(diag.findings)}, newest first)", ""]
+    for x in diag.findings[:50]:
+        out.append(f"- {_finding_line(x)}")
+    if len(diag.findings) > 50:
+        out.append(f"- ... {len(diag.findings) - 50} more (`dsh-tui check --format json`)")
+    return redact("\n".join(out) + "\n")
 
 
 def check_json(log: SessionLog, diag: Diagnosis) -> dict[str, Any]:
@@ -137,11 +185,16 @@ def check_json(log: SessionLog, diag: Diagnosis) -> dict[str, Any]:
 
 
 def check_text(log: SessionLog, diag: Diagnosis, *, markdown: bool = False) -> str:
-    """Human-readable report; the caller sanitises it before printing to a terminal."""
+    """Human-readable report; the caller sanitises it before printing to a terminal.
+
+    The markdown form is meant to be shared, so it is the masked bug report.
+    """
+    if markdown:
+        return bug_report_markdown(log, diag)
     h, raw, r = log.header, log.raw, log.res
-    title = (lambda s: f"## {s}") if markdown else (lambda s: f"== {s} ==")
-    bullet = "- " if markdown else "  "
-    out = [f"# dsh-tui check: {log.path.name}" if markdown else f"dsh-tui check: {log.path}"]
+    title = (lambda s: f"== {s} ==")
+    bullet = "  "
+    out = [f"dsh-tui check: {log.path}"]
     problems = integrity_problems(log)
     out.append(title("Header"))
     for key in ("version", "id", "cwd", "createdAt", "parentSession", "seedLength", "origin", "delegationDepth", "agentPreset"):
@@ -181,7 +234,7 @@ def check_text(log: SessionLog, diag: Diagnosis, *, markdown: bool = False) -> s
                    + ", ".join(f"{k} {v:,}" for k, v in u.inherited.items() if v))
     out.append(title("Bug-report snippet"))
     snip = snippet(log, diag)
-    out.append("```\n" + snip + "```" if markdown else snip.rstrip("\n"))
+    out.append(snip.rstrip("\n"))
     return "\n".join(out) + "\n"
 
 

@@ -53,6 +53,7 @@ class SessionLog:
         self.store = store if store is not None else MemoryStore(raw.plain)
         self.from_cache = False
         self._scanner: Scanner | None = None  # kept to index appended records (live follow)
+        self.followable = True  # False for a log read from a ZIP member
         self.parse_record = lru_cache(maxsize=4096)(self._parse_record)
 
     # -- sizes and identity -------------------------------------------------
@@ -96,6 +97,8 @@ class SessionLog:
         the caller must re-open it. Never writes; raises LogUnreadable.
         """
         raw = self.raw
+        if not self.followable:
+            return 0
         try:
             st = os.stat(raw.path)
         except OSError as exc:
