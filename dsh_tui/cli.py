@@ -46,6 +46,8 @@ def check_parser() -> argparse.ArgumentParser:
         "2: usage error; 3: the log is rejected or unreadable."))
     p.add_argument("file", help="session.jsonl.zstd or session.jsonl")
     p.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    p.add_argument("--no-lineage", action="store_true",
+                   help="do not look for the parent and delegated children in the same session root")
     _common(p)
     return p
 
@@ -86,15 +88,21 @@ def run_check(argv: list[str]) -> int:
         if args.format == "json":
             _print_json(_rejected_json(args.file, log))
         return _fail(msg)
+    lineage = None
+    if not args.no_lineage:
+        from .model.lineage import find_lineage, link_findings
+        lineage = find_lineage(log.path, log.session_id)
+        link_findings(diag.findings, lineage)
     if args.format == "json":
-        _print_json(check_json(log, diag))
+        _print_json(check_json(log, diag, lineage))
     else:
         from .safety import clean
-        text = check_text(log, diag, markdown=args.format == "markdown")
+        text = check_text(log, diag, markdown=args.format == "markdown", lineage=lineage)
         if not log.verified:
             text = "UNVERIFIED (read with --lenient past a rejection)\n" + text
         sys.stdout.write(clean(text))
-    return EXIT_FINDINGS if diag.failed else EXIT_OK
+    child_failed = lineage is not None and bool(lineage.failures())
+    return EXIT_FINDINGS if diag.failed or child_failed else EXIT_OK
 
 
 def _rejected_json(path: str, log) -> dict:

@@ -38,11 +38,13 @@ class Finding:
     code: str | None = None
     related: list[int] = field(default_factory=list)  # other event indices (call <-> result, ...)
     repaired: bool = False  # closed by dsh's own crash repair (a synthetic result on disk)
+    child_session: str | None = None  # NOT_IN_TOOL_SET: the child session that called this tool
 
     def as_dict(self) -> dict:
         return {"kind": self.kind, "seq": self.seq, "callId": self.call_id, "name": self.name,
                 "turn": self.turn, "step": self.step, "code": self.code, "message": self.message,
-                "severity": self.severity, "repaired": self.repaired, "advice": ADVICE.get(self.kind)}
+                "severity": self.severity, "repaired": self.repaired, "advice": ADVICE.get(self.kind),
+                "child_session": self.child_session}
 
 
 @dataclass

@@ -208,6 +208,7 @@ def fill_status(entry: SessionEntry, *, cancel=None, max_plain: int | None = Non
     entry.verdict_call_id = v.call_id if v else None
     entry.verdict_message = v.message if v else None
     entry.last_turn_outcome = _last_outcome(log, diag)
+    entry.tools_called = frozenset(p.name for p in diag.pairing.tools.values() if p.open is not None and p.name)
     if diag.corrupt:
         entry.status = "corrupt"
     elif not len(log):

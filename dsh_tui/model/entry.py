@@ -52,6 +52,7 @@ class SessionEntry:
     verdict_kind: str | None = None
     verdict_call_id: str | None = None
     verdict_message: str | None = None
+    tools_called: frozenset = frozenset()  # names of tools with a durable tool/call (set by fill_status)
     effective_preset: str | None = None  # the last agent-preset/selected, else the header's
     torn: bool = False
     error: str | None = None

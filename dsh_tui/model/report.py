@@ -147,9 +147,11 @@ def bug_report_markdown(log: SessionLog, diag: Diagnosis, finding: Finding | Non
     return redact("\n".join(out) + "\n")
 
 
-def check_json(log: SessionLog, diag: Diagnosis) -> dict[str, Any]:
+def check_json(log: SessionLog, diag: Diagnosis, lineage=None) -> dict[str, Any]:
     raw, r = log.raw, log.res
+    from .lineage import lineage_json
     return {
+        "lineage": lineage_json(lineage) if lineage is not None else None,
         "schema": SCHEMA,
         "file": str(log.path),
         "encoding": raw.encoding,
@@ -184,7 +186,7 @@ def check_json(log: SessionLog, diag: Diagnosis) -> dict[str, Any]:
     }
 
 
-def check_text(log: SessionLog, diag: Diagnosis, *, markdown: bool = False) -> str:
+def check_text(log: SessionLog, diag: Diagnosis, *, markdown: bool = False, lineage=None) -> str:
     """Human-readable report; the caller sanitises it before printing to a terminal.
 
     The markdown form is meant to be shared, so it is the masked bug report.
@@ -221,6 +223,10 @@ def check_text(log: SessionLog, diag: Diagnosis, *, markdown: bool = False) -> s
     out.append(f"{bullet}{_finding_line(v)}" if v else f"{bullet}no failure found")
     if v is not None and v.kind in ADVICE:
         out.append(f"{bullet}advice: {ADVICE[v.kind]}")
+    if lineage is not None and (lineage.parent or lineage.children):
+        from .lineage import lineage_lines
+        out.append(title("Lineage (same session root)"))
+        out += [f"{bullet}{line}" for line in lineage_lines(lineage)]
     out.append(title(f"Findings ({len(diag.findings)}, newest first)"))
     for f in diag.findings[:200]:
         out.append(f"{bullet}{_finding_line(f)}")

@@ -1,0 +1,145 @@
+"""A session's family: its parent and delegated descendants in the same root.
+
+dsh records the parent -> child link only in the child's header
+(`parentSession`), so the family is found by listing the session root the
+log sits in (header frames only) or the members of an export ZIP. The
+descendants' own verdicts roll up into the parent's report, and a tool name
+the parent's tool set lacks is looked up in the children's calls.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .discovery import RootUnreadable, fill_status, list_sessions
+from .entry import SessionEntry
+from .exportzip import ZipUnreadable, is_export_zip, zip_entries
+
+MAX_CHILDREN = 64
+
+
+@dataclass
+class Relative:
+    entry: SessionEntry
+    depth: int  # 1 = direct child
+    tools_called: frozenset = frozenset()
+
+
+@dataclass
+class Lineage:
+    root: Path | None
+    parent: SessionEntry | None = None
+    children: list[Relative] = field(default_factory=list)
+    truncated: bool = False
+
+    def child_with_tool(self, name: str) -> Relative | None:
+        return next((c for c in self.children if name in c.tools_called), None)
+
+    def failures(self) -> list[Relative]:
+        return [c for c in self.children if c.entry.verdict_kind]
+
+
+def session_root(path: Path) -> Path | None:
+    """`<root>/--<project>--/<segment>/session.jsonl[.zstd]` -> root (None for other layouts)."""
+    try:
+        project = path.parents[1].name
+    except IndexError:
+        return None
+    if path.name in ("session.jsonl", "session.jsonl.zstd") and (
+            project == "_no-cwd" or (project.startswith("--") and project.endswith("--"))):
+        return path.parents[2]
+    return None
+
+
+def find_lineage(path: Path, session_id: str | None, *, cancel=None, fill: bool = True) -> Lineage:
+    """Parent and descendants of ``session_id``. Never raises; empty when no root is found."""
+    path = Path(str(path).split("!", 1)[0])
+    entries: list[SessionEntry]
+    if is_export_zip(path):
+        root = path
+        try:
+            entries = zip_entries(path)
+        except ZipUnreadable:
+            return Lineage(root)
+    else:
+        root = session_root(path)
+        if root is None:
+            return Lineage(None)
+        try:
+            entries = list_sessions(root).entries
+        except RootUnreadable:
+            return Lineage(root)
+    by_id = {e.session_id: e for e in entries if e.session_id}
+    me = by_id.get(session_id)
+    out = Lineage(root)
+    if me is not None and me.parent_session:
+        out.parent = by_id.get(me.parent_session)
+    kids: dict[str, list[SessionEntry]] = {}
+    for e in entries:
+        if e.parent_session:
+            kids.setdefault(e.parent_session, []).append(e)
+    frontier, depth, seen = [session_id], 0, {session_id}
+    while frontier and not out.truncated:
+        depth += 1
+        nxt = []
+        for sid in frontier:
+            for child in sorted(kids.get(sid, ()), key=lambda e: e.sort_time):
+                if child.session_id in seen:
+                    continue
+                seen.add(child.session_id)
+                if len(out.children) >= MAX_CHILDREN:
+                    out.truncated = True
+                    break
+                out.children.append(Relative(child, depth))
+                nxt.append(child.session_id)
+        frontier = nxt
+    if fill:
+        for rel in out.children:
+            if cancel is not None and cancel.is_set():
+                break
+            _fill(rel, cancel)
+    return out
+
+
+def _fill(rel: Relative, cancel) -> None:
+    """The child's status, verdict and the tools it called (one full read)."""
+    fill_status(rel.entry, cancel=cancel)
+    rel.tools_called = rel.entry.tools_called
+
+
+def link_findings(findings: list, lineage: Lineage) -> None:
+    """Point "not in this session's tool set" findings at the child that called the tool."""
+    for f in findings:
+        if f.kind == "NOT_IN_TOOL_SET" and f.name and f.child_session is None:
+            rel = lineage.child_with_tool(f.name)
+            if rel is not None:
+                f.child_session = rel.entry.session_id
+                f.message += f"; child session {rel.entry.session_id} calls it"
+
+
+def lineage_json(lineage: Lineage) -> dict:
+    def one(e: SessionEntry, depth: int | None = None) -> dict:
+        return {"id": e.session_id, "path": str(e.path), "member": e.member, "depth": depth,
+                "status": e.status, "verdict_kind": e.verdict_kind, "verdict_call_id": e.verdict_call_id,
+                "verdict_message": e.verdict_message}
+    return {"root": str(lineage.root) if lineage.root else None,
+            "parent": one(lineage.parent) if lineage.parent else None,
+            "children": [one(c.entry, c.depth) for c in lineage.children],
+            "child_failures": [c.entry.session_id for c in lineage.failures()],
+            "truncated": lineage.truncated}
+
+
+def lineage_lines(lineage: Lineage) -> list[str]:
+    """Human lines for the report: the parent and each descendant with its verdict."""
+    out = []
+    if lineage.parent is not None:
+        out.append(f"parent: {lineage.parent.session_id} ({lineage.parent.path})")
+    for c in lineage.children:
+        e = c.entry
+        verdict = f"{e.verdict_kind} {e.verdict_call_id or ''}".strip() if e.verdict_kind else "no failure found"
+        mark = "CHILD FAILURE" if e.verdict_kind else "child"
+        out.append(f"{'  ' * (c.depth - 1)}{mark}: {e.session_id} [{e.status}] {verdict}")
+    if lineage.truncated:
+        out.append(f"... more than {MAX_CHILDREN} descendants; listed the first {MAX_CHILDREN}")
+    return out
