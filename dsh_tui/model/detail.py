@@ -1,0 +1,235 @@
+"""The detail pane's content for one event: sections of sanitised, capped lines.
+
+Textual-free. Order: findings and pairs first (why this event matters), then
+the payload (raw ``arguments`` exactly as emitted plus pretty JSON or a note,
+result content, ``error {name, code}``, ``meta``, fs ``meta.diffs`` as
+unified diffs, usage), the envelope, and the raw record. Each section is capped
+at 64 KiB with a note; the full event can be saved from the UI.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from typing import Any
+
+import orjson
+
+from ..safety import clean, clean_bytes, one_line
+from .session import EventView, SessionLog
+from .summary import Section, _d, _logical_type, _result_block, _short, blocks_text, time_text
+from .vocabulary import SURFACE_TYPES
+
+SECTION_CAP = 64 * 1024  # characters shown per detail section
+DIFF_INPUT_CAP = 256 * 1024  # oldText/newText larger than this are not diffed
+
+
+_MAPS: dict[int, tuple[Any, dict, dict]] = {}
+
+
+def event_maps(diag: Any) -> tuple[dict, dict]:
+    """(event index -> [Pair], event index -> [Finding]) for ``diag``, built once per Diagnosis.
+
+    Pairs of one event are in log order (an assistant/message asks for its calls in order).
+    """
+    hit = _MAPS.get(id(diag))
+    if hit is not None and hit[0] is diag:
+        return hit[1], hit[2]
+    pairs: dict[int, list] = {}
+    for p in reversed(diag.pairs):  # oldest first
+        for i in {p.ask, p.open, p.close} - {None}:
+            pairs.setdefault(i, []).append(p)
+    findings: dict[int, list] = {}
+    for f in diag.findings:
+        if f.index is not None:
+            findings.setdefault(f.index, []).append(f)
+    _MAPS.clear()  # one log at a time
+    _MAPS[id(diag)] = (diag, pairs, findings)
+    return pairs, findings
+
+
+def _cap(title: str, lines: list[str], kind: str) -> Section:
+    out: list[str] = []
+    total = 0
+    for k, line in enumerate(lines):
+        if total + len(line) > SECTION_CAP:
+            room = SECTION_CAP - total
+            if room > 0:
+                out.append(clean(line[:room].expandtabs(4)))
+            rest = sum(len(x) + 1 for x in lines[k:]) - max(room, 0)
+            out.append(f"… capped at 64 KiB: {rest:,} more chars not shown (press s to save the full event)")
+            return Section(clean(title), out, kind)
+        out.append(clean(line.expandtabs(4)))
+        total += len(line) + 1
+    return Section(clean(title), out, kind)
+
+
+def pretty_json(value: Any) -> str:
+    try:
+        return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+    except (TypeError, orjson.JSONEncodeError):  # lone surrogates from a lenient parse
+        return json.dumps(value, indent=2, ensure_ascii=False, default=repr)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_arguments(text: str) -> tuple[Any, str | None]:
+    """(value, None) when ``text`` is valid JSON the way dsh's JSON.parse sees it, else (None, error)."""
+    try:
+        return orjson.loads(text), None
+    except orjson.JSONDecodeError:
+        try:
+            return json.loads(text, parse_constant=_reject_constant), None
+        except ValueError as exc:
+            return None, str(exc)
+
+
+def _args_sections(title: str, args: Any) -> list[Section]:
+    if not isinstance(args, str):
+        return [_cap(f"{title} (not a string: shown as JSON)", pretty_json(args).split("\n"), "json")]
+    out = [_cap(f"{title}: raw string exactly as emitted ({len(args):,} chars)", args.split("\n"), "args")]
+    value, error = parse_arguments(args)
+    if error is None:
+        out.append(_cap(f"{title}: pretty JSON", pretty_json(value).split("\n"), "json"))
+    else:
+        out.append(Section(f"{title}: NOT valid JSON", [clean(one_line(error, 300))], "error"))
+    return out
+
+
+def diff_lines(fd: Any) -> list[str]:
+    """One FileDiff {path, oldText|null, newText} as unified-diff lines (headers first)."""
+    if not isinstance(fd, dict):
+        return ["(not a FileDiff object)", "", pretty_json(fd)]
+    path, old, new = fd.get("path"), fd.get("oldText"), fd.get("newText")
+    head = [f"--- {'/dev/null' if old is None else 'a/' + str(path)}",
+            f"+++ {'/dev/null' if new is None else 'b/' + str(path)}"]
+    if (old is not None and not isinstance(old, str)) or (new is not None and not isinstance(new, str)):
+        return head + ["(oldText/newText is not a string: raw FileDiff)"] + pretty_json(fd).split("\n")
+    old_l = [] if old is None else old.split("\n")
+    new_l = [] if new is None else new.split("\n")
+    if len(old or "") + len(new or "") > DIFF_INPUT_CAP:
+        return head + [f"(texts too large to diff here: {len(old or ''):,} + {len(new or ''):,} chars; "
+                       "press s to save the full event)"]
+    if old_l == new_l:
+        return head + ["(no textual change)"]
+    body = list(difflib.unified_diff(old_l, new_l, lineterm="", n=3))[2:]
+    return head + body
+
+
+def _kv_usage(u: Any) -> list[str]:
+    if not isinstance(u, dict):
+        return [_short(u)]
+    return [f"{k}: {v:,}" if isinstance(v, int) and not isinstance(v, bool) else f"{k}: {_short(v)}"
+            for k, v in u.items()]
+
+
+def _event_lines(ev: EventView, log: SessionLog) -> list[str]:
+    t = _logical_type(ev)
+    out = [f"seq {ev.seq}   index {ev.index}   type {ev.type}"
+           + (f"   (legacy shape {ev.legacy}: read as {t})" if ev.legacy else "")]
+    if ev.time is not None:
+        out.append(f"time {time_text(ev.time, date=True)} ({ev.time} ms)")
+    d = _d(ev)
+    if d.get("turn") is not None:
+        out.append(f"turn {d.get('turn')}" + (f"   step {d.get('step')}" if d.get("step") is not None else ""))
+    line = ev.line or log.line_of_record(ev.record)
+    out.append(f"record {ev.record}   line {line}")
+    if ev.packed:
+        out.append(f"member {ev.packed[1] + 1} of {ev.packed[2]} in a packed {ev.packed[0]} row (storage-only)")
+    surface = ev.event.get("surfaceOp") if isinstance(ev.event, dict) else None
+    if surface is not None or t in SURFACE_TYPES:
+        out.append(f"surface event (model-visible){' surfaceOp ' + _short(surface) if surface is not None else ''}")
+    else:
+        out.append("log-only event (not model-visible)")
+    if isinstance(ev.event, dict) and "sourceEventSeqs" in ev.event:
+        out.append(f"sourceEventSeqs {_short(ev.event['sourceEventSeqs'])}")
+    if ev.lenient:
+        out.append("this record is not strict JSON: read leniently")
+    return out
+
+
+def _type_sections(ev: EventView) -> list[Section]:
+    d, t = _d(ev), _logical_type(ev)
+    out: list[Section] = []
+    if t == "tool/call":
+        out.append(Section("call", [clean(f"callId {d.get('callId')}   name {d.get('name')}")], "kv"))
+        out += _args_sections("arguments", d.get("arguments"))
+    elif t == "tool/result":
+        block = _result_block(d)
+        flag = " (isError)" if block.get("isError") is True else ""
+        out.append(_cap(f"result content{flag}", blocks_text(block.get("content")).split("\n"), "text"))
+        if "error" in d:
+            err = d["error"]
+            lines = ([f"{k}: {_short(v)}" for k, v in err.items()] if isinstance(err, dict) else [_short(err)])
+            out.append(_cap("error {name, code}", lines, "error"))
+        meta = d.get("meta")
+        if meta is not None:
+            diffs = meta.get("diffs") if isinstance(meta, dict) else None
+            rest = {k: v for k, v in meta.items() if k != "diffs"} if isinstance(meta, dict) else meta
+            if not isinstance(meta, dict) or rest:
+                out.append(_cap("meta", pretty_json(rest).split("\n"), "json"))
+            if isinstance(diffs, list):
+                for k, fd in enumerate(diffs, 1):
+                    path = fd.get("path") if isinstance(fd, dict) else "?"
+                    out.append(_cap(f"meta.diffs {k}/{len(diffs)}: {path}", diff_lines(fd), "diff"))
+    elif t in ("assistant/message", "user/message"):
+        msg = d.get("message") if isinstance(d.get("message"), dict) else d
+        content = msg.get("content")
+        for b in content if isinstance(content, list) else [{"type": "text", "text": _short(content)}]:
+            if not isinstance(b, dict):
+                continue
+            if b.get("type") == "tool-call":
+                out += _args_sections(f"tool-call {b.get('name')} {b.get('id')} arguments", b.get("arguments"))
+            elif isinstance(b.get("text"), str):
+                out.append(_cap(str(b.get("type") or "text"), b["text"].split("\n"), "text"))
+            else:
+                out.append(_cap(f"{b.get('type')} block", pretty_json(b).split("\n"), "json"))
+        if d.get("usage") is not None:
+            out.append(_cap("usage", _kv_usage(d.get("usage")), "kv"))
+    elif t == "assistant/chunk":
+        ch = d.get("chunk") if isinstance(d.get("chunk"), dict) else {}
+        block = ch.get("block") if isinstance(ch.get("block"), dict) else {}
+        if ch.get("type") == "tool-call-delta":
+            out.append(_cap("argumentsDelta (a fragment of the arguments string)",
+                            _short(ch.get("argumentsDelta")).split("\n"), "args"))
+        elif block.get("type") == "tool-call":
+            out += _args_sections(f"tool-call {block.get('name')} {block.get('id')} arguments", block.get("arguments"))
+        elif ch.get("type") == "usage":
+            out.append(_cap("usage", _kv_usage(ch.get("usage")), "kv"))
+        elif isinstance(ch.get("text"), str):
+            out.append(_cap(str(ch.get("type")), ch["text"].split("\n"), "text"))
+        out.append(_cap("chunk", pretty_json(ch).split("\n"), "json"))
+    else:
+        out.append(_cap("data", pretty_json(ev.event.get("data") if isinstance(ev.event, dict) else None)
+                        .split("\n"), "json"))
+    return out
+
+
+def detail_sections(ev: EventView, log: SessionLog, diag: Any = None) -> list[Section]:
+    """Everything the detail pane shows for one event, sanitised and capped per section.
+
+    Order: findings and pair first (why this event matters), then the payload
+    (arguments, result, error, meta, diffs, usage), the envelope, the raw record.
+    """
+    out: list[Section] = []
+    if diag is not None:
+        pairs, findings = event_maps(diag)
+        for f in findings.get(ev.index, ()):
+            out.append(_cap(f"finding {f.kind} ({f.severity})", [f.message] + (
+                [f"callId {f.call_id}   name {f.name}"] if f.call_id else []), "finding"))
+        for p in pairs.get(ev.index, ()):
+            roles = " → ".join(f"{role} seq {seq}" for role, seq in p.seqs.items())
+            out.append(_cap(f"{p.kind} pair {p.key}", [
+                f"{p.name}: {p.status}" + (f" ({p.code})" if p.code and p.code != p.status else "")
+                + (" - closed by dsh crash repair" if p.repaired else ""), roles or "-"], "kv"))
+    try:
+        out += _type_sections(ev)
+    except Exception as exc:  # noqa: BLE001 - show the raw record whatever the payload shape
+        out.append(Section("payload", [clean(f"cannot show this payload: {type(exc).__name__}: {exc}")], "error"))
+    out.append(Section("event", [clean(x) for x in _event_lines(ev, log)], "kv"))
+    title = (f"raw record exactly as written ({len(ev.raw):,} bytes"
+             + (", the packed row holding this event)" if ev.packed else ")"))
+    out.append(_cap(title, [clean_bytes(ev.raw[: SECTION_CAP * 4])], "raw"))
+    return out

@@ -1,0 +1,62 @@
+"""Messages between the explorer's worker threads, widgets and the app.
+
+Progress and cursor messages define ``can_replace`` so a burst collapses into
+one dispatch (the newest wins).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.message import Message
+
+
+class LoadProgress(Message):
+    """The loader's progress: stage is "decode" or "index"."""
+
+    def __init__(self, stage: str, done: int, total: int) -> None:
+        super().__init__()
+        self.stage, self.done, self.total = stage, done, total
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, LoadProgress)
+
+
+class RowHighlighted(Message):
+    """The event list cursor moved (row in the current view, event index)."""
+
+    def __init__(self, row: int, index: int) -> None:
+        super().__init__()
+        self.row, self.index = row, index
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, RowHighlighted)
+
+
+class PairHighlighted(Message):
+    """The pairs pane cursor moved to ``pairs[row]``."""
+
+    def __init__(self, row: int) -> None:
+        super().__init__()
+        self.row = row
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, PairHighlighted)
+
+
+class SearchDone(Message):
+    def __init__(self, needle: str, index: int | None, backward: bool, wrapped: bool) -> None:
+        super().__init__()
+        self.needle, self.index, self.backward, self.wrapped = needle, index, backward, wrapped
+
+
+class FilterReady(Message):
+    def __init__(self, key: str, label: str, indices: Any, focus_index: int | None) -> None:
+        super().__init__()
+        self.key, self.label, self.indices, self.focus_index = key, label, indices, focus_index
+
+
+class CopyDone(Message):
+    def __init__(self, title: str, text: str, result: Any) -> None:
+        super().__init__()
+        self.title, self.text, self.result = title, text, result

@@ -1,0 +1,35 @@
+"""HelpScreen: every key, grouped, built from the app's key table."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+
+def help_content(groups: list[tuple[str, list[tuple[str, str]]]]) -> Content:
+    parts: list = []
+    for title, rows in groups:
+        if parts:
+            parts.append("\n")
+        parts += [(title, "bold $accent"), "\n"]
+        for keys, what in rows:
+            parts += [(f"  {keys:<15}", "bold"), f"{what}\n"]
+    return Content.assemble(*parts)
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q,question_mark,f1,enter", "dismiss", "Close", show=False)]
+
+    def __init__(self, groups: list[tuple[str, list[tuple[str, str]]]]) -> None:
+        super().__init__()
+        self.groups = groups
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-box") as box:
+            box.border_title = "dsh-tui keys"
+            box.border_subtitle = "esc closes · ctrl+p: every action"
+            yield Static(help_content(self.groups), id="help-text")

@@ -1,0 +1,46 @@
+"""ReportModal: what the copy key copied, where the file is, whether OSC 52 was sent."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ...clipboard import TMUX_HINT
+from ...safety import clean, one_line
+
+
+def status_content(result) -> Content:
+    parts: list = []
+    if result.path is not None:
+        parts += [("saved to ", "$text-muted"), (one_line(str(result.path), 300), "bold"), "\n"]
+    else:
+        parts += [("could not write the report file", "bold $error"), "\n"]
+    parts += [("clipboard: ", "$text-muted"),
+              ("sent via OSC 52" if result.osc52 else "NOT sent via OSC 52 (see the file)", "bold"),
+              (" (works only if your terminal allows it)" if result.osc52 else "", "$text-muted")]
+    if result.native:
+        parts += [" and ", (one_line(result.native, 40), "bold")]
+    parts += ["\n", (TMUX_HINT, "$text-muted")]
+    notes = [n for n in result.notes if n != TMUX_HINT and not n.startswith(("Saved to", "Sent "))]
+    for n in notes[:4]:
+        parts += ["\n", (one_line(n, 300), "$text-muted")]
+    return Content.assemble(*parts)
+
+
+class ReportModal(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q,enter", "dismiss", "Close", show=False)]
+
+    def __init__(self, title: str, text: str, result) -> None:
+        super().__init__()
+        self.title_text, self.text, self.result = title, text, result
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="report-box") as box:
+            box.border_title = Content(one_line(self.title_text, 80))
+            box.border_subtitle = "esc closes"
+            yield Static(status_content(self.result), id="report-status")
+            yield Static(Content(clean(self.text, max_chars=64 * 1024).expandtabs(4)), id="report-text")

@@ -1,0 +1,147 @@
+"""DetailView: the sections of one event, wrapped to the pane width, virtualised.
+
+Lines come from ``summary.detail_sections`` (sanitised, capped per section);
+only the visible wrapped lines become strips. Diff lines are coloured by
+their prefix (green +, red -), which NO_COLOR still leaves readable.
+"""
+
+from __future__ import annotations
+
+from rich.cells import cell_len, chop_cells
+from rich.segment import Segment
+from textual.binding import Binding
+from textual.cache import LRUCache
+from textual.geometry import Region, Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from ...model.summary import Section
+from ...safety import clean
+
+KIND_CLASS = {"kv": "detail--kv", "text": "detail--text", "json": "detail--json", "args": "detail--args",
+              "error": "detail--error", "finding": "detail--finding", "raw": "detail--raw", "note": "detail--note"}
+
+
+def _diff_class(k: int, line: str) -> str:
+    if k < 2:
+        return "detail--diff-head"
+    if line.startswith("@@"):
+        return "detail--diff-hunk"
+    if line.startswith("+"):
+        return "detail--diff-add"
+    if line.startswith("-"):
+        return "detail--diff-del"
+    return "detail--diff-ctx"
+
+
+def section_lines(sections: list[Section]) -> list[tuple[str, str]]:
+    """(text, component class) per logical line, section titles included."""
+    out: list[tuple[str, str]] = []
+    for sec in sections:
+        if out:
+            out.append(("", "detail--text"))
+        out.append((f"▌{clean(sec.title)}", "detail--title"))
+        for k, line in enumerate(sec.lines):
+            line = clean(line)
+            if line.startswith("… capped at 64 KiB"):
+                cls = "detail--note"
+            elif sec.kind == "diff":
+                cls = _diff_class(k, line)
+            else:
+                cls = KIND_CLASS.get(sec.kind, "detail--text")
+            out.append((line, cls))
+    return out
+
+
+def wrap(text: str, width: int) -> list[str]:
+    if width <= 0:
+        return [text]
+    if text.isascii():
+        return [text[i:i + width] for i in range(0, len(text), width)] or [""]
+    if cell_len(text) <= width:
+        return [text]
+    return chop_cells(text, width) or [""]
+
+
+class DetailView(ScrollView, can_focus=True, inherit_bindings=False):
+    ALLOW_SELECT = False
+    ALLOW_MAXIMIZE = True
+    COMPONENT_CLASSES = {"detail--title", "detail--kv", "detail--text", "detail--json", "detail--args",
+                         "detail--error", "detail--finding", "detail--raw", "detail--note", "detail--diff-head",
+                         "detail--diff-hunk", "detail--diff-add", "detail--diff-del", "detail--diff-ctx"}
+    BINDINGS = [
+        Binding("up,k", "scroll_by(-1)", "Up", show=False),
+        Binding("down,j", "scroll_by(1)", "Down", show=False),
+        Binding("pageup,ctrl+b", "page(-1)", "Page up", show=False),
+        Binding("pagedown,ctrl+f,space", "page(1)", "Page down", show=False),
+        Binding("home,g", "top", "Top", show=False),
+        Binding("end,G", "bottom", "Bottom", show=False),
+    ]
+    DEFAULT_CSS = "DetailView { overflow-x: hidden; overflow-y: auto; }"
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._logical: list[tuple[str, str]] = [("select an event to see its details", "detail--note")]
+        self._visual: list[tuple[str, str]] = []
+        self._width = -1
+        self._strips: LRUCache[int, Strip] = LRUCache(1024)
+        self._styles: dict = {}
+        self._base = None
+        self._names = tuple(sorted(type(self)._get_component_classes()))
+
+    def set_sections(self, sections: list[Section]) -> None:
+        self._logical = section_lines(sections)
+        self._rewrap(self.scrollable_content_region.width, force=True)
+        self.scroll_to(y=0, animate=False, force=True)
+
+    def set_message(self, text: str) -> None:
+        self._logical = [(clean(text), "detail--note")]
+        self._rewrap(self.scrollable_content_region.width, force=True)
+
+    def plain_lines(self) -> list[str]:
+        return [t for t, _ in self._logical]
+
+    def _rewrap(self, width: int, force: bool = False) -> None:
+        if width == self._width and not force:
+            return
+        self._width = width
+        self._visual = [(part, cls) for text, cls in self._logical for part in wrap(text, width)]
+        self._strips.clear()
+        self.virtual_size = Size(max(1, width), len(self._visual))
+        self.refresh()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
+
+    def on_resize(self) -> None:
+        self._rewrap(self.scrollable_content_region.width)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._rewrap(self.scrollable_content_region.width)
+        self._base = self.rich_style
+        self._styles = {n: self.get_component_rich_style(n) for n in self._names}
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        row = self.scroll_offset.y + y
+        if row >= len(self._visual):
+            return Strip.blank(self._width, self._base)
+        strip = self._strips.get(row)
+        if strip is None:
+            text, cls = self._visual[row]
+            strip = Strip([Segment(text, self._styles.get(cls, self._base))]).crop_extend(0, self._width, self._base)
+            self._strips[row] = strip
+        return strip
+
+    def action_scroll_by(self, delta: int) -> None:
+        self.scroll_to(y=self.scroll_offset.y + delta, animate=False, force=True)
+
+    def action_page(self, direction: int) -> None:
+        self.action_scroll_by(direction * max(1, self.scrollable_content_region.height - 1))
+
+    def action_top(self) -> None:
+        self.scroll_to(y=0, animate=False, force=True)
+
+    def action_bottom(self) -> None:
+        self.scroll_to(y=max(0, len(self._visual) - self.scrollable_content_region.height), animate=False, force=True)

@@ -1,0 +1,129 @@
+"""EventList: every logical event of the log (or of a filter), one row each.
+
+Columns: finding mark, seq, time (UTC), turn/step, type, surface/log badge,
+one-line summary. Rows are built only when visible, from
+``summary.row_summary`` (already sanitised), and cached.
+"""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from textual.cache import LRUCache
+
+from ...model.summary import RowSummary, light_event, row_summary
+from ...safety import one_line
+from ..messages import RowHighlighted
+from ..views import RowSource
+from .vlist import VirtualList
+
+MARKS = {"verdict": "▶", "failure": "✗", "warning": "!", "info": "·"}
+
+
+def _type_class(t: str) -> str:
+    if t.startswith("tool"):
+        return "eventlist--tool"
+    if t in ("user/message", "assistant/message", "steering/message"):
+        return "eventlist--message"
+    if t == "assistant/chunk":
+        return "eventlist--chunk"
+    if t.startswith(("turn/", "step/")):
+        return "eventlist--turn"
+    return "eventlist--other"
+
+
+class EventList(VirtualList):
+    COMPONENT_CLASSES = {
+        "eventlist--seq", "eventlist--time", "eventlist--tool", "eventlist--message", "eventlist--chunk",
+        "eventlist--turn", "eventlist--other", "eventlist--surface", "eventlist--log",
+        "eventlist--failure", "eventlist--warning", "eventlist--info", "eventlist--verdict", "eventlist--unknown",
+    }
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.log_ = None
+        self.source = RowSource(0)
+        self.marks: dict[int, str] = {}  # event index -> verdict | failure | warning | info
+        self.unknown: set[str] = set()
+        self._rows: LRUCache[int, RowSummary] = LRUCache(4096)
+        self._seq_w = 3
+        self.empty_text = "reading the log…"
+
+    # -- model -------------------------------------------------------------------------
+    def set_log(self, log, diag, source: RowSource, cursor_index: int | None) -> None:
+        self.log_ = log
+        self._rows.clear()
+        self.marks = {}
+        for f in reversed(diag.findings):  # oldest first: the newest finding's severity wins
+            if f.index is not None:
+                rank = {"failure": 2, "warning": 1}.get(f.severity, 0)
+                old = {"failure": 2, "warning": 1}.get(self.marks.get(f.index, ""), -1)
+                if rank >= old:
+                    self.marks[f.index] = f.severity
+        if diag.verdict is not None and diag.verdict.index is not None:
+            self.marks[diag.verdict.index] = "verdict"
+        self.unknown = {one_line(t, 64) for t in log.res.unknown}
+        last = log.seq_of(len(log) - 1) if len(log) else 0
+        self._seq_w = max(3, len(str(last)))
+        self.empty_text = "no events in this log" if not len(log) else "no events match this filter"
+        self.set_source(source, cursor_index)
+
+    def set_source(self, source: RowSource, cursor_index: int | None) -> None:
+        self.source = source
+        row = None if cursor_index is None else source.nearest_row(cursor_index)
+        self.reset_rows(row if row is not None else 0)
+
+    def row_count(self) -> int:
+        return len(self.source) if self.log_ is not None else 0
+
+    @property
+    def index(self) -> int | None:
+        """Event index under the cursor."""
+        if not self.row_count():
+            return None
+        return self.source.index(min(self.cursor, self.row_count() - 1))
+
+    def show_index(self, index: int, *, center: bool = True) -> bool:
+        """Move the cursor to event ``index``; False when the current view hides it."""
+        row = self.source.row_of(index)
+        if row is None:
+            return False
+        self.move_to(row, center=center)
+        return True
+
+    def summary(self, index: int) -> RowSummary:
+        s = self._rows.get(index)
+        if s is None:
+            s = row_summary(light_event(self.log_, index))
+            self._rows[index] = s
+        return s
+
+    def row_plain(self, row: int) -> str:
+        """The text of a row as shown (for tests and the command palette)."""
+        return "".join(seg.text for seg in self.render_row(row, 200, False))
+
+    def cursor_moved(self, row: int) -> None:
+        if self.row_count():
+            self.post_message(RowHighlighted(row, self.source.index(row)))
+
+    # -- rendering -------------------------------------------------------------------------
+    def render_row(self, row: int, width: int, is_cursor: bool) -> list[Segment]:
+        index = self.source.index(row)
+        s = self.summary(index)
+        wide = width >= 90
+        st = self.style
+        mark = self.marks.get(index)
+        time = s.time_text if wide else s.time_text[:8]
+        type_w = 19 if wide else 15
+        typ = s.type if len(s.type) <= type_w else s.type[: type_w - 1] + "…"
+        badge = ("surf" if s.badge == "surface" else "log ") if wide else ("S" if s.badge == "surface" else "·")
+        text_style = st(f"eventlist--{mark}") if mark in ("failure", "verdict") else self._base
+        type_style = st("eventlist--unknown") if s.type in self.unknown else st(_type_class(s.type))
+        return [
+            Segment(MARKS.get(mark, " ") if mark else " ", st(f"eventlist--{mark}") if mark else self._base),
+            Segment(f"{s.seq:>{self._seq_w}} ", st("eventlist--seq")),
+            Segment(f"{time:<{12 if wide else 8}} ", st("eventlist--time")),
+            Segment(f"{s.turn_step[:7]:>{7 if wide else 5}} ", st("eventlist--time")),
+            Segment(f"{typ:<{type_w}} ", type_style),
+            Segment(badge, st("eventlist--surface" if s.badge == "surface" else "eventlist--log")),
+            Segment(" " + s.text, text_style),
+        ]

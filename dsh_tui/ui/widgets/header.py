@@ -1,0 +1,119 @@
+"""HeaderPanel: file, decode, header fields, integrity badges and the verdict.
+
+Built as ``Content`` from sanitised pieces (never markup), so log text such as
+``[bold]`` or an escape sequence shows literally and harmlessly.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.content import Content
+from textual.widget import Widget
+
+from ...model.report import created_iso
+from ...safety import one_line
+
+LOUD_ERROR = "bold reverse $error"
+LOUD_WARN = "bold reverse $warning"
+OK = "bold $success"
+DIM = "$text-muted"
+KEY = "bold"
+
+
+def _kv(key: str, value, width: int = 80) -> list:
+    return [(f"{key} ", DIM), (one_line(str(value), width), KEY), "  "]
+
+
+def header_lines(log, diag, path: Path) -> list[list]:
+    """The panel's lines as lists of Content parts (each line is fitted to the width later)."""
+    raw, h = log.raw, log.header
+    created = (created_iso(log) or str(h.get("createdAt"))).replace("+00:00", "Z").replace("T", " ")
+    preset = diag.effective_preset
+    preset_text = str(preset) if preset == h.get("agentPreset") else f"{preset} (header: {h.get('agentPreset')})"
+    line1 = [(one_line(path.name, 100), "bold"), "  ",
+             (f"{raw.encoding}, {raw.frames if raw.frames is not None else '-'} frames, "
+              f"{log.records:,} records, {len(log):,} events", DIM), ("  · times UTC", DIM)]
+    line2 = _kv("v", h.get("version"), 10) + _kv("id", h.get("id"), 80) + _kv("preset", preset_text, 40)
+    line3: list = []
+    if h.delegated:
+        line3 += [(f" DELEGATED child session: depth {one_line(str(h.get('delegationDepth')), 12)}, parent "
+                   f"{one_line(str(h.get('parentSession')), 80)} ", LOUD_WARN), "  "]
+    line3 += _kv("created", created, 40)
+    if not h.delegated:
+        line3 += _kv("depth", f"{h.get('delegationDepth')} (top-level)", 30)
+    line3 += _kv("cwd", h.get("cwd"), 200)
+    return [line1, line2, line3, integrity_badges(log), verdict_parts(diag, len(log))]
+
+
+def fit(lines: list[list], width: int) -> Content:
+    out = [Content.assemble(*parts).rstrip() for parts in lines if parts]
+    if width > 0:
+        out = [c.truncate(width, ellipsis=True) for c in out]
+    return Content("\n").join(out)
+
+
+def integrity_badges(log) -> list:
+    raw, res = log.raw, log.res
+    out: list = []
+    if not log.accepted:
+        rej = log.header.rejection
+        out += [(f" UNVERIFIED: dsh rejects this log ({one_line(rej.code, 40)}: {one_line(rej.message, 160)}) ",
+                 LOUD_ERROR), " "]
+    if res.projected:
+        out += [(" PROJECTED fixture: seq by position, not verifiable ", LOUD_WARN), " "]
+    elif res.gaps:
+        g = res.gaps[0]
+        out += [(f" SEQ GAPS: {len(res.gaps)} (first at line {g.line}: expected {g.expected}, found {g.found}) ",
+                 LOUD_ERROR), " "]
+    elif len(log):
+        out += [(f"✓ seq 0..{log.seq_of(len(log) - 1)} contiguous", OK), "  "]
+    if raw.torn is not None:
+        out += [(f" TORN TAIL at byte {raw.torn.offset} ({raw.torn.unreadable_bytes} bytes unreadable) ",
+                 LOUD_ERROR), " "]
+    corrupt = len(raw.corruption) + len(res.corruption)
+    if corrupt:
+        out += [(f" CORRUPT: {corrupt} record(s)/frame(s) unreadable ", LOUD_ERROR), " "]
+    if res.unknown:
+        names = ", ".join(f"{one_line(u.type, 40)} ×{u.count} ({'ignorable' if u.ignorable else 'REQUIRED'})"
+                          for u in list(res.unknown.values())[:4])
+        required = any(not u.ignorable for u in res.unknown.values())
+        out += [(f" UNKNOWN TYPES: {names} ", LOUD_ERROR if required else LOUD_WARN), " "]
+    if res.legacy:
+        out += [(f"legacy shapes: {sum(res.legacy.values())}", DIM), "  "]
+    return out
+
+
+def verdict_parts(diag, n: int) -> list:
+    v = diag.verdict
+    if v is None:
+        return [(f"✓ No failure found in {n:,} events", OK)]
+    who = " ".join(one_line(str(x), 60) for x in (v.call_id, v.name) if x)
+    where = f"seq {v.seq}" + (f" · turn {v.turn}/{v.step}" if v.turn is not None else "")
+    return [(f" VERDICT {one_line(v.kind, 40)} ", LOUD_ERROR), " ", (who, "bold"), f"  {where}  ",
+            (one_line(v.message, 300), DIM)]
+
+
+class HeaderPanel(Widget):
+    """The top panel; ``show_loading`` until the log is read, then ``show_log``.
+
+    Each line is cut to the panel width (with …) at render time, so the panel
+    never wraps: at 80x24 it is five lines, whatever the log holds.
+    """
+
+    DEFAULT_CSS = "HeaderPanel { height: auto; }"
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._lines: list[list] = []
+
+    def show_loading(self, path: Path, note: str = "reading…") -> None:
+        self._lines = [[(one_line(path.name, 120), "bold"), "  ", (one_line(note, 200), DIM)]]
+        self.refresh(layout=True)
+
+    def show_log(self, log, diag, path: Path) -> None:
+        self._lines = header_lines(log, diag, path)
+        self.refresh(layout=True)
+
+    def render(self) -> Content:
+        return fit(self._lines, self.content_region.width)

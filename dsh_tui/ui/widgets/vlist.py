@@ -1,0 +1,173 @@
+"""VirtualList: a Line-API list with a cursor, for any number of rows.
+
+Only visible rows are built (``render_row``), strips are kept in an LRU cache,
+component styles are resolved once per frame, and every key handler does
+O(visible rows) work. Subclasses supply ``row_count`` and ``render_row``.
+"""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.binding import Binding
+from textual.cache import LRUCache
+from textual.events import Click
+from textual.geometry import Region, Size
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+
+class VirtualList(ScrollView, can_focus=True, inherit_bindings=False):
+    ALLOW_SELECT = False
+    ALLOW_MAXIMIZE = True
+    BINDINGS = [
+        Binding("up,k", "move(-1)", "Up", show=False),
+        Binding("down,j", "move(1)", "Down", show=False),
+        Binding("pageup,ctrl+b", "page(-1)", "Page up", show=False),
+        Binding("pagedown,ctrl+f,space", "page(1)", "Page down", show=False),
+        Binding("home,g", "first", "First", show=False),
+        Binding("end,G", "last", "Last", show=False),
+    ]
+    # Component classes shared by every list; subclasses add their own.
+    COMPONENT_CLASSES = {"vlist--cursor", "vlist--empty"}
+    DEFAULT_CSS = """
+    VirtualList { overflow-x: hidden; overflow-y: auto; }
+    """
+
+    cursor: reactive[int] = reactive(0, repaint=False, init=False)
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._strips: LRUCache[tuple[int, bool], Strip] = LRUCache(2048)
+        self._styles: dict[str, Style] = {}
+        self._base = Style()
+        self._width = 0
+        self.empty_text = ""
+        self._component_names = tuple(sorted(type(self)._get_component_classes()))
+
+    # -- to implement ---------------------------------------------------------------
+    def row_count(self) -> int:
+        return 0
+
+    def render_row(self, row: int, width: int, is_cursor: bool) -> list[Segment]:
+        raise NotImplementedError
+
+    def cursor_moved(self, row: int) -> None:
+        """Called after the cursor moved (post a message here)."""
+
+    # -- model changes ------------------------------------------------------------------
+    def reset_rows(self, cursor: int | None = None) -> None:
+        """The rows changed: drop caches, resize, optionally place the cursor."""
+        self._strips.clear()
+        self.virtual_size = Size(self.scrollable_content_region.width, self.row_count())
+        if cursor is not None:
+            self.move_to(cursor, center=True)
+        self.refresh()
+
+    def clear_cache(self) -> None:
+        self._strips.clear()
+        self.refresh()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
+
+    def on_focus(self) -> None:
+        self.clear_cache()
+
+    def on_blur(self) -> None:
+        self.clear_cache()
+
+    def on_resize(self) -> None:
+        self._strips.clear()
+        self.virtual_size = Size(self.scrollable_content_region.width, self.row_count())
+        self.call_after_refresh(self.scroll_cursor_into_view)
+
+    # -- rendering ------------------------------------------------------------------------
+    def style(self, name: str) -> Style:
+        return self._styles.get(name) or self._base
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._base = self.rich_style
+        self._styles = {name: self.get_component_rich_style(name) for name in self._component_names}
+        width = self.scrollable_content_region.width
+        if width != self._width:
+            self._width = width
+            self._strips.clear()
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        row = self.scroll_offset.y + y
+        width = self._width
+        n = self.row_count()
+        if row >= n:
+            if n == 0 and y == 0 and self.empty_text:
+                return Strip([Segment(self.empty_text, self.style("vlist--empty"))]).crop_extend(0, width, self._base)
+            return Strip.blank(width, self._base)
+        is_cursor = row == self.cursor
+        key = (row, is_cursor)
+        strip = self._strips.get(key)
+        if strip is None:
+            segments = self.render_row(row, width, is_cursor)
+            base = self._base
+            pad = base
+            if is_cursor:
+                pad = self.style("vlist--cursor")
+                segments = [Segment(s.text, (s.style or base) + pad) for s in segments]
+            else:
+                segments = [s if s.style else Segment(s.text, base) for s in segments]
+            strip = Strip(segments).crop_extend(0, width, pad)
+            self._strips[key] = strip
+        return strip
+
+    # -- cursor ---------------------------------------------------------------------------
+    def watch_cursor(self, old: int, new: int) -> None:
+        self.refresh_line(old)
+        self.refresh_line(new)
+        self.scroll_cursor_into_view()
+        self.cursor_moved(new)
+
+    def scroll_cursor_into_view(self, center: bool = False) -> None:
+        h = max(1, self.scrollable_content_region.height)
+        top = self.scroll_offset.y
+        row = self.cursor
+        if center and not top <= row < top + h:
+            self.scroll_to(y=max(0, row - h // 2), animate=False, force=True)
+        elif row < top:
+            self.scroll_to(y=row, animate=False, force=True)
+        elif row >= top + h:
+            self.scroll_to(y=row - h + 1, animate=False, force=True)
+
+    def move_to(self, row: int, *, center: bool = False) -> None:
+        n = self.row_count()
+        row = max(0, min(row, n - 1)) if n else 0
+        if row == self.cursor:
+            self.scroll_cursor_into_view(center)
+            self.cursor_moved(row)
+        else:
+            self.set_reactive(VirtualList.cursor, row)
+            self.refresh()  # a jump repaints the page anyway
+            self.scroll_cursor_into_view(center)
+            self.cursor_moved(row)
+        # virtual_size changes apply at the next layout; scroll again after it.
+        self.call_after_refresh(self.scroll_cursor_into_view, center)
+
+    def action_move(self, delta: int) -> None:
+        n = self.row_count()
+        if n:
+            self.cursor = max(0, min(n - 1, self.cursor + delta))
+
+    def action_page(self, direction: int) -> None:
+        self.action_move(direction * max(1, self.scrollable_content_region.height - 1))
+
+    def action_first(self) -> None:
+        self.move_to(0)
+
+    def action_last(self) -> None:
+        self.move_to(self.row_count() - 1)
+
+    def on_click(self, event: Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is not None:
+            self.move_to(self.scroll_offset.y + offset.y)

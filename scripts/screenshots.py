@@ -1,0 +1,130 @@
+"""Make the PNGs in screenshots/ from the real explorer (headless), on the bundled demo log.
+
+    .venv/bin/python scripts/screenshots.py [--out screenshots] [--size 120x36]
+
+Each scene runs the app in ``App.run_test``, exports an SVG with
+``export_screenshot`` and converts it: rsvg-convert (after injecting
+``xml:space="preserve"``, without which librsvg drops leading spaces), else
+cairosvg, else the SVGs are kept and a message says why there is no PNG.
+For crisp output install ``librsvg2-bin fonts-firacode``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from dsh_tui.demo import write_demo  # noqa: E402
+from dsh_tui.ui.app import ExplorerApp  # noqa: E402
+
+
+async def _settle(app, pilot) -> None:
+    while not app.load_finished:
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.01)
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.pause(0.05)
+    app.flush_detail()
+    await pilot.pause()
+
+
+async def scene_verdict(app, pilot) -> None:
+    """The crash verdict: where the explorer opens."""
+
+
+async def scene_pairs(app, pilot) -> None:
+    """The call/result pairing pane, focused on the call that never started."""
+    pane = app.pairs_pane
+    pane.focus()
+    await pilot.press("down")
+
+
+async def scene_diff(app, pilot) -> None:
+    """A multi-hunk fs diff (meta.diffs) in the detail pane."""
+    app.jump_to(app.log_.index_of_seq(132))
+    await _settle(app, pilot)
+    app.detail.focus()
+
+
+async def scene_help(app, pilot) -> None:
+    """The help screen."""
+    await pilot.press("question_mark")
+
+
+async def scene_checklist(app, pilot) -> None:
+    """The ten-minute pass."""
+    await pilot.press("t")
+
+
+SCENES = {"crash-verdict": scene_verdict, "pairing-pane": scene_pairs, "diff-detail": scene_diff,
+          "help": scene_help, "ten-minute-pass": scene_checklist}
+
+
+async def shoot(log: Path, name: str, size: tuple[int, int]) -> str:
+    app = ExplorerApp(log, native_clipboard=False, detail_delay=0.01)
+    async with app.run_test(size=size) as pilot:
+        await _settle(app, pilot)
+        await SCENES[name](app, pilot)
+        await _settle(app, pilot)
+        return app.export_screenshot(title=f"dsh-tui: {name}")
+
+
+def to_png(svg: Path, png: Path) -> str | None:
+    """Convert; returns the tool used, or None when no converter is available."""
+    if shutil.which("rsvg-convert"):
+        patched = svg.read_text().replace("<svg ", '<svg xml:space="preserve" ', 1)
+        with tempfile.NamedTemporaryFile("w", suffix=".svg", delete=False) as fh:
+            fh.write(patched)
+        try:
+            subprocess.run(["rsvg-convert", fh.name, "-o", str(png)], check=True)
+        finally:
+            os.unlink(fh.name)
+        return "rsvg-convert"
+    try:
+        import cairosvg  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    cairosvg.svg2png(url=str(svg), write_to=str(png))
+    return "cairosvg"
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--out", type=Path, default=ROOT / "screenshots")
+    p.add_argument("--size", default="120x36", help="terminal size, COLSxROWS (default 120x36)")
+    p.add_argument("--keep-svg", action="store_true", help="keep the SVGs next to the PNGs")
+    args = p.parse_args(argv)
+    cols, rows = (int(x) for x in args.size.lower().split("x"))
+    args.out.mkdir(parents=True, exist_ok=True)
+    os.environ.pop("NO_COLOR", None)
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["XDG_STATE_HOME"] = str(Path(tmp) / "state")
+        log = write_demo(Path(tmp) / "session.jsonl.zstd")
+        for name in SCENES:
+            svg_text = asyncio.run(shoot(log, name, (cols, rows)))
+            if "\x1b" in svg_text:
+                raise SystemExit(f"{name}: raw ESC in the screenshot (unsanitised text)")
+            svg = args.out / f"{name}.svg"
+            svg.write_text(svg_text)
+            tool = to_png(svg, args.out / f"{name}.png")
+            if tool is None:
+                print(f"{name}: wrote {svg} (no PNG: install librsvg2-bin or `pip install cairosvg`)")
+                continue
+            if not args.keep_svg:
+                svg.unlink()
+            print(f"{name}: {args.out / (name + '.png')} ({tool})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
