@@ -1,0 +1,180 @@
+"""Measurements without a terminal: the floor, `check`, re-open (index cache), jq, growth."""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import shlex
+import sys
+import time
+from pathlib import Path
+
+from . import proc
+
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+
+
+# -- inputs -----------------------------------------------------------------------------------
+def generated_log(workdir: Path, n_events: int, *, seed: int = 0) -> tuple[Path, dict]:
+    """A synthetic crash log of ``n_events`` (reused when the workdir already has it)."""
+    from ..demo import write_synthetic
+    path = workdir / f"synthetic-{n_events}-s{seed}__session.jsonl.zstd"
+    facts_path = path.with_name(path.name + ".facts.json")
+    if path.exists() and facts_path.exists():
+        return path, json.loads(facts_path.read_text())
+    t0 = time.perf_counter()
+    facts = write_synthetic(path, n_events, seed=seed)
+    facts["generate_s"] = time.perf_counter() - t0
+    facts_path.write_text(json.dumps(facts))
+    return path, facts
+
+
+# -- 1. floor ---------------------------------------------------------------------------------
+def _floor_once(path: Path) -> dict:
+    import orjson
+    import zstandard
+
+    from ..model.zstdframes import decode_frame, walk_frames
+    t0 = time.perf_counter()
+    with open(path, "rb") as fh:
+        data = fh.read()
+    loads, bad, lines, plain = orjson.loads, 0, 0, 0
+    carry, last = b"", b""
+
+    def consume(chunk: bytes) -> None:
+        nonlocal bad, lines, carry, last
+        parts = (carry + chunk).split(b"\n") if carry else chunk.split(b"\n")
+        carry = parts.pop()
+        for line in parts:
+            if line:
+                lines += 1
+                try:
+                    loads(line)
+                except orjson.JSONDecodeError:
+                    bad += 1
+        if parts and parts[-1]:
+            last = parts[-1]
+
+    if data[:4] == ZSTD_MAGIC:
+        view, dctx = memoryview(data), zstandard.ZstdDecompressor()
+        for span in walk_frames(view):
+            chunk = decode_frame(dctx, view[span.start:span.end])
+            plain += len(chunk)
+            consume(chunk)
+    else:
+        plain = len(data)
+        consume(data)
+    if carry:
+        consume(b"\n")
+    wall = time.perf_counter() - t0
+    return {"wall": wall, "lines": lines, "bad_lines": bad, "plain_bytes": plain, "last_line": last}
+
+
+def floor(path: Path, repeat: int) -> dict:
+    """Decode every frame and ``orjson.loads`` every line, in-process, best of ``repeat``."""
+    runs = [_floor_once(path) for _ in range(repeat)]
+    gc.collect()
+    last = runs[-1]
+    return {"best": min(r["wall"] for r in runs), "runs": [r["wall"] for r in runs], "lines": last["lines"],
+            "bad_lines": last["bad_lines"], "plain_bytes": last["plain_bytes"],
+            "last_line": last["last_line"].decode("utf-8", "replace")}
+
+
+# -- 2. check ---------------------------------------------------------------------------------
+def _verdict(stdout: bytes) -> dict:
+    try:
+        doc = json.loads(stdout)
+    except ValueError:
+        return {"parsed": False}
+    v = doc.get("verdict") or {}
+    return {"parsed": True, "events": doc.get("events"), "frames": doc.get("frames"),
+            "kind": v.get("kind"), "call_id": v.get("callId"), "seq": v.get("seq")}
+
+
+def check(path: Path, workdir: Path, repeat: int, *, cache: bool) -> dict:
+    """`dsh-tui check FILE --format json [--no-cache]` as a whole process, best of ``repeat``."""
+    argv = proc.dsh_tui_argv() + ["check", str(path), "--format", "json"] + ([] if cache else ["--no-cache"])
+    env = proc.child_env(workdir, no_cache=not cache)
+    runs = [proc.run(argv, env=env) for _ in range(repeat)]
+    bad = [r for r in runs if r.rc not in (0, 1)]
+    if bad:
+        raise RuntimeError(f"{shlex.join(argv)} exited {bad[0].rc}: {bad[0].stderr.decode(errors='replace')[-2000:]}")
+    out = proc.best(runs)
+    out.update(rc=runs[-1].rc, verdict=_verdict(runs[-1].stdout), argv=argv)
+    return out
+
+
+# -- 3. re-open ---------------------------------------------------------------------------------
+def reopen(path: Path, workdir: Path, repeat: int) -> dict:
+    """Cold (no cache) vs warm (index cache) opens: `check` as a process and `open_session` in-process."""
+    env = proc.child_env(workdir)
+    prime = proc.run([sys.executable, "-c", "import sys; from dsh_tui.model.opener import open_session; "
+                      "open_session(sys.argv[1])", str(path)], env=env)
+    if prime.rc != 0:
+        raise RuntimeError(f"priming the cache failed: {prime.stderr.decode(errors='replace')[-2000:]}")
+    cached_check = check(path, workdir, repeat, cache=True)
+
+    os.environ["XDG_CACHE_HOME"] = env["XDG_CACHE_HOME"]
+    os.environ.pop("DSH_TUI_NO_CACHE", None)
+    from ..model.opener import open_session
+
+    def timed(**kw) -> tuple[float, bool]:
+        t0 = time.perf_counter()
+        log, _diag = open_session(path, **kw)
+        wall = time.perf_counter() - t0
+        hit = bool(getattr(log, "from_cache", False))
+        del log, _diag
+        gc.collect()
+        return wall, hit
+
+    cold = [timed(use_cache=False)[0] for _ in range(repeat)]
+    warm_runs = [timed(use_cache=True, write_cache=False) for _ in range(repeat)]
+    warm = [w for w, _ in warm_runs]
+    return {"cold_best": min(cold), "cold_runs": cold, "warm_best": min(warm), "warm_runs": warm,
+            "warm_hit_cache": all(hit for _, hit in warm_runs), "ratio": min(warm) / min(cold),
+            "check_cached": cached_check, "prime_wall": prime.wall}
+
+
+# -- 5. jq ----------------------------------------------------------------------------------------
+JQ_FILTER = 'select(.type=="tool/call" or .type=="tool/result")'
+
+
+def jq_pipeline(path: Path, repeat: int) -> dict | None:
+    if not proc.which("jq") or (not proc.which("zstd") and _is_zstd(path)):
+        return None
+    cat = "zstd -dc" if _is_zstd(path) else "cat"
+    cmd = f"set -o pipefail; {cat} {shlex.quote(str(path))} | jq -c {shlex.quote(JQ_FILTER)} > /dev/null"
+    runs = [proc.run(["bash", "-c", cmd]) for _ in range(repeat)]
+    out = proc.best(runs)
+    out.update(rc=runs[-1].rc, command=cmd)
+    return out
+
+
+def _is_zstd(path: Path) -> bool:
+    with open(path, "rb") as fh:
+        return fh.read(4) == ZSTD_MAGIC
+
+
+# -- 7. growth --------------------------------------------------------------------------------------
+def growth(workdir: Path, sizes: list[int], repeat: int, log=print) -> dict:
+    """`check --no-cache` on generated logs of each size; verdict checked against the generator."""
+    rows = []
+    for n in sizes:
+        log(f"growth: generating {n:,} events…")
+        path, facts = generated_log(workdir, n)
+        log(f"growth: check on {n:,} events ({facts['plain_bytes'] / 2**20:,.0f} MiB plain)…")
+        c = check(path, workdir, repeat, cache=False)
+        v = c["verdict"]
+        rows.append({"events": n, "path": str(path), "plain_bytes": facts["plain_bytes"],
+                     "check_best": c["best"], "check_runs": c["runs"], "check_rss": c["rss"],
+                     "verdict_kind": v.get("kind"), "verdict_call_id": v.get("call_id"),
+                     "expected_call_id": facts["last_call_id"],
+                     "verdict_ok": v.get("kind") == "TOOL_OUTCOME_UNKNOWN" and v.get("call_id") == facts["last_call_id"]})
+    out: dict = {"sizes": rows}
+    if len(rows) >= 2:
+        first, last = rows[0], rows[-1]
+        out["time_ratio"] = last["check_best"] / first["check_best"]
+        out["rss_ratio"] = last["check_rss"] / first["check_rss"]
+        out["size_ratio"] = last["events"] / first["events"]
+    return out

@@ -1,0 +1,82 @@
+"""Smoke test of the benchmark harness: `--quick` on a tiny generated log; structure only, no timings."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from dsh_tui.bench import parser
+from dsh_tui.benchmarks import report, tmuxrun
+
+
+def test_quick_run_writes_the_expected_json(tmp_path):
+    work, out = tmp_path / "work", tmp_path / "results.json"
+    proc = subprocess.run([sys.executable, "-m", "dsh_tui.bench", "--quick", "--events", "3000",
+                           "--workdir", str(work), "--json", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    doc = json.loads(out.read_text())
+    assert doc["schema"] == "dsh-tui/bench/1"
+    assert doc["options"]["quick"] is True and doc["options"]["repeat"] == 1
+    assert doc["growth"] is None
+    assert len(doc["logs"]) == 1
+    res = doc["logs"][0]["results"]
+    for key in ("floor", "check", "reopen", "startup", "tui"):
+        assert key in res, key
+    assert res["floor"]["plain_bytes"] > 0 and res["floor"]["lines"] > 0
+    # the verdict is the generator's last call, in `check` and in the explorer
+    assert res["check"]["verdict"]["kind"] == "TOOL_OUTCOME_UNKNOWN"
+    assert res["check"]["verdict"]["call_id"] == res["expected_call_id"]
+    assert res["tui"]["verdict"]["call_id"] == res["expected_call_id"]
+    assert res["check"]["rss"] > 0 and res["tui"]["rss"] > 0
+    keys = res["tui"]["keys"]
+    for name in ("down", "pagedown", "end", "home", "goto_prompt", "goto", "search_next"):
+        assert keys[name]["n"] == 5, name
+        assert set(keys[name]) >= {"median", "p95", "max"}
+    assert keys["goto"]["landed"] == 5 and keys["search_next"]["landed"] == 5
+    assert "jq" not in res and "tmux" not in res  # skipped in --quick
+
+    rows = doc["rows"]
+    assert rows and all(set(r) >= {"metric", "value", "reference", "ratio", "target", "result"} for r in rows)
+    assert {r["result"] for r in rows} <= {"PASS", "FAIL", "SKIP", "INFO"}
+    metrics = " ".join(r["metric"] for r in rows)
+    for word in ("floor", "check --format json --no-cache", "re-open", "TUI: spawn", "key down", "tmux"):
+        assert word in metrics, word
+    summary = doc["summary"]
+    assert summary["pass"] + summary["fail"] + summary["skip"] + summary["info"] == len(rows)
+    assert len(summary["failed"]) == summary["fail"]
+    # the same table is printed
+    assert "METRIC" in proc.stdout and "check verdict" in proc.stdout
+    assert work.joinpath(out.name).exists() is False  # --json elsewhere: nothing written twice
+
+
+def test_markdown_table_and_option_parsing():
+    args = parser().parse_args(["--events", "1m,2k", "--growth-sizes", "1m,5m", "--markdown"])
+    assert args.events == [[1_000_000, 2_000]] and args.growth_sizes == [1_000_000, 5_000_000]
+    rows = [report._row("a|b", "1 ms", target="< 2 ms", ok=True), report._row("c", "", skip="absent")]
+    md = report.markdown_table([("log", rows)])
+    assert "| a\\|b | 1 ms |" in md and "**PASS**" in md and "SKIP" in md
+    text = report.text_table([("log", rows)])
+    assert text.splitlines()[0].startswith("METRIC") and "[log]" in text
+
+
+def test_growth_rows_serialise():
+    sizes = [{"events": n, "path": "x", "plain_bytes": n * 80, "check_best": n / 5e5, "check_runs": [n / 5e5],
+              "check_rss": n * 200, "verdict_kind": "TOOL_OUTCOME_UNKNOWN", "verdict_call_id": "c",
+              "expected_call_id": "c", "verdict_ok": True} for n in (1_000_000, 10_000_000)]
+    g = {"sizes": sizes, "time_ratio": 10.0, "rss_ratio": 10.0, "size_ratio": 10.0}
+    g["rows"] = report.growth_rows(g)
+    assert [r["result"] for r in g["rows"]] == ["PASS", "PASS", "PASS"]
+    assert "10M / 1M" in g["rows"][-1]["metric"] and g["rows"][-1]["target"] == "<= 12x"
+    json.dumps(g)  # no cycles
+
+
+@pytest.mark.parametrize("line,needle", [
+    ('{"type":"tool/call","seq":42,"data":{}}', '"seq":42,'),
+    ("not json at all", "not json at all"),
+])
+def test_last_line_needle(line, needle):
+    assert tmuxrun.last_line_needle(line) == needle
