@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .gcpause import gc_paused
 from .pairing import Pair, Pairing, pair_facts
 from .session import SessionLog
 from .usage import Usage, compute_usage
@@ -66,6 +67,11 @@ class Diagnosis:
 
 
 def diagnose(log: SessionLog) -> Diagnosis:
+    with gc_paused():
+        return _diagnose(log)
+
+
+def _diagnose(log: SessionLog) -> Diagnosis:
     facts = log.res.facts
     pairing = pair_facts(facts)
     found: list[Finding] = []

@@ -65,7 +65,7 @@ def _from_cache(path: Path, lenient: bool) -> tuple[SessionLog, Diagnosis] | Non
 def save_to_cache(log: SessionLog, diag: Diagnosis) -> None:
     """Cache a freshly decoded log (best effort; small logs decode faster than a cache read)."""
     path = log.path
-    if log.from_cache or not cache.enabled() or len(log.raw.plain) < 256 * 1024:
+    if log.from_cache or not cache.enabled() or len(log.store) < 256 * 1024:
         return
     try:
         key = cache.file_key(path)
@@ -76,4 +76,4 @@ def save_to_cache(log: SessionLog, diag: Diagnosis) -> None:
     raw = dataclasses.replace(log.raw, plain=b"")
     res = dataclasses.replace(log.res, facts=[])  # the diagnosis is cached instead
     cache.save(path, key, {"raw": raw, "header": log.header, "res": res, "diag": diag,
-                           "plain_len": len(log.raw.plain)})
+                           "plain_len": len(log.store)})

@@ -18,7 +18,8 @@ from typing import Any, Iterator
 from .header import Header, Rejection, parse_header
 from .jsonparse import parse_json
 from .legacy import upgrade
-from .plainstore import MemoryStore
+from .gcpause import gc_paused
+from .plainstore import FrameStore, MemoryStore
 from .scan import ScanResult, Scanner
 from .source import LogUnreadable, RawLog, TornTail, iter_plain, max_plain_bytes, open_log, read_file_bytes
 from .vocabulary import PACKED_ROWS
@@ -112,9 +113,10 @@ class SessionLog:
             return -1  # records of a torn frame were indexed; the completed frame repeats them
         data, _st = read_file_bytes(raw.path, max_plain_bytes(max_plain))
         before = len(self)
-        plain = raw.plain if isinstance(raw.plain, bytearray) else bytearray(raw.plain)
+        store = self.store
+        produced = len(store)
         if raw.encoding == "jsonl":
-            start = torn.offset if torn is not None else len(plain)
+            start = torn.offset if torn is not None else produced
             raw.torn = None
             new = data[start:]
             if new and not new.endswith(b"\n"):
@@ -127,15 +129,22 @@ class SessionLog:
             if torn is not None:  # the torn frame's entry is re-made when it is read again
                 del raw.frame_offsets[-1], raw.frame_plain[-1]
                 raw.torn = None
-            chunks = iter_plain(raw, data, max_plain_bytes(max_plain), start=start, produced=len(plain))
-        for chunk in chunks:
-            base = len(plain)
-            plain += chunk
-            self._scanner.feed(chunk, base)
-        raw.plain = plain
+            chunks = iter_plain(raw, data, max_plain_bytes(max_plain), start=start, produced=produced)
+        kept = bytearray(store.plain) if isinstance(store, MemoryStore) else None
+        with gc_paused():
+            for chunk in chunks:
+                if kept is not None:
+                    kept += chunk
+                self._scanner.feed(chunk, produced)
+                produced += len(chunk)
         raw.size, raw.mtime_ns = len(data), st.st_mtime_ns
         self.res = self._scanner.finish()
-        self.store = MemoryStore(plain)
+        if kept is not None:
+            raw.plain = kept
+            self.store = MemoryStore(kept)
+        else:
+            self.store = FrameStore(raw.path, produced, raw.frame_offsets, raw.frame_plain, raw.frames_end,
+                                    raw.torn.offset if raw.torn is not None else None, raw.size)
         self.parse_record.cache_clear()
         return len(self) - before
 
@@ -268,8 +277,10 @@ def load_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
         del data
         return session_from_raw(raw, lenient=lenient, cancel=cancel)
     report = None if progress is None else (lambda done, total: progress("decode", done, total))
-    # Frames are indexed as they are decoded (a decode thread was measured slower: GIL contention).
-    return _index(raw, iter_plain(raw, data, limit, progress=report, cancel=cancel), lenient, cancel)
+    # Frames are indexed as they are decoded (a decode thread was measured slower: GIL contention),
+    # and the plaintext is not kept: the views decode the few frames they show.
+    return _index(raw, iter_plain(raw, data, limit, progress=report, cancel=cancel), lenient, cancel,
+                  keep_plain=False)
 
 
 def session_from_raw(raw: RawLog, *, lenient: bool = False, cancel=None) -> SessionLog:
@@ -281,37 +292,55 @@ def session_from_raw(raw: RawLog, *, lenient: bool = False, cancel=None) -> Sess
     return _index(raw, iter((raw.plain,)), lenient, cancel)
 
 
-def _index(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel) -> SessionLog:
-    out: bytes | bytearray = b""
-    scanner = None
-    header = None
-    for chunk in chunks:
-        base = len(out)
-        if not out and isinstance(chunk, bytes) and raw.encoding == "jsonl":
-            out = chunk  # no copy for plain files
+def _index(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, *, keep_plain: bool = True) -> SessionLog:
+    """Feed decoded chunks to a Scanner. Without ``keep_plain`` the plaintext is not held:
+    a FrameStore decodes the frames a view needs from the file instead."""
+    with gc_paused():
+        out: bytes | bytearray | None = None
+        pending = bytearray()  # text before the header line is complete (when not kept)
+        produced = 0
+        scanner = None
+        header = None
+        for chunk in chunks:
+            base = produced
+            produced += len(chunk)
+            if keep_plain:
+                if out is None and isinstance(chunk, bytes) and raw.encoding == "jsonl":
+                    out = chunk  # no copy for plain files
+                else:
+                    if not isinstance(out, bytearray):
+                        out = bytearray(out or b"")
+                    out += chunk
+            if scanner is None:
+                if not keep_plain:
+                    pending += chunk
+                buf = out if keep_plain else pending
+                first_nl = buf.find(b"\n")
+                if first_nl < 0:
+                    continue
+                header = _checked_header(raw, bytes(buf[:first_nl]))
+                scanner = Scanner(first_nl + 1, header.session_id, cancel=cancel)
+                scanner.feed(buf, 0, first_nl + 1)
+                pending = bytearray()
+            else:
+                scanner.feed(chunk, base)
+        if scanner is None:  # no complete header line at all
+            buf = (out or b"") if keep_plain else pending
+            if raw.torn is not None and not buf:
+                raise LogRejected("torn-header", f"{raw.path}: the header frame is torn "
+                                  f"({raw.torn.unreadable_bytes} bytes unreadable); nothing to read")
+            header = _checked_header(raw, bytes(buf))
+            scanner = Scanner(len(buf), header.session_id)
+        if keep_plain:
+            raw.plain = out if out is not None else b""
+            store = MemoryStore(raw.plain)
         else:
-            if not isinstance(out, bytearray):
-                out = bytearray(out)
-            out += chunk
-        if scanner is None:
-            first_nl = out.find(b"\n")
-            if first_nl < 0:
-                continue
-            header = _checked_header(raw, bytes(out[:first_nl]))
-            scanner = Scanner(first_nl + 1, header.session_id, cancel=cancel)
-            scanner.feed(out, 0, first_nl + 1)
-        else:
-            scanner.feed(chunk, base)
-    if scanner is None:  # no complete header line at all
-        if raw.torn is not None and not out:
-            raise LogRejected("torn-header", f"{raw.path}: the header frame is torn "
-                              f"({raw.torn.unreadable_bytes} bytes unreadable); nothing to read")
-        header = _checked_header(raw, bytes(out))
-        scanner = Scanner(len(out), header.session_id)
-    raw.plain = out
-    log = SessionLog(raw, header, scanner.finish(), lenient=lenient)
-    log._scanner = scanner
-    return log
+            raw.plain = b""
+            store = FrameStore(raw.path, produced, raw.frame_offsets, raw.frame_plain, raw.frames_end,
+                               raw.torn.offset if raw.torn is not None else None, raw.size)
+        log = SessionLog(raw, header, scanner.finish(), lenient=lenient, store=store)
+        log._scanner = scanner
+        return log
 
 
 def _checked_header(raw: RawLog, line: bytes) -> Header:
