@@ -1,0 +1,111 @@
+"""A provisional verdict from the end of the file, before the full decode.
+
+The common failure, a crash inside a turn, is decided by the last step alone:
+dsh's repair rules clear pending calls at step/end and turn/start, so what is
+pending after the last step/start is exactly what the full pass will report.
+Reading only the last frames (zstd) or the last bytes (JSONL) answers that in
+a fraction of the full decode; the explorer shows it marked "provisional"
+until the full pass confirms it. When the tail does not contain a whole open
+step, there is no provisional verdict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import zstandard
+
+from .jsonparse import parse_json
+from .source import ZSTD_MAGIC, read_file_bytes
+from .zstdframes import FrameError, decode_frame, walk_frames
+
+TAIL_PLAIN = 512 * 1024
+
+
+@dataclass(frozen=True)
+class TailVerdict:
+    kind: str  # TOOL_OUTCOME_UNKNOWN | TOOL_NOT_STARTED
+    call_id: str
+    name: str | None
+    seq: int | None
+    turn: object
+    step: object
+    tail_bytes: int  # how much plaintext was read
+
+
+def tail_verdict(path: str | Path, *, limit: int = 64 * 1024**3) -> TailVerdict | None:
+    """Never raises: any doubt gives None (the full pass decides)."""
+    try:
+        data, _st = read_file_bytes(Path(path), limit)
+        plain = _tail_plain(data)
+    except Exception:  # noqa: BLE001 - provisional only; the full decode reports problems properly
+        return None
+    if plain is None:
+        return None
+    return _decide(plain)
+
+
+def _tail_plain(data: bytes) -> bytes | None:
+    if data[:4] != ZSTD_MAGIC:
+        start = max(0, len(data) - TAIL_PLAIN)
+        cut = data.rfind(b"\n")
+        if cut < 0:
+            return None
+        begin = data.find(b"\n", start) + 1 if start else data.find(b"\n") + 1
+        return data[begin:cut + 1]
+    try:
+        spans = [s for s in walk_frames(memoryview(data)) if s.complete]
+    except FrameError:
+        return None
+    dctx = zstandard.ZstdDecompressor()
+    parts: list[bytes] = []
+    size = 0
+    view = memoryview(data)
+    for span in reversed(spans[1:]):  # never the header frame
+        plain = decode_frame(dctx, view[span.start:span.end])
+        parts.append(plain)
+        size += len(plain)
+        if size >= TAIL_PLAIN:
+            break
+    return b"".join(reversed(parts))
+
+
+def _decide(plain: bytes) -> TailVerdict | None:
+    pending: dict[str, dict] = {}
+    in_step = False
+    for line in plain.split(b"\n"):
+        if not line:
+            continue
+        obj, _ = parse_json(line)
+        if not isinstance(obj, dict):
+            return None
+        t, d, seq = obj.get("type"), obj.get("data"), obj.get("seq")
+        if not isinstance(d, dict):
+            continue
+        if t in ("turn/start", "turn/end", "step/end"):
+            pending.clear()
+            in_step = False
+        elif t == "step/start":
+            pending.clear()
+            in_step = True
+        elif t == "assistant/message" and in_step:
+            msg = d.get("message") if isinstance(d.get("message"), dict) else {}
+            for b in msg.get("content") or ():
+                if isinstance(b, dict) and b.get("type") == "tool-call" and isinstance(b.get("id"), str):
+                    pending[b["id"]] = {"name": b.get("name"), "seq": seq, "call": False,
+                                        "turn": d.get("turn"), "step": d.get("step")}
+        elif t == "tool/call" and in_step and d.get("callId") in pending:
+            p = pending[d["callId"]]
+            p.update(call=True, seq=seq, name=d.get("name") or p["name"])
+        elif t == "tool/result" and in_step:
+            msg = d.get("message") if isinstance(d.get("message"), dict) else {}
+            src = msg.get("source") if isinstance(msg.get("source"), dict) else {}
+            pending.pop(src.get("callId"), None)
+    if not in_step or not pending:
+        return None
+    # Newest first, as the full pass orders them: a started call sits after the message.
+    call_id, p = max(pending.items(), key=lambda kv: (kv[1]["seq"] if isinstance(kv[1]["seq"], int) else -1,
+                                                     kv[1]["call"]))
+    return TailVerdict("TOOL_OUTCOME_UNKNOWN" if p["call"] else "TOOL_NOT_STARTED", call_id, p["name"],
+                       p["seq"] if isinstance(p["seq"], int) else None, p["turn"], p["step"], len(plain))
