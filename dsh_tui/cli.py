@@ -54,10 +54,13 @@ def check_parser() -> argparse.ArgumentParser:
 
 def main_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="dsh-tui", description=(
-        "Full-screen explorer for DeepSeek Harness session logs. With no FILE, opens a bundled demo log. "
+        "Full-screen explorer for DeepSeek Harness session logs. With no FILE, opens the session browser on "
+        "$DSH_HOME/sessions (default ~/.dsh/sessions), or a bundled demo log when that holds no sessions; "
+        "a directory opens the browser on it. "
         "Subcommands: `dsh-tui check FILE` for scripts and CI, `dsh-tui ls [DIR]` to list sessions "
         "(see `dsh-tui check --help`, `dsh-tui ls --help`)."))
-    p.add_argument("file", nargs="?", help="session.jsonl.zstd or session.jsonl (default: the demo log)")
+    p.add_argument("file", nargs="?", help=("session.jsonl.zstd, session.jsonl, an export ZIP, or a directory "
+                                            "to browse (default: the dsh session root, else the demo log)"))
     p.add_argument("--demo", action="store_true", help="open the bundled demo log (a crashed session)")
     p.add_argument("--at", type=int, default=None, metavar="SEQ", help="open with the cursor on event SEQ")
     p.add_argument("--version", action="version", version=f"dsh-tui {__version__}")
@@ -121,20 +124,44 @@ def _print_json(obj: dict) -> None:
         sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=True, default=str) + "\n")
 
 
+def ui_target(file: str | None, demo: bool) -> tuple[str, Path, str | None]:
+    """What the UI opens: ("browse", root, None) or ("explore", log, notice). Textual-free.
+
+    No FILE: the session browser on $DSH_HOME/sessions (~/.dsh/sessions) when it holds
+    sessions, else the bundled demo log with a notice saying so. A directory (a root, a
+    project or a session directory): the browser on it. --demo: always the demo.
+    """
+    from .demo import default_demo_path
+    if demo:
+        return "explore", default_demo_path(), None
+    if file is None:
+        from .browse import display_root, root_has_sessions
+        from .model.layout import default_root
+        root = default_root()
+        if root_has_sessions(root):
+            return "browse", root, None
+        return "explore", default_demo_path(), (f"no dsh sessions under {display_root(root)}: showing the bundled "
+                                                "demo log (`dsh-tui DIR` browses another root)")
+    path = Path(file)
+    return ("browse" if path.is_dir() else "explore"), path, None
+
+
 def run_ui(argv: list[str]) -> int:
     args = main_parser().parse_args(argv)
     if args.file and args.demo:
         main_parser().error("give a FILE or --demo, not both")
-    if args.file is None:
-        from .demo import default_demo_path
-        path = default_demo_path()
-    else:
-        path = Path(args.file)
+    kind, path, notice = ui_target(args.file, args.demo)
     if not sys.stdout.isatty() or not sys.stdin.isatty():
         print("dsh-tui: the explorer needs a terminal; use `dsh-tui check FILE` in scripts", file=sys.stderr)
         return EXIT_USAGE
-    from .ui.app import run_app
-    return run_app(path, lenient=args.lenient, max_plain=args.max_plain_size, at_seq=args.at)
+    if kind == "browse":
+        from .ui.navigation import run_browser
+        return run_browser(path, lenient=args.lenient, max_plain=args.max_plain_size)
+    if notice is None:
+        from .ui.app import run_app
+        return run_app(path, lenient=args.lenient, max_plain=args.max_plain_size, at_seq=args.at)
+    from .ui.navigation import run_explorer
+    return run_explorer(path, notice=notice, lenient=args.lenient, max_plain=args.max_plain_size, at_seq=args.at)
 
 
 def main(argv: list[str] | None = None) -> int:

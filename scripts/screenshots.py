@@ -68,6 +68,37 @@ async def scene_checklist(app, pilot) -> None:
 
 SCENES = {"crash-verdict": scene_verdict, "pairing-pane": scene_pairs, "diff-detail": scene_diff,
           "help": scene_help, "ten-minute-pass": scene_checklist}
+BROWSER_SCENES = ("session-browser",)  # a generated session root, not the demo log
+
+
+async def _listed(app, pilot) -> None:
+    from dsh_tui.ui.screens.browser import BrowserScreen
+    while True:
+        s = app.screen
+        if isinstance(s, BrowserScreen) and s.listing is not None and s.pending == 0 and not any(
+                w.group in ("listing", "fill") and not w.is_finished for w in app.workers):
+            break
+        await pilot.pause(0.02)
+    await pilot.pause()
+
+
+async def shoot_browser(root: Path, name: str, size: tuple[int, int]) -> str:
+    """The session browser on a generated root: projects, nested children, statuses."""
+    app = ExplorerApp(root, native_clipboard=False, detail_delay=0.01)
+    app.browse_root = root
+    async with app.run_test(size=size) as pilot:
+        await _listed(app, pilot)
+        return app.export_screenshot(title=f"dsh-tui: {name}")
+
+
+def make_root(tmp: Path) -> Path:
+    """The tests' realistic root (tests/session_roots.py), every mtime pinned; HOME=tmp shows it as ~/dsh/sessions."""
+    from tests.session_roots import build_root
+    root = build_root(tmp / "dsh" / "sessions").root
+    for dirpath, _dirs, files in os.walk(root):
+        for name in files:
+            os.utime(os.path.join(dirpath, name), (1_796_300_000, 1_796_300_000))
+    return root
 
 
 async def shoot(log: Path, name: str, size: tuple[int, int]) -> str:
@@ -110,8 +141,13 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["XDG_STATE_HOME"] = str(Path(tmp) / "state")
         log = write_demo(Path(tmp) / "session.jsonl.zstd")
-        for name in SCENES:
-            svg_text = asyncio.run(shoot(log, name, (cols, rows)))
+        os.environ["HOME"] = tmp
+        root = make_root(Path(tmp))
+        for name in [*SCENES, *BROWSER_SCENES]:
+            if name in BROWSER_SCENES:
+                svg_text = asyncio.run(shoot_browser(root, name, (cols, rows)))
+            else:
+                svg_text = asyncio.run(shoot(log, name, (cols, rows)))
             if "\x1b" in svg_text:
                 raise SystemExit(f"{name}: raw ESC in the screenshot (unsanitised text)")
             svg = args.out / f"{name}.svg"

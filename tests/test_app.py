@@ -358,7 +358,7 @@ async def test_unreadable_file_error_screen(tmp_path):
 async def test_big_log_paints_progress_at_once_and_quits_promptly(monkeypatch):
     path = shared(LARGE / "big-936k-events__session.jsonl.zstd")
     ended: list[float] = []
-    real = app_module.load_session
+    real = app_module.open_session
 
     def tracked(*args, **kw):
         try:
@@ -366,7 +366,7 @@ async def test_big_log_paints_progress_at_once_and_quits_promptly(monkeypatch):
         finally:
             ended.append(time.monotonic())
 
-    monkeypatch.setattr(app_module, "load_session", tracked)
+    monkeypatch.setattr(app_module, "open_session", tracked)
     app = make_app(path)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()

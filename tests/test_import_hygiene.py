@@ -11,6 +11,7 @@ MODEL_MODULES = [
     "dsh_tui.model.cache", "dsh_tui.model.opener", "dsh_tui.model.plainstore", "dsh_tui.model.summary",
     "dsh_tui.model.discovery", "dsh_tui.model.entry", "dsh_tui.model.layout", "dsh_tui.model.exportzip",
     "dsh_tui.model.redact", "dsh_tui.model.lineage", "dsh_tui.model.tail", "dsh_tui.ls", "dsh_tui.demo",
+    "dsh_tui.browse", "dsh_tui.live",
     "dsh_tui.safety", "dsh_tui.clipboard", "dsh_tui.cli",
 ]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import os
+import threading
 from array import array
 from collections import OrderedDict
 from pathlib import Path
@@ -77,6 +78,9 @@ class FrameStore(_FileBacked):
         self.file_size = file_size
         self._dctx = zstandard.ZstdDecompressor()
         self._cache: OrderedDict[int, bytes] = OrderedDict()
+        # Views and worker threads (search, copy, follow) read concurrently; a decompressor
+        # and the frame cache are not thread-safe.
+        self._lock = threading.RLock()
 
     def _frame_end(self, k: int) -> int:
         if k + 1 < len(self.offsets):
@@ -84,6 +88,10 @@ class FrameStore(_FileBacked):
         return self.file_size if self.torn_offset == self.offsets[k] else self.frames_end
 
     def _frame(self, k: int) -> bytes:
+        with self._lock:
+            return self._frame_locked(k)
+
+    def _frame_locked(self, k: int) -> bytes:
         hit = self._cache.get(k)
         if hit is not None:
             self._cache.move_to_end(k)
@@ -110,6 +118,10 @@ class FrameStore(_FileBacked):
         return b"".join(parts)
 
     def full(self) -> bytes | bytearray:
+        with self._lock:
+            return self._full_locked()
+
+    def _full_locked(self) -> bytes | bytearray:
         if self._full is None:
             data = memoryview(self._pread(self.file_size, 0))  # one read, then frame by frame
             out = bytearray()

@@ -8,24 +8,58 @@ layered copy) runs in thread workers that post a message back.
 from __future__ import annotations
 
 import bisect
+import weakref
+from collections import OrderedDict
 
 from textual import work
+from textual.content import Content
+from textual.widgets import Footer
+from textual.worker import get_current_worker
 
 from ..clipboard import copy_layered
 from ..model.report import snippet
+from ..model.search import MAX_HITS, HitList, find_all, needle_key
+from ..model.source import Cancelled
 from ..model.detail import event_maps
 from ..model.summary import call_id_of, light_event
 from ..safety import one_line
 from .export import save_event_json
-from .messages import CopyDone, FilterReady, SearchDone
+from .messages import CopyDone, FilterReady, SearchHits
 from .screens.checklist import ChecklistScreen, ten_minute_pass
 from .screens.filter import FilterScreen
-from .screens.prompt import PromptScreen
 from .screens.report import ReportModal
 from .views import RowSource, build_filter, filter_specs
+from .widgets.cmdline import CommandLine
+
+SEARCH_LISTS = 4  # hit lists kept (the newest needles)
 
 
 class ExplorerActions:
+    ALLOW_IN_MAXIMIZED_VIEW = "Footer, CommandLine"  # the prompt works with a pane zoomed (z)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._hit_lists: OrderedDict[bytes, HitList] = OrderedDict()  # needle key -> hits in ``_hits_log``
+        self._hits_log: weakref.ref | None = None
+        self._searching: tuple[bytes, int] | None = None  # (needle key, direction) being scanned
+
+    # -- the command line (goto, search) ------------------------------------------------------
+    @property
+    def escape_to_minimize(self) -> bool:
+        """Escape cancels an open prompt before it restores a zoomed pane."""
+        found = self.screen.query(CommandLine)
+        if found and found.first().is_open:
+            return False
+        return super().escape_to_minimize
+
+    def ask(self, kind: str, label: str, callback, **kw) -> bool:
+        """Open the docked prompt of the current screen; False when that screen has none."""
+        found = self.screen.query(CommandLine)
+        if not found:
+            return False
+        found.first().ask(kind, label, callback, hide=tuple(self.screen.query(Footer)), **kw)
+        return True
+
     # -- jumping -------------------------------------------------------------------------------------
     def action_first_event(self) -> None:
         if self.log_ is not None:
@@ -36,18 +70,31 @@ class ExplorerActions:
             self.events.action_last()
 
     def action_goto(self) -> None:
-        if self.log_ is None:
+        log = self.log_
+        if log is None or not len(log):
             return
+        first, last = log.seq_of(0), log.seq_of(len(log) - 1)
+        self.ask("goto", "go to seq: ", self.goto_seq, integer=True, placeholder=f"{first}–{last}")
 
-        def done(value: str | None) -> None:
-            if value:
-                seq = int(value)
-                i = self.log_.index_of_seq(seq)
-                if i is None:
-                    self.notify(f"no event has seq {seq}", severity="warning", markup=False)
-                    i = max(0, min(seq, len(self.log_) - 1))
-                self.jump_to(i)
-        self.push_screen(PromptScreen("go to seq: ", integer=True), done)
+    def goto_seq(self, value: str | None) -> None:
+        """Jump to the event carrying seq ``value``; when none does, to the nearest one, with a notice."""
+        log = self.log_
+        if not value or log is None or not len(log):
+            return
+        try:
+            seq = int(value)
+        except ValueError:
+            self.notify(f"not a seq: {one_line(value, 40)}", severity="warning", markup=False)
+            return
+        i = log.index_of_seq(seq)
+        if i is None:
+            n = len(log)
+            i = min(n - 1, bisect.bisect_left(range(n), seq, key=log.seq_of))
+            first, last = log.seq_of(0), log.seq_of(n - 1)
+            where = "before the first" if seq < first else "after the last" if seq > last else "in a gap"
+            self.notify(f"no event has seq {seq} ({where}; seqs run {first}–{last}): "
+                        f"showing seq {log.seq_of(i)}", severity="warning", markup=False)
+        self.jump_to(i)
 
     def action_verdict(self) -> None:
         if self.diag is not None and self.diag.verdict is not None:
@@ -91,41 +138,105 @@ class ExplorerActions:
     def action_search(self) -> None:
         if self.log_ is None:
             return
+        self.ask("search", "/", self.search_for, value=self.needle or "", placeholder="type, tool, callId or text")
 
-        def done(value: str | None) -> None:
-            if value:
-                self.needle = value
-                self.search(value, self.current_index or 0, False)
-        self.push_screen(PromptScreen("/", value=self.needle or "", placeholder="type, tool, callId or text"), done)
+    def search_for(self, value: str | None) -> None:
+        if value:
+            self.needle = value
+            self.find_hit(1)
 
     def action_next_hit(self, direction: int) -> None:
         if self.needle and self.log_ is not None:
-            self.search(self.needle, self.current_index or 0, direction < 0)
+            self.find_hit(direction)
         else:
             self.action_finding(direction)
 
-    @work(thread=True, exclusive=True, group="search", exit_on_error=False)
-    def search(self, needle: str, start: int, backward: bool) -> None:
-        log = self.log_
-        hit = log.search(needle, start, backward=backward)
-        wrapped = hit is None
-        if hit is None and not backward:
-            hit = log.search(needle, -1)
-        elif hit is None:
-            last = len(log) - 1
-            if needle.lower().encode("utf-8", "replace") in log.record_bytes(log.res.ev_rec[last]).lower():
-                hit = log._first_event_of_record(log.res.ev_rec[last], needle)
-            else:
-                hit = log.search(needle, last, backward=True)
-        self.post_message(SearchDone(needle, hit, backward, wrapped))
+    def find_hit(self, direction: int) -> None:
+        """Jump to the next (previous) hit of ``needle``: a bisect once its hit list is built.
 
-    def on_search_done(self, message: SearchDone) -> None:
-        if message.index is None:
-            self.notify(f"not found: {one_line(message.needle, 80)}", severity="warning", markup=False)
+        The first search for a needle builds the list in a worker; a newer needle
+        cancels it. The events pane title says "searching" meanwhile.
+        """
+        log, key = self.log_, needle_key(self.needle or "")
+        if log is None or not key:
             return
-        self.jump_to(message.index)
-        if message.wrapped:
-            self.notify("search wrapped around", markup=False)
+        self._hits_for(log)
+        hits = self._hit_lists.get(key)
+        if hits is not None and hits.events == len(log):
+            self._hit_lists.move_to_end(key)
+            self.jump_to_hit(hits, direction)
+            return
+        if self._searching is not None and self._searching[0] == key:
+            self._searching = (key, direction)  # still scanning: the newest direction wins
+            return
+        self._searching = (key, direction)
+        self.show_search_status(f"searching “{one_line(self.needle, 40)}”…")
+        self.search_worker(log, self.needle)
+
+    def _hits_for(self, log) -> None:
+        """Forget the hit lists (and a running scan) of another log (the browser opened a new one)."""
+        if self._hits_log is None or self._hits_log() is not log:
+            self._hit_lists.clear()
+            self._hits_log = weakref.ref(log)
+            if self._searching is not None:
+                self._searching = None
+                self.workers.cancel_group(self, "search")
+                self.show_search_status(None)
+
+    @work(thread=True, exclusive=True, group="search", exit_on_error=False, description="search")
+    def search_worker(self, log, needle: str) -> None:
+        try:
+            hits = find_all(log, needle, cancel=get_current_worker().cancelled_event)
+        except Cancelled:
+            return
+        except Exception as exc:  # reported by on_search_hits, which also ends the "searching" state
+            self.post_message(SearchHits(needle, None, log, error=exc))
+            return
+        self.post_message(SearchHits(needle, hits, log))
+
+    def on_search_hits(self, message: SearchHits) -> None:
+        hits, key = message.hits, needle_key(message.needle)
+        if self.log_ is None or message.log is not self.log_:
+            return  # another log was opened meanwhile
+        self._hits_for(self.log_)
+        if hits is None:
+            if self._searching is not None and self._searching[0] == key:
+                self._searching = None
+                self.show_search_status(None)
+            err = message.error
+            self.notify(one_line(f"search failed: {type(err).__name__}: {err}", 300), severity="error", markup=False)
+            return
+        self._hit_lists[key] = hits
+        self._hit_lists.move_to_end(key)
+        while len(self._hit_lists) > SEARCH_LISTS:
+            self._hit_lists.popitem(last=False)
+        if self._searching is None or self._searching[0] != key:
+            return  # an older needle's list, kept for when it comes back
+        direction = self._searching[1]
+        self._searching = None
+        self.show_search_status(None)
+        if hits.capped:
+            self.notify(f"more than {MAX_HITS:,} events hold “{one_line(message.needle, 40)}”: n and N "
+                        f"visit the first {MAX_HITS:,}; a longer needle narrows it", severity="warning",
+                        markup=False, timeout=8)
+        if needle_key(self.needle or "") == key:
+            self.jump_to_hit(hits, direction)
+
+    def jump_to_hit(self, hits: HitList, direction: int) -> None:
+        if not len(hits):
+            self.notify(f"not found: {one_line(hits.needle, 80)}", severity="warning", markup=False)
+            return
+        cur = self.current_index
+        hit, wrapped = hits.step(-1 if cur is None else cur, direction)
+        self.jump_to(hit)
+        if wrapped:
+            self.notify("search wrapped around" + (" (within the first hits)" if hits.capped else ""), markup=False)
+
+    def show_search_status(self, text: str | None) -> None:
+        """The events pane title, with ``text`` (e.g. "searching …") appended."""
+        self.set_events_title()
+        if text:
+            self.events.border_title = Content.assemble(self.events.border_title or "", (f" · {text}", "italic"))
 
     def action_filter(self) -> None:
         if self.log_ is None:

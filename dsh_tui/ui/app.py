@@ -19,11 +19,11 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.timer import Timer
-from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
 
 from ..model.diagnosis import diagnose
-from ..model.session import load_session
+from ..live import is_zip_target, load_target
+from ..model.opener import open_session, save_to_cache
 from ..model.source import Cancelled, LogUnreadable
 from ..model.summary import detail_sections, light_event
 from ..safety import one_line
@@ -33,15 +33,19 @@ from .keys import COMMANDS, KEY_HELP
 from .messages import LoadProgress, PairHighlighted, RowHighlighted
 from .screens.error import ErrorScreen
 from .screens.help import HelpScreen
+from .follow import FollowMixin  # live follow (issue 6)
+from .navigation import NavigationMixin  # browser, parent/child, back, permalink (issue 6)
 from .views import RowSource
+from .widgets.cmdline import CommandLine
 from .widgets.detail import DetailView
+from .widgets.footer import StableFooter
 from .widgets.event_list import EventList
 from .widgets.header import HeaderPanel
 from .widgets.pairs import PairsPane
 from .widgets.progress import LoadBar
 
 
-class ExplorerApp(ExplorerActions, App[int]):
+class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "dsh-tui"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
@@ -72,7 +76,8 @@ class ExplorerApp(ExplorerActions, App[int]):
                 yield EventList(id="events")
                 yield PairsPane(id="pairs")
             yield DetailView(id="detail")
-        yield Footer(compact=True)
+        yield StableFooter(compact=True)
+        yield CommandLine(id="cmdline")  # goto and search prompts: shown in the footer's place
 
     @property
     def events(self) -> EventList:
@@ -92,6 +97,9 @@ class ExplorerApp(ExplorerActions, App[int]):
         self.pairs_pane.border_title = "pairs"
         self.detail.border_title = "detail"
         self.events.focus()
+        if self.browse_root is not None:  # `dsh-tui DIR`: the session browser (ui/navigation.py)
+            self.show_browser()
+            return
         self.load()
 
     # -- loading ----------------------------------------------------------------------------
@@ -99,26 +107,32 @@ class ExplorerApp(ExplorerActions, App[int]):
     def load(self):
         last = [0.0]
 
-        def progress(stage: str, done: int, total: int) -> None:
+        def progress(stage: str, done: int, total: int) -> None:  # at most 10 a second, plus the last
             now = time.monotonic()
-            if now - last[0] >= 0.1:
+            if now - last[0] >= 0.1 or (total and done >= total):
                 last[0] = now
                 self.post_message(LoadProgress(stage, done, total))
 
-        # The scan allocates millions of small objects that all stay alive: the
-        # cyclic GC would only re-walk them (about 30% of the load time).
-        gc_was_enabled = gc.isenabled()
-        gc.disable()
-        try:
-            log = load_session(self.path, lenient=self.lenient, max_plain=self.max_plain,
-                               cancel=self.cancel_event, progress=progress)
+        # The model pauses the cyclic GC while it indexes and diagnoses (model/gcpause.py).
+        if is_zip_target(self.path):  # ZIPs and their members: live.py
+            log = load_target(self.path, lenient=self.lenient, max_plain=self.max_plain,
+                              cancel=self.cancel_event, progress=progress)
             if self.cancel_event.is_set():
                 raise Cancelled()
             self.post_message(LoadProgress("diagnose", 0, 0))
-            return log, diagnose(log)
-        finally:
-            if gc_was_enabled:
-                gc.enable()
+            diag = diagnose(log)
+        else:  # the index cache when it is fresh; written by `save_cache` after the first paint
+            log, diag = open_session(self.path, lenient=self.lenient, max_plain=self.max_plain,
+                                     cancel=self.cancel_event, progress=progress, write_cache=False)
+        if self.cancel_event.is_set():
+            raise Cancelled()
+        return log, diag
+
+    @work(thread=True, group="cache", exit_on_error=False, description="save the index cache")  # no repr(diag)
+    def save_cache(self, log, diag) -> None:
+        """Write the index cache (best effort), so the next open of this file is near-instant."""
+        if not self.cancel_event.is_set():
+            save_to_cache(log, diag)
 
     def on_load_progress(self, message: LoadProgress) -> None:
         self.query_one(LoadBar).set_progress(message.stage, message.done, message.total)
@@ -158,6 +172,7 @@ class ExplorerApp(ExplorerActions, App[int]):
         self.log_, self.diag = log, diag
         # The scan's facts are millions of long-lived objects: keep the cyclic GC
         # from re-walking them (a gen-2 pass over a 1M-event log costs ~250 ms).
+        # Only freezes (never disables or re-enables the GC): harmless if the model froze too.
         gc.freeze()
         self.finding_indices = sorted({f.index for f in diag.findings if f.index is not None})
         with self.batch_update():
@@ -172,6 +187,8 @@ class ExplorerApp(ExplorerActions, App[int]):
             self.sub_title = "UNVERIFIED"
         if diag.verdict is None and len(log):
             self.notify("No failure found in this log.", markup=False)
+        if not getattr(log, "from_cache", True):  # once the verdict is painted: write the index cache
+            self.call_after_refresh(self.save_cache, log, diag)
 
     def start_index(self) -> int | None:
         log, diag = self.log_, self.diag
@@ -202,12 +219,18 @@ class ExplorerApp(ExplorerActions, App[int]):
         i = self._detail_index
         if self.log_ is None or i is None or i == self.detail_shown:
             return
+        found = self.screen_stack[0].query("#detail") if self.screen_stack else None
+        if not found:  # the app is closing (the debounce timer outlived the screen)
+            return
+        detail = found.first()
         ev = light_event(self.log_, i)
-        self.detail.set_sections(detail_sections(ev, self.log_, self.diag))
-        self.detail.border_title = Content(f"detail · seq {ev.seq}")
+        detail.set_sections(detail_sections(ev, self.log_, self.diag))
+        detail.border_title = Content(f"detail · seq {ev.seq}")
         self.detail_shown = i
 
     def on_pair_highlighted(self, message: PairHighlighted) -> None:
+        if not self.screen_stack:  # closing: a late message (e.g. after a live-follow update)
+            return
         if self.focused is not self.pairs_pane or self.log_ is None:
             return
         p = self.pairs_pane.pairs[message.row]
@@ -242,6 +265,8 @@ class ExplorerApp(ExplorerActions, App[int]):
 
     def action_enter(self) -> None:
         if self.focused is self.events:
+            if self.offer_child():  # a NOT_IN_TOOL_SET finding a child calls: open it? (navigation.py)
+                return
             self.detail.focus()
             return
         if self.focused is self.pairs_pane and self.pairs_pane.pair is not None:

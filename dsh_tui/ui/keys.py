@@ -24,7 +24,14 @@ KEY_HELP: list[tuple[str, list[tuple[str, str]]]] = [
     ("Report", [("y", "copy the bug report (finding at the cursor, else verdict)"),
                 ("Y", "copy just the callId"),
                 ("s", "save the full event JSON to a file"),
-                ("t", "the ten-minute pass checklist")]),
+                ("t", "the ten-minute pass checklist"),
+                ("l", "copy the permalink <session-id>@<seq> of the event"),
+                ("m", "(in the copy window) the markdown bug report, secrets masked")]),
+    ("Sessions", [("b esc", "back: the previous session, else the session browser"),
+                  ("u", "open the parent session (delegated children)"),
+                  ("c", "delegated children: pick one to open"),
+                  ("enter", "on NOT_IN_TOOL_SET: open the child that calls the tool"),
+                  ("w", "follow the file live / pause (shown in the header)")]),
     ("Screen", [("P", "show / hide the pairs pane"),
                 ("? F1", "this help"), ("ctrl+p", "command palette: every action"), ("q", "quit")]),
 ]
@@ -49,6 +56,11 @@ BINDINGS = [
     B("P", "toggle_pairs", "Pairs pane", show=False, id="toggle-pairs"),
     B("z", "zoom", "Zoom pane", show=False, id="zoom"),
     B("enter", "enter", "Open", show=False, id="enter"),
+    B("b,escape", "back", "Back", id="back"),  # hidden when there is nothing to go back to
+    B("u", "parent", "Parent session", show=False, id="parent"),
+    B("c", "children", "Children", show=False, id="children"),
+    B("w", "toggle_follow", "Follow / pause", show=False, id="toggle-follow"),
+    B("l", "permalink", "Copy permalink", show=False, id="permalink"),
 ]
 
 # Every action in the command palette: (title, help, action string).
@@ -71,5 +83,11 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("Ten-minute pass", "The checklist (t)", "checklist"),
     ("Toggle pairs pane", "Show or hide the call/result pairs (P)", "toggle_pairs"),
     ("Zoom pane", "Maximize or restore the focused pane (z)", "zoom"),
+    ("Copy permalink", "<session-id>@<seq> of the event under the cursor (l)", "permalink"),
+    ("Copy markdown bug report", "Masked markdown report for the finding under the cursor", "copy_report_markdown"),
+    ("Back", "The previous session, else the session browser (b, esc)", "back"),
+    ("Open the parent session", "Of a delegated child (u)", "parent"),
+    ("Open a child session", "Delegated children of this session (c)", "children"),
+    ("Follow / pause", "Re-read the file as it grows (w)", "toggle_follow"),
     ("Help", "Every key (?)", "help"),
 ]

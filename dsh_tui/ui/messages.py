@@ -44,10 +44,12 @@ class PairHighlighted(Message):
         return isinstance(message, PairHighlighted)
 
 
-class SearchDone(Message):
-    def __init__(self, needle: str, index: int | None, backward: bool, wrapped: bool) -> None:
+class SearchHits(Message):
+    """Every hit of ``needle`` in ``log`` (a `model.search.HitList`; None with ``error``), from the search worker."""
+
+    def __init__(self, needle: str, hits: Any, log: Any, error: BaseException | None = None) -> None:
         super().__init__()
-        self.needle, self.index, self.backward, self.wrapped = needle, index, backward, wrapped
+        self.needle, self.hits, self.log, self.error = needle, hits, log, error
 
 
 class FilterReady(Message):

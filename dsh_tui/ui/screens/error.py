@@ -15,7 +15,9 @@ EXIT_UNREADABLE = 3
 
 
 class ErrorScreen(Screen[None]):
-    BINDINGS = [Binding("q,escape,enter", "leave", "Quit", id="error-quit")]
+    BINDINGS = [Binding("q", "leave", "Quit", id="error-quit"),
+                Binding("escape,enter", "back_or_leave", "Back / quit", show=False, id="error-back-or-quit"),
+                Binding("b", "back", "Back", id="error-back")]
 
     def __init__(self, title: str, reason: str, hint: str = "") -> None:
         super().__init__()
@@ -27,7 +29,26 @@ class ErrorScreen(Screen[None]):
             yield Static(Content(self.reason), id="error-reason")
             if self.hint:
                 yield Static(Content(one_line(self.hint, 300)), id="error-hint")
-            yield Static(Content.assemble(("q", "bold"), " quit (exit code 3)"), id="error-keys")
+            keys = [("q", "bold"), " quit (exit code 3)"]
+            if self.can_go_back():
+                keys += ["   ", ("b esc", "bold"), " back"]
+            yield Static(Content.assemble(*keys), id="error-keys")
+
+    def can_go_back(self) -> bool:
+        check = getattr(self.app, "can_go_back", None)
+        return bool(check and check())
 
     def action_leave(self) -> None:
         self.app.exit(return_code=EXIT_UNREADABLE)
+
+    def action_back_or_leave(self) -> None:
+        if self.can_go_back():
+            self.action_back()
+        else:
+            self.action_leave()
+
+    def action_back(self) -> None:
+        """Back to the previous session or the browser (ui/navigation.py), when there is one."""
+        if self.can_go_back():
+            self.app.pop_screen()
+            self.app.call_later(self.app.run_action, "back")

@@ -32,15 +32,25 @@ def status_content(result) -> Content:
 
 
 class ReportModal(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q,enter", "dismiss", "Close", show=False)]
+    BINDINGS = [Binding("escape,q,enter", "dismiss", "Close", show=False),
+                Binding("m", "switch", "Markdown report / plain snippet", show=False)]
 
-    def __init__(self, title: str, text: str, result) -> None:
+    def __init__(self, title: str, text: str, result, kind: str = "snippet") -> None:
         super().__init__()
         self.title_text, self.text, self.result = title, text, result
+        self.kind = kind  # "snippet" | "markdown" | "permalink"
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="report-box") as box:
             box.border_title = Content(one_line(self.title_text, 80))
-            box.border_subtitle = "esc closes"
+            other = "plain snippet" if self.kind == "markdown" else "markdown bug report (secrets masked)"
+            box.border_subtitle = f"esc closes · m copies the {other}"
             yield Static(status_content(self.result), id="report-status")
             yield Static(Content(clean(self.text, max_chars=64 * 1024).expandtabs(4)), id="report-text")
+
+    def action_switch(self) -> None:
+        """Copy the other format of the report (the app builds it for the same finding)."""
+        app = self.app
+        action = "copy_report" if self.kind == "markdown" else "copy_report_markdown"
+        self.dismiss()
+        app.call_later(app.run_action, action)

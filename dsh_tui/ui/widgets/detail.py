@@ -110,17 +110,16 @@ class DetailView(ScrollView, can_focus=True, inherit_bindings=False):
         self.virtual_size = Size(max(1, width), len(self._visual))
         self.refresh()
 
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._strips.clear()
-
     def on_resize(self) -> None:
         self._rewrap(self.scrollable_content_region.width)
 
     def render_lines(self, crop: Region) -> list[Strip]:
         self._rewrap(self.scrollable_content_region.width)
-        self._base = self.rich_style
-        self._styles = {n: self.get_component_rich_style(n) for n in self._names}
+        base = self.rich_style
+        styles = {n: self.get_component_rich_style(n) for n in self._names}
+        if base != self._base or styles != self._styles:  # a theme or CSS change, not a mere focus change
+            self._strips.clear()
+        self._base, self._styles = base, styles
         return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:

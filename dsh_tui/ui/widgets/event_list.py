@@ -36,6 +36,7 @@ class EventList(VirtualList):
         "eventlist--seq", "eventlist--time", "eventlist--tool", "eventlist--message", "eventlist--chunk",
         "eventlist--turn", "eventlist--other", "eventlist--surface", "eventlist--log",
         "eventlist--failure", "eventlist--warning", "eventlist--info", "eventlist--verdict", "eventlist--unknown",
+        "eventlist--seed", "eventlist--seed-end",
     }
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
@@ -47,6 +48,7 @@ class EventList(VirtualList):
         self._rows: LRUCache[int, RowSummary] = LRUCache(4096)
         self._seq_w = 3
         self.empty_text = "reading the log…"
+        self.seed_end: int | None = None  # index of the last session/end-seed: rows before it came from the seed
 
     # -- model -------------------------------------------------------------------------
     def set_log(self, log, diag, source: RowSource, cursor_index: int | None) -> None:
@@ -66,6 +68,18 @@ class EventList(VirtualList):
         self._seq_w = max(3, len(str(last)))
         self.empty_text = "no events in this log" if not len(log) else "no events match this filter"
         self.set_source(source, cursor_index)
+
+    def clear(self, text: str = "reading the log…") -> None:
+        """No log (another session is being opened)."""
+        self.log_, self.source, self.marks, self.seed_end = None, RowSource(0), {}, None
+        self._rows.clear()
+        self.empty_text = text
+        self.reset_rows(0)
+
+    def set_seed_end(self, index: int | None) -> None:
+        if index != self.seed_end:
+            self.seed_end = index
+            self.clear_cache()
 
     def set_source(self, source: RowSource, cursor_index: int | None) -> None:
         self.source = source
@@ -118,8 +132,18 @@ class EventList(VirtualList):
         badge = ("surf" if s.badge == "surface" else "log ") if wide else ("S" if s.badge == "surface" else "·")
         text_style = st(f"eventlist--{mark}") if mark in ("failure", "verdict") else self._base
         type_style = st("eventlist--unknown") if s.type in self.unknown else st(_type_class(s.type))
+        seed = self.seed_end
+        if mark:
+            mark_seg = Segment(MARKS.get(mark, " "), st(f"eventlist--{mark}"))
+        elif seed is not None and index <= seed:  # inherited through the seed; ┴ the end-seed itself
+            mark_seg = Segment("┴" if index == seed else "┊", st("eventlist--seed-end" if index == seed
+                                                                else "eventlist--seed"))
+        else:
+            mark_seg = Segment(" ", self._base)
+        if seed is not None and index == seed:
+            type_style = st("eventlist--seed-end")
         return [
-            Segment(MARKS.get(mark, " ") if mark else " ", st(f"eventlist--{mark}") if mark else self._base),
+            mark_seg,
             Segment(f"{s.seq:>{self._seq_w}} ", st("eventlist--seq")),
             Segment(f"{time:<{12 if wide else 8}} ", st("eventlist--time")),
             Segment(f"{s.turn_step[:7]:>{7 if wide else 5}} ", st("eventlist--time")),

@@ -106,14 +106,31 @@ class HeaderPanel(Widget):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._lines: list[list] = []
+        self.state: tuple[str, str] | None = None  # (text, style) before line 1: following / paused
+        self.extra: list[list] = []  # after the verdict: the session's family, child failures
 
     def show_loading(self, path: Path, note: str = "reading…") -> None:
         self._lines = [[(one_line(path.name, 120), "bold"), "  ", (one_line(note, 200), DIM)]]
+        self.state, self.extra = None, []
         self.refresh(layout=True)
 
     def show_log(self, log, diag, path: Path) -> None:
         self._lines = header_lines(log, diag, path)
         self.refresh(layout=True)
 
+    def set_extra(self, state: tuple[str, str] | None, extra: list[list]) -> None:
+        """The follow state and the family lines (built from sanitised parts by ``ui.navigation``)."""
+        self.state, self.extra = state, extra
+        self.refresh(layout=True)
+
+    def plain(self) -> str:
+        return self.render().plain
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return sum(1 for parts in self._lines + self.extra if parts)  # lines are cut, never wrapped
+
     def render(self) -> Content:
-        return fit(self._lines, self.content_region.width)
+        lines = list(self._lines)
+        if self.state is not None and lines:
+            lines[0] = [self.state, " ", *lines[0]]
+        return fit(lines + self.extra, self.content_region.width)

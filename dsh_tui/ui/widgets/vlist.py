@@ -3,6 +3,11 @@
 Only visible rows are built (``render_row``), strips are kept in an LRU cache,
 component styles are resolved once per frame, and every key handler does
 O(visible rows) work. Subclasses supply ``row_count`` and ``render_row``.
+
+The strip cache survives focus changes and CSS re-application: it is dropped
+only when a resolved style it was built with actually changed (checked once
+per frame), and only the cursor strips when just the cursor style changed.
+So focusing or blurring the list (tab, the docked prompt) rebuilds no rows.
 """
 
 from __future__ import annotations
@@ -43,6 +48,8 @@ class VirtualList(ScrollView, can_focus=True, inherit_bindings=False):
         self._styles: dict[str, Style] = {}
         self._base = Style()
         self._width = 0
+        self._row_styles: tuple | None = None  # (base, styles but the cursor's) the row strips were built with
+        self._cursor_style: Style | None = None  # the cursor style the cursor strips were built with
         self.empty_text = ""
         self._component_names = tuple(sorted(type(self)._get_component_classes()))
 
@@ -69,16 +76,6 @@ class VirtualList(ScrollView, can_focus=True, inherit_bindings=False):
         self._strips.clear()
         self.refresh()
 
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._strips.clear()
-
-    def on_focus(self) -> None:
-        self.clear_cache()
-
-    def on_blur(self) -> None:
-        self.clear_cache()
-
     def on_resize(self) -> None:
         self._strips.clear()
         self.virtual_size = Size(self.scrollable_content_region.width, self.row_count())
@@ -89,12 +86,18 @@ class VirtualList(ScrollView, can_focus=True, inherit_bindings=False):
         return self._styles.get(name) or self._base
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        self._base = self.rich_style
-        self._styles = {name: self.get_component_rich_style(name) for name in self._component_names}
+        self._base = base = self.rich_style
+        self._styles = styles = {name: self.get_component_rich_style(name) for name in self._component_names}
+        cursor_style = styles.get("vlist--cursor")
+        row_styles = (base, tuple(v for k, v in styles.items() if k != "vlist--cursor"))
         width = self.scrollable_content_region.width
-        if width != self._width:
-            self._width = width
+        if width != self._width or row_styles != self._row_styles:
+            self._width, self._row_styles, self._cursor_style = width, row_styles, cursor_style
             self._strips.clear()
+        elif cursor_style != self._cursor_style:  # focus changed: only the cursor rows look different
+            self._cursor_style = cursor_style
+            for key in [k for k in self._strips.keys() if k[1]]:
+                self._strips.discard(key)
         return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:

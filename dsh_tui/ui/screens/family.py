@@ -1,0 +1,75 @@
+"""A session's family: pick a delegated child to open (c), confirm opening one from a finding."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...browse import status_of
+from ...safety import one_line
+
+
+def relative_content(rel) -> Content:
+    e = rel.entry
+    label, cls = status_of(e)
+    style = {"ok": "$success", "bad": "bold $error", "warn": "$warning"}.get(cls, "$text-muted")
+    parts: list = [("  " * (rel.depth - 1) + "↳ ", "$text-muted"), (one_line(e.display_id, 80), "bold"), "  ",
+                   (label, style)]
+    if e.verdict_kind:
+        parts += ["  ", (f"failed: {one_line(e.verdict_kind, 40)}", "bold $error")]
+        if e.verdict_call_id:
+            parts += [" ", one_line(e.verdict_call_id, 60)]
+    if e.events is not None:
+        parts += [(f"  {e.events:,} events", "$text-muted")]
+    if e.member:
+        parts += [(f"  {one_line(e.member, 80)}", "$text-muted")]
+    return Content.assemble(*parts)
+
+
+class ChildrenScreen(ModalScreen):
+    """The delegated descendants (from `find_lineage`); Enter dismisses with the chosen Relative."""
+
+    BINDINGS = [Binding("escape,q,c", "close", "Close", show=False)]
+
+    def __init__(self, children: list, truncated: bool = False) -> None:
+        super().__init__()
+        self.children_ = children
+        self.truncated = truncated
+
+    def compose(self) -> ComposeResult:
+        options = OptionList(*(Option(relative_content(r), id=f"child-{k}") for k, r in enumerate(self.children_)),
+                             id="children-list")
+        options.border_title = f"delegated children ({len(self.children_)}{'+' if self.truncated else ''})"
+        options.border_subtitle = "enter opens · b comes back · esc closes"
+        yield options
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.children_[event.option_index])
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """One question; enter or y answers yes, esc or n no."""
+
+    BINDINGS = [Binding("enter,y", "answer(True)", "Yes", show=False),
+                Binding("escape,n,q", "answer(False)", "No", show=False)]
+
+    def __init__(self, title: str, question: Content) -> None:
+        super().__init__()
+        self.title_text, self.question = title, question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box") as box:
+            box.border_title = Content(one_line(self.title_text, 60))
+            box.border_subtitle = "enter opens · esc stays"
+            yield Static(self.question, id="confirm-text")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)

@@ -1,0 +1,125 @@
+"""CommandLine: a one-line prompt docked at the bottom of the main screen (like vim's).
+
+It replaces the footer while it is open, in the same one-line dock, so nothing
+else moves: opening and closing repaint one line (a modal screen would dim and
+then repaint the whole screen: ~100 ms on a big terminal). Escape cancels,
+Enter applies; either way focus returns to the widget that had it. That
+widget keeps its focused look meanwhile (class ``-prompt-origin``, styled like
+``:focus`` in app.tcss), so the focus round trip repaints nothing else.
+
+The label is plain text (never markup) and the input refuses control
+characters, so a pasted escape sequence cannot reach the terminal.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.content import Content
+from textual.events import DescendantBlur
+from textual.widget import Widget
+from textual.widgets import Input, Label
+
+from ...safety import one_line
+
+NO_CONTROLS = r"[^\x00-\x1f\x7f-\x9f]*"
+DIGITS = r"[0-9]*"
+
+
+class CommandLine(Horizontal):
+    DEFAULT_CSS = """
+    CommandLine { dock: bottom; height: 1; width: 100%; display: none; }
+    CommandLine > #prompt-label { width: auto; }
+    CommandLine > #prompt-input { border: none; height: 1; padding: 0; width: 1fr; }
+    """
+    BINDINGS = [Binding("escape", "cancel", "Cancel", show=False)]
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.kind: str | None = None  # what is being asked ("goto", "search"), None when closed
+        self._callback: Callable[[str | None], None] | None = None
+        self._return_to: Widget | None = None
+        self._hidden: list[Widget] = []
+
+    def compose(self) -> ComposeResult:
+        yield Label("", id="prompt-label", markup=False)
+        yield Input(id="prompt-input", select_on_focus=False, restrict=NO_CONTROLS)
+
+    @property
+    def input(self) -> Input:
+        return self.query_one("#prompt-input", Input)
+
+    @property
+    def is_open(self) -> bool:
+        return self.kind is not None
+
+    def ask(self, kind: str, label: str, callback: Callable[[str | None], None], *, value: str = "",
+            integer: bool = False, placeholder: str = "", hide: tuple[Widget, ...] = ()) -> None:
+        """Show the prompt (hiding ``hide``, e.g. the footer) and focus its input.
+
+        ``callback`` gets the submitted text, or None when cancelled (Escape, or
+        focus moved elsewhere on this screen). A prompt already open is cancelled first.
+        """
+        if self.is_open:
+            self._close(None)
+        self.kind, self._callback = kind, callback
+        focused = self.app.focused
+        self._return_to = focused if focused is not None and focused.screen is self.screen else None
+        self.query_one("#prompt-label", Label).update(Content(one_line(label, 40)))
+        inp = self.input
+        inp.restrict = DIGITS if integer else NO_CONTROLS
+        inp.placeholder = one_line(placeholder, 80)
+        inp.value = one_line(value, 1000) if not integer else "".join(c for c in value if c.isdigit())
+        inp.cursor_position = len(inp.value)
+        with self.app.batch_update():
+            self._hidden = [w for w in hide if w.display]
+            for w in self._hidden:
+                w.display = False
+            self.display = True
+            if self._return_to is not None:  # its Blur re-applies its styles: no second pass here
+                self._return_to.add_class("-prompt-origin", update=False)
+            # Not Widget.focus(): it repaints the widget and defers the focus change.
+            self.screen.set_focus(inp, scroll_visible=False)
+
+    def _close(self, value: str | None) -> None:
+        callback, target = self._callback, self._return_to
+        self.kind, self._callback, self._return_to = None, None, None
+        with self.app.batch_update():
+            self.display = False
+            for w in self._hidden:
+                w.display = True
+            self._hidden = []
+            if target is not None:
+                refocus = target.is_attached and target.focusable and self.app.screen is self.screen
+                if refocus:
+                    self.screen.set_focus(target, scroll_visible=False)
+                # With a refocus its Focus event re-applies its styles, :focus set and this class gone.
+                target.remove_class("-prompt-origin", update=not refocus)
+        if callback is not None:
+            callback(value)
+
+    # -- events ----------------------------------------------------------------------
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if self.is_open:
+            self._close(event.value)
+
+    def action_cancel(self) -> None:
+        if self.is_open:
+            self._close(None)
+
+    def on_descendant_blur(self, event: DescendantBlur) -> None:
+        # Focus moved elsewhere on this screen (tab, a click on a pane): cancel, as vim does.
+        # A screen pushed on top (command palette) keeps the prompt open for its return.
+        if self.is_open and self.app.screen is self.screen:
+            self.call_after_refresh(self._cancel_if_unfocused)
+
+    def _cancel_if_unfocused(self) -> None:
+        if self.is_open and self.app.screen is self.screen and self.app.focused is not self.input:
+            if self._return_to is not None:
+                self._return_to.remove_class("-prompt-origin")
+            self._return_to = self.app.focused  # keep the focus where the user put it
+            self._close(None)

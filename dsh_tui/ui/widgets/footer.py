@@ -1,0 +1,38 @@
+"""StableFooter: Textual's Footer, recomposed only when the keys it shows change.
+
+The stock Footer rebuilds all its key widgets on every focus change (a
+``bindings_updated_signal``), which costs a layout pass and a repaint even when
+the same keys are shown, e.g. when the docked prompt takes and returns focus.
+While hidden (the prompt is in its place) it does not recompose at all.
+"""
+
+from __future__ import annotations
+
+from textual.screen import Screen
+from textual.widgets import Footer
+
+
+class StableFooter(Footer):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._shown: tuple | None = None
+
+    @staticmethod
+    def _signature(screen: Screen) -> tuple:
+        palette = screen.app.COMMAND_PALETTE_BINDING
+        return tuple((key, b.key, b.action, b.description, b.group, enabled, tooltip)
+                     for key, (_node, b, enabled, tooltip) in screen.active_bindings.items()
+                     if b.show or key == palette)
+
+    def bindings_changed(self, screen: Screen) -> None:
+        if self._bindings_ready and screen is self.screen and self.is_attached and screen.app.app_focus:
+            if not self.display:
+                return  # hidden (the docked prompt is in its place): catch up when shown
+            shown = self._signature(screen)
+            if shown == self._shown:
+                return
+            self._shown = shown
+        super().bindings_changed(screen)
+
+    def on_show(self) -> None:
+        self.bindings_changed(self.screen)
