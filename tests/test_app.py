@@ -431,3 +431,34 @@ async def test_hostile_strings_render_inert(tmp_path):
     joined = "".join(shots)
     assert "[@click=app.quit]" in joined and "[/]" in joined and "[bold]b[/bold]" in joined
     assert "␛]52;c;ZXZpbA==" in joined
+
+
+async def test_provisional_tail_verdict_paints_before_the_full_decode(tmp_path, monkeypatch):
+    """The header shows the tail verdict, marked provisional, while the full decode still runs."""
+    import threading
+
+    import dsh_tui.ui.app as app_module
+    from dsh_tui.demo import write_demo
+    from dsh_tui.ui.widgets.header import HeaderPanel
+
+    path = write_demo(tmp_path / "demo.jsonl.zstd")
+    gate = threading.Event()
+    real_open = app_module.open_session
+
+    def slow_open(*args, **kwargs):
+        gate.wait(10)  # hold the full decode until the provisional verdict was seen
+        return real_open(*args, **kwargs)
+
+    monkeypatch.setattr(app_module, "open_session", slow_open)
+    app = app_module.ExplorerApp(path, native_clipboard=False)
+    async with app.run_test(size=(120, 30)) as pilot:
+        for _ in range(200):
+            await pilot.pause(0.02)
+            text = app.query_one(HeaderPanel).plain()
+            if "provisional" in text:
+                break
+        assert "VERDICT TOOL_OUTCOME_UNKNOWN" in text and "call_05_deploy" in text and "provisional" in text
+        gate.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.load_finished and "provisional" not in app.query_one(HeaderPanel).plain()

@@ -30,7 +30,7 @@ from ..safety import one_line
 from .actions import ExplorerActions
 from .keys import BINDINGS as KEY_BINDINGS
 from .keys import COMMANDS, KEY_HELP
-from .messages import LoadProgress, PairHighlighted, RowHighlighted
+from .messages import LoadProgress, PairHighlighted, RowHighlighted, TailVerdictFound
 from .screens.error import ErrorScreen
 from .screens.help import HelpScreen
 from .follow import FollowMixin  # live follow (issue 6)
@@ -41,6 +41,7 @@ from .widgets.detail import DetailView
 from .widgets.footer import StableFooter
 from .widgets.event_list import EventList
 from .widgets.header import HeaderPanel
+from ..model.tail import tail_verdict
 from .widgets.pairs import PairsPane
 from .widgets.progress import LoadBar
 
@@ -101,6 +102,19 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
             self.show_browser()
             return
         self.load()
+        if not is_zip_target(self.path):
+            self.probe_tail()
+
+    @work(thread=True, group="tail", exit_on_error=False, description="provisional tail verdict")
+    def probe_tail(self) -> None:
+        """A crash's verdict from the last frames, painted before the full decode ends."""
+        tv = tail_verdict(self.path)
+        if tv is not None and not self.load_finished:
+            self.post_message(TailVerdictFound(tv))
+
+    def on_tail_verdict_found(self, message: TailVerdictFound) -> None:
+        if not self.load_finished:
+            self.query_one(HeaderPanel).show_provisional(self.path, message.verdict)
 
     # -- loading ----------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)

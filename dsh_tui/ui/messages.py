@@ -22,6 +22,14 @@ class LoadProgress(Message):
         return isinstance(message, LoadProgress)
 
 
+class TailVerdictFound(Message):
+    """A provisional verdict read from the last frames while the full decode runs."""
+
+    def __init__(self, verdict: Any) -> None:
+        super().__init__()
+        self.verdict = verdict
+
+
 class RowHighlighted(Message):
     """The event list cursor moved (row in the current view, event index)."""
 

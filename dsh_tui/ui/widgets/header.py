@@ -114,6 +114,15 @@ class HeaderPanel(Widget):
         self.state, self.extra = None, []
         self.refresh(layout=True)
 
+    def show_provisional(self, path: Path, tv) -> None:
+        """The tail verdict, marked provisional, until the full decode replaces the panel."""
+        who = " ".join(one_line(str(x), 60) for x in (tv.call_id, tv.name) if x)
+        where = f"seq {tv.seq}" + (f" · turn {tv.turn}/{tv.step}" if tv.turn is not None else "")
+        verdict = [(f" VERDICT {one_line(tv.kind, 40)} ", LOUD_ERROR), " ", (who, "bold"), f"  {where}  ",
+                   (f"provisional: read from the last {tv.tail_bytes // 1024:,} KiB; full decode running…", DIM)]
+        self._lines = self._lines[:1] + [verdict]
+        self.refresh(layout=True)
+
     def show_log(self, log, diag, path: Path) -> None:
         self._lines = header_lines(log, diag, path)
         self.refresh(layout=True)
