@@ -75,6 +75,14 @@ def _key(value: Any) -> str:
     return value if isinstance(value, str) else repr(value)
 
 
+def _tool_pair(tools: dict[str, Pair], cid: str, name: Any, d: dict) -> Pair:
+    """The pair for ``cid``, created on first sight (from a tool-call block or a tool/call)."""
+    p = tools.get(cid)
+    if p is None:
+        p = tools[cid] = Pair("tool", cid, name, turn=d.get("turn"), step=d.get("step"))
+    return p
+
+
 def pair_facts(facts: list[Fact]) -> Pairing:
     out = Pairing()
     st = out.state
@@ -97,18 +105,14 @@ def pair_facts(facts: list[Fact]) -> Pairing:
         elif t == "assistant/message":
             for call in d.get("calls", ()):
                 cid = _key(call.get("id"))
-                p = tools.get(cid)
-                if p is None:
-                    p = tools[cid] = Pair("tool", cid, call.get("name"), turn=d.get("turn"), step=d.get("step"))
+                p = _tool_pair(tools, cid, call.get("name"), d)
                 p.ask = f.index
                 p.seqs["ask"] = f.seq
                 p.detail = p.detail or call.get("args") or ""
                 st.pending[cid] = p
         elif t == "tool/call":
             cid = _key(d.get("callId"))
-            p = tools.get(cid)
-            if p is None:
-                p = tools[cid] = Pair("tool", cid, d.get("name"), turn=d.get("turn"), step=d.get("step"))
+            p = _tool_pair(tools, cid, d.get("name"), d)
             p.open = f.index
             p.seqs["call"] = f.seq
             p.name = d.get("name") or p.name

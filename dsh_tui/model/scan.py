@@ -371,13 +371,6 @@ class Scanner:
         return m
 
 
-def scan(plain: bytes | bytearray, body_start: int, session_id: str | None, *, cancel=None) -> ScanResult:
-    """Index a whole plaintext at once (the header line ends at ``body_start``)."""
-    scanner = Scanner(body_start, session_id, cancel=cancel)
-    scanner.feed(plain, 0, body_start)
-    return scanner.finish()
-
-
 def _type_id(name: str, ids: dict[str, int], types: list[str]) -> int:
     if len(types) >= 255:
         return 255  # overflow bucket: the view re-reads the record for its type

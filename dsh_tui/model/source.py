@@ -158,18 +158,6 @@ def open_log(path: str | os.PathLike, *, max_plain: int | None = None) -> tuple[
     raise LogUnreadable("not-a-session-log", f"{path} is neither zstd nor JSONL: not a dsh session log")
 
 
-def read_log(path: str | os.PathLike, *, max_plain: int | None = None,
-             progress: Progress | None = None, cancel=None) -> RawLog:
-    """Read ``path`` into a RawLog with its whole plaintext. Raises LogUnreadable or Cancelled."""
-    raw, data, limit = open_log(path, max_plain=max_plain)
-    if raw.encoding == "zstd":
-        out = bytearray()
-        for chunk in iter_plain(raw, data, limit, progress=progress, cancel=cancel):
-            out += chunk
-        raw.plain = out
-    return raw
-
-
 def _check_jsonl_tail(raw: RawLog) -> None:
     plain = raw.plain
     if plain and not plain.endswith(b"\n"):
