@@ -1,6 +1,9 @@
 """Make the PNGs in screenshots/ from the real explorer (headless), on the bundled demo log.
 
-    .venv/bin/python scripts/screenshots.py [--out screenshots] [--size 120x36]
+    .venv/bin/python scripts/screenshots.py [--out screenshots] [--size 120x36] [--only NAME ...]
+
+The session browser runs on the tests' generated root; the subagent and
+follow scenes (scripts/screenshot_live.py) on their own generated roots.
 
 Each scene runs the app in ``App.run_test``, exports an SVG with
 ``export_screenshot`` and converts it: rsvg-convert (after injecting
@@ -25,6 +28,9 @@ sys.path.insert(0, str(ROOT))
 
 from dsh_tui.demo import write_demo  # noqa: E402
 from dsh_tui.ui.app import ExplorerApp  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import screenshot_live  # noqa: E402
 
 
 async def _settle(app, pilot) -> None:
@@ -69,6 +75,11 @@ async def scene_checklist(app, pilot) -> None:
 SCENES = {"crash-verdict": scene_verdict, "pairing-pane": scene_pairs, "diff-detail": scene_diff,
           "help": scene_help, "ten-minute-pass": scene_checklist}
 BROWSER_SCENES = ("session-browser",)  # a generated session root, not the demo log
+# Each on its own generated root: name -> shoot(root, name, size).
+ROOT_SCENES = {"subagent-tree": screenshot_live.shoot_subagent_tree,
+               "subagent-child": screenshot_live.shoot_subagent_child,
+               "follow-mode": screenshot_live.shoot_follow}
+ALL_SCENES = [*SCENES, *BROWSER_SCENES, *ROOT_SCENES]
 
 
 async def _listed(app, pilot) -> None:
@@ -134,18 +145,24 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, default=ROOT / "screenshots")
     p.add_argument("--size", default="120x36", help="terminal size, COLSxROWS (default 120x36)")
     p.add_argument("--keep-svg", action="store_true", help="keep the SVGs next to the PNGs")
+    p.add_argument("--only", action="append", choices=ALL_SCENES, metavar="NAME",
+                   help=f"make just this scene (repeatable): {', '.join(ALL_SCENES)}")
     args = p.parse_args(argv)
     cols, rows = (int(x) for x in args.size.lower().split("x"))
     args.out.mkdir(parents=True, exist_ok=True)
     os.environ.pop("NO_COLOR", None)
+    names = [n for n in ALL_SCENES if not args.only or n in args.only]
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["XDG_STATE_HOME"] = str(Path(tmp) / "state")
+        os.environ["XDG_CACHE_HOME"] = str(Path(tmp) / "cache")
         log = write_demo(Path(tmp) / "session.jsonl.zstd")
         os.environ["HOME"] = tmp
-        root = make_root(Path(tmp))
-        for name in [*SCENES, *BROWSER_SCENES]:
+        for name in names:
             if name in BROWSER_SCENES:
-                svg_text = asyncio.run(shoot_browser(root, name, (cols, rows)))
+                svg_text = asyncio.run(shoot_browser(make_root(Path(tmp)), name, (cols, rows)))
+            elif name in ROOT_SCENES:
+                root = Path(tmp) / name / "dsh" / "sessions"
+                svg_text = asyncio.run(ROOT_SCENES[name](root, name, (cols, rows)))
             else:
                 svg_text = asyncio.run(shoot(log, name, (cols, rows)))
             if "\x1b" in svg_text:
