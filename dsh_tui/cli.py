@@ -7,6 +7,7 @@ Textual is imported only when the explorer starts, so `check`, `--help` and
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -76,6 +77,9 @@ def _fail(message: str) -> int:
 
 def run_check(argv: list[str]) -> int:
     args = check_parser().parse_args(argv)
+    # A one-shot process that builds millions of acyclic objects: collection passes only re-scan
+    # them (measured ~0.4 s of ~2 s on the 936k log); the memory comes back at exit.
+    gc.disable()
     from .model.opener import open_session
     from .model.report import check_json, check_text
     from .model.source import LogUnreadable

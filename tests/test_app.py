@@ -219,7 +219,7 @@ async def test_search_finds_a_call_id_far_from_the_screen():
         await settle(app, pilot)
         hit = app.current_index
         assert hit < 1000
-        assert b"call_000001" in app.log_.record_bytes(app.log_.res.ev_rec[hit])
+        assert b"call_000001" in app.log_.record_bytes(app.log_.res.record_of(hit))
         await pilot.press("n")
         await settle(app, pilot)
         assert app.current_index > hit

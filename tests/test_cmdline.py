@@ -132,7 +132,7 @@ async def test_a_new_needle_cancels_the_running_search(demo, monkeypatch):
         await pilot.press("slash", *["backspace"] * 4, *"call_06_tag", "enter")
         await settle(app, pilot)
         assert slow[0].is_cancelled
-        assert b"call_06_tag" in app.log_.record_bytes(app.log_.res.ev_rec[app.current_index])
+        assert b"call_06_tag" in app.log_.record_bytes(app.log_.res.record_of(app.current_index))
         assert "searching" not in str(app.events.border_title)
 
 

@@ -80,7 +80,7 @@ def test_detail_sections_of_a_call_a_result_and_a_diff(demo):
     diff2 = secs["meta.diffs 2/2: src/app.py"]
     assert "-    port = 8000" in diff2.lines and '+    port = int(os.environ.get("PORT", "8000"))' in diff2.lines
     raw = secs[next(t for t in secs if t.startswith("raw record"))]
-    assert raw.lines == [log.record_bytes(log.res.ev_rec[132]).decode()]
+    assert raw.lines == [log.record_bytes(log.res.record_of(132)).decode()]
 
 
 def test_diff_lines_new_file_and_no_change():

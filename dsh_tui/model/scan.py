@@ -9,6 +9,7 @@ per event: the views re-parse the few records they show.
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -67,9 +68,8 @@ class ScanResult:
     body_start: int
     rec_start: array = field(default_factory=lambda: array("Q"))
     rec_end: array = field(default_factory=lambda: array("Q"))
-    rec_first_ev: array = field(default_factory=lambda: array("I"))
-    ev_rec: array = field(default_factory=lambda: array("I"))
-    ev_type: array = field(default_factory=lambda: array("B"))
+    rec_first_ev: array = field(default_factory=lambda: array("I"))  # strictly increasing: a record holds >= 1 event
+    ev_type: array = field(default_factory=lambda: array("B"))  # one byte per event; its length is the event count
     types: list[str] = field(default_factory=list)
     projected: bool = False
     gaps: list[SeqGap] = field(default_factory=list)
@@ -82,6 +82,10 @@ class ScanResult:
     envelope_issues: list[str] = field(default_factory=list)
     lenient_records: int = 0
     malformed_rows: int = 0
+
+    def record_of(self, i: int) -> int:
+        """The record holding event ``i`` (no per-event record array: it cost 4 bytes and an append per event)."""
+        return bisect_right(self.rec_first_ev, i) - 1
 
 
 def _preview(value: Any) -> str:
@@ -211,7 +215,7 @@ class Scanner:
     def feed(self, buf: bytes | bytearray | memoryview, base: int, start: int = 0) -> None:
         res = self.res
         rec_start, rec_end, rec_first_ev = res.rec_start, res.rec_end, res.rec_first_ev
-        ev_rec, ev_type, facts = res.ev_rec, res.ev_type, res.facts
+        ev_type, facts = res.ev_type, res.facts
         types, type_ids, session_id = res.types, self.type_ids, self.session_id
         loads, JSONError = orjson.loads, orjson.JSONDecodeError
         view = memoryview(buf)
@@ -220,9 +224,9 @@ class Scanner:
         pos = start
         expected, projected, chunk_id = self.expected, self.projected, self.chunk_id
         rec = len(rec_start)
-        nev = len(ev_rec)
+        nev = len(ev_type)
         rs_append, re_append, rf_append = rec_start.append, rec_end.append, rec_first_ev.append
-        er_append, et_append, facts_append = ev_rec.append, ev_type.append, facts.append
+        et_append, facts_append = ev_type.append, facts.append
         while pos < n:
             nl = find(b"\n", pos)
             if nl < 0:
@@ -258,7 +262,6 @@ class Scanner:
                     expected = self._on_gap(rec, nev, expected, seq)
                 seq = expected  # the int seq this event answers to (resynchronised on gaps)
                 expected += 1
-                er_append(rec)
                 et_append(chunk_id)
                 d = obj.get("data")
                 if type(d) is dict:
@@ -282,7 +285,6 @@ class Scanner:
                 if not projected and seq != expected:
                     expected = self._on_gap(rec, nev, expected, seq)
                 expected += m
-                ev_rec.extend(array("I", (rec,)) * m)
                 ev_type.extend(array("B", (chunk_id,)) * m)
                 nev += m
                 rec += 1
@@ -324,7 +326,6 @@ class Scanner:
             tid = type_ids.get(etype)
             if tid is None:
                 tid = _type_id(etype, type_ids, types)
-            er_append(rec)
             et_append(tid)
             nev += 1
             rec += 1

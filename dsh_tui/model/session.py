@@ -20,6 +20,7 @@ from .jsonparse import parse_json
 from .legacy import upgrade
 from .gcpause import gc_paused
 from .plainstore import FrameStore, MemoryStore
+from . import segments
 from .scan import ScanResult, Scanner
 from .source import LogUnreadable, RawLog, TornTail, iter_plain, max_plain_bytes, open_log, read_file_bytes
 from .vocabulary import PACKED_ROWS
@@ -59,7 +60,7 @@ class SessionLog:
 
     # -- sizes and identity -------------------------------------------------
     def __len__(self) -> int:
-        return len(self.res.ev_rec)
+        return len(self.res.ev_type)
 
     @property
     def path(self) -> Path:
@@ -161,13 +162,13 @@ class SessionLog:
         return parse_json(self.record_bytes(r))
 
     def record_of(self, i: int) -> int:
-        return self.res.ev_rec[i]
+        return self.res.record_of(i)
 
     def type_of(self, i: int) -> str:
         tid = self.res.ev_type[i]
         if tid < 255:
             return self.res.types[tid]
-        obj, _ = self.parse_record(self.res.ev_rec[i])
+        obj, _ = self.parse_record(self.res.record_of(i))
         return "assistant/chunk" if obj.get("type") in PACKED_ROWS else obj.get("type", "?")
 
     def seq_of(self, i: int) -> int:
@@ -190,7 +191,7 @@ class SessionLog:
     def event(self, i: int) -> EventView:
         if not 0 <= i < len(self):
             raise IndexError(i)
-        r = self.res.ev_rec[i]
+        r = self.res.record_of(i)
         obj, lenient = self.parse_record(r)
         raw = self.record_bytes(r)
         line = self.line_of_record(r)
@@ -220,7 +221,7 @@ class SessionLog:
             return None
         pattern = re.compile(re.escape(needle.encode("utf-8", "replace")), re.IGNORECASE)
         plain, rs = self.store.full(), self.res.rec_start
-        cur_rec = self.res.ev_rec[min(max(start, 0), len(self) - 1)]
+        cur_rec = self.res.record_of(min(max(start, 0), len(self) - 1))
         if not backward:
             for m in pattern.finditer(plain, self.res.rec_end[cur_rec] if start >= 0 else self.res.body_start):
                 return self._first_event_of_record(self.record_index_at(m.start()), needle)
@@ -265,7 +266,7 @@ def _expand_member(row: dict, spec: tuple[str, str], k: int, seq: int) -> tuple[
 
 
 def load_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: int | None = None,
-                 cancel=None, progress=None) -> SessionLog:
+                 cancel=None, progress=None, parallel: bool | None = None) -> SessionLog:
     """Read, decode and index a log. Raises LogUnreadable / LogRejected / Cancelled.
 
     zstd frames are indexed chunk by chunk as they are decoded. A header that dsh would reject
@@ -277,10 +278,17 @@ def load_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
         del data
         return session_from_raw(raw, lenient=lenient, cancel=cancel)
     report = None if progress is None else (lambda done, total: progress("decode", done, total))
-    # Frames are indexed as they are decoded (a decode thread was measured slower: GIL contention),
-    # and the plaintext is not kept: the views decode the few frames they show.
-    return _index(raw, iter_plain(raw, data, limit, progress=report, cancel=cancel), lenient, cancel,
-                  keep_plain=False)
+    split = segments.choose_split(data) if (segments.wanted(len(data)) if parallel is None else parallel) else None
+    # Frames are indexed as they are decoded (a decode thread was measured slower: GIL contention;
+    # a big log's second half goes to a forked helper), and the plaintext is not kept: the views
+    # decode the few frames they show.
+    head = data if split is None else memoryview(data)[:split]
+    try:
+        return _index(raw, iter_plain(raw, head, limit, progress=report, cancel=cancel), lenient, cancel,
+                      keep_plain=False, tail=None if split is None else (data, split, limit))
+    except _SplitMissed:  # a frame crossed the chosen split (crafted input): read it linearly
+        return load_session(path, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress,
+                            parallel=False)
 
 
 def session_from_raw(raw: RawLog, *, lenient: bool = False, cancel=None) -> SessionLog:
@@ -292,55 +300,98 @@ def session_from_raw(raw: RawLog, *, lenient: bool = False, cancel=None) -> Sess
     return _index(raw, iter((raw.plain,)), lenient, cancel)
 
 
-def _index(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, *, keep_plain: bool = True) -> SessionLog:
+class _SplitMissed(Exception):
+    """The head segment did not end on the frame boundary chosen for the split."""
+
+
+def _index(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, *, keep_plain: bool = True,
+           tail: tuple[bytes, int, int] | None = None) -> SessionLog:
     """Feed decoded chunks to a Scanner. Without ``keep_plain`` the plaintext is not held:
-    a FrameStore decodes the frames a view needs from the file instead."""
+    a FrameStore decodes the frames a view needs from the file instead. With ``tail``
+    (file bytes, split, limit) the chunks are the head segment; a helper indexes the rest."""
+    helpers: list[segments.TailHelper] = []
     with gc_paused():
-        out: bytes | bytearray | None = None
-        pending = bytearray()  # text before the header line is complete (when not kept)
-        produced = 0
-        scanner = None
-        header = None
-        for chunk in chunks:
-            base = produced
-            produced += len(chunk)
-            if keep_plain:
-                if out is None and isinstance(chunk, bytes) and raw.encoding == "jsonl":
-                    out = chunk  # no copy for plain files
-                else:
-                    if not isinstance(out, bytearray):
-                        out = bytearray(out or b"")
-                    out += chunk
-            if scanner is None:
-                if not keep_plain:
-                    pending += chunk
-                buf = out if keep_plain else pending
-                first_nl = buf.find(b"\n")
-                if first_nl < 0:
-                    continue
-                header = _checked_header(raw, bytes(buf[:first_nl]))
-                scanner = Scanner(first_nl + 1, header.session_id, cancel=cancel)
-                scanner.feed(buf, 0, first_nl + 1)
-                pending = bytearray()
-            else:
-                scanner.feed(chunk, base)
-        if scanner is None:  # no complete header line at all
-            buf = (out or b"") if keep_plain else pending
-            if raw.torn is not None and not buf:
-                raise LogRejected("torn-header", f"{raw.path}: the header frame is torn "
-                                  f"({raw.torn.unreadable_bytes} bytes unreadable); nothing to read")
-            header = _checked_header(raw, bytes(buf))
-            scanner = Scanner(len(buf), header.session_id)
+        try:
+            return _build(raw, chunks, lenient, cancel, keep_plain, tail, helpers)
+        finally:
+            for h in helpers:  # never leave a child running (cancel, errors)
+                h.close()
+
+
+def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_plain: bool,
+           tail: tuple[bytes, int, int] | None, helpers: list) -> SessionLog:
+    out: bytes | bytearray | None = None
+    pending = bytearray()  # text before the header line is complete (when not kept)
+    produced = 0
+    scanner = None
+    header = None
+    for chunk in chunks:
+        base = produced
+        produced += len(chunk)
         if keep_plain:
-            raw.plain = out if out is not None else b""
-            store = MemoryStore(raw.plain)
+            if out is None and isinstance(chunk, bytes) and raw.encoding == "jsonl":
+                out = chunk  # no copy for plain files
+            else:
+                if not isinstance(out, bytearray):
+                    out = bytearray(out or b"")
+                out += chunk
+        if scanner is None:
+            if not keep_plain:
+                pending += chunk
+            buf = out if keep_plain else pending
+            first_nl = buf.find(b"\n")
+            if first_nl < 0:
+                continue
+            header = _checked_header(raw, bytes(buf[:first_nl]))
+            scanner = Scanner(first_nl + 1, header.session_id, cancel=cancel)
+            scanner.feed(buf, 0, first_nl + 1)
+            pending = bytearray()
+            if tail is not None:  # fork once the header is known, while the head is read here
+                helpers.append(segments.TailHelper(raw, tail[0], tail[1], tail[2], header.session_id))
         else:
-            raw.plain = b""
-            store = FrameStore(raw.path, produced, raw.frame_offsets, raw.frame_plain, raw.frames_end,
-                               raw.torn.offset if raw.torn is not None else None, raw.size)
-        log = SessionLog(raw, header, scanner.finish(), lenient=lenient, store=store)
-        log._scanner = scanner
-        return log
+            scanner.feed(chunk, base)
+    if tail is not None:
+        if scanner is None:  # a header line longer than the head: crafted input
+            raise _SplitMissed()
+        produced = _read_tail(raw, scanner, helpers[0] if helpers else None, tail, produced, cancel)
+    if scanner is None:  # no complete header line at all
+        buf = (out or b"") if keep_plain else pending
+        if raw.torn is not None and not buf:
+            raise LogRejected("torn-header", f"{raw.path}: the header frame is torn "
+                              f"({raw.torn.unreadable_bytes} bytes unreadable); nothing to read")
+        header = _checked_header(raw, bytes(buf))
+        scanner = Scanner(len(buf), header.session_id)
+    if keep_plain:
+        raw.plain = out if out is not None else b""
+        store = MemoryStore(raw.plain)
+    else:
+        raw.plain = b""
+        store = FrameStore(raw.path, produced, raw.frame_offsets, raw.frame_plain, raw.frames_end,
+                           raw.torn.offset if raw.torn is not None else None, raw.size)
+    log = SessionLog(raw, header, scanner.finish(), lenient=lenient, store=store)
+    log._scanner = scanner
+    return log
+
+
+def _read_tail(raw: RawLog, scanner: Scanner, helper, tail: tuple[bytes, int, int], produced: int,
+               cancel) -> int:
+    """Append the tail segment's index (the helper's, else read here); returns the plaintext length."""
+    data, split, limit = tail
+    if raw.torn is not None:
+        raise _SplitMissed()
+    if raw.corruption:  # the linear read stops at the first bad frame: nothing after it counts
+        return produced
+    if raw.frames_end != split:
+        raise _SplitMissed()
+    merged = None
+    if helper is not None:
+        merged = helper.collect(cancel) if scanner.projected is False else helper.close()
+    if merged is not None:
+        return segments.merge_tail(scanner, raw, merged, produced, limit)
+    for chunk in iter_plain(raw, data, limit, start=split, produced=produced, cancel=cancel):
+        scanner.feed(chunk, produced)
+        produced += len(chunk)
+    return produced
 
 
 def _checked_header(raw: RawLog, line: bytes) -> Header:

@@ -1,0 +1,172 @@
+"""The forked tail helper: a split read yields exactly the linear read's index, whatever the input."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import orjson
+import pytest
+
+from dsh_tui.gen.synthetic import write_synthetic
+from dsh_tui.model import segments
+from dsh_tui.model.diagnosis import diagnose
+from dsh_tui.model.report import check_json
+from dsh_tui.model.session import load_session
+from dsh_tui.model.source import Cancelled
+from dsh_tui.model.zstdframes import walk_frames
+
+from .conftest import ev, frame
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the tail helper needs os.fork")
+
+
+@pytest.fixture(scope="module")
+def synthetic(tmp_path_factory):
+    path = tmp_path_factory.mktemp("seg") / "big.jsonl.zstd"
+    write_synthetic(path, 20_000, seed=3)
+    return path
+
+
+@pytest.fixture
+def merges(monkeypatch):
+    """Counts the child indexes merged (0 means the parent read the tail itself)."""
+    calls = []
+    real = segments.merge_tail
+
+    def counting(*args):
+        calls.append(args[2])
+        return real(*args)
+    monkeypatch.setattr(segments, "merge_tail", counting)
+    return calls
+
+
+def _assert_same(path):
+    split = load_session(path, parallel=True)
+    linear = load_session(path, parallel=False)
+    assert split.res == linear.res
+    for attr in ("frames", "frame_offsets", "frame_plain", "frames_end", "torn", "corruption"):
+        assert getattr(split.raw, attr) == getattr(linear.raw, attr), attr
+    assert len(split.store) == len(linear.store)
+    a, b = split._scanner, linear._scanner
+    assert (a.expected, a.skipped, a.type_ids, a.projected) == (b.expected, b.skipped, b.type_ids, b.projected)
+    assert check_json(split, diagnose(split), None) == check_json(linear, diagnose(linear), None)
+    last = len(split) - 1
+    assert split.event(last).event == linear.event(last).event
+    return split
+
+
+def _boundary(data: bytes) -> tuple[int, int]:
+    """The split the reader will choose, and the end of the frame that starts there."""
+    split = segments.choose_split(data)
+    assert split is not None
+    span = next(walk_frames(memoryview(data)[split:]))
+    return split, split + span.end
+
+
+def test_clean_log_is_merged_and_identical(synthetic, merges):
+    log = _assert_same(synthetic)
+    assert len(merges) == 1 and log.whole
+
+
+def test_torn_tail_in_the_helpers_segment(synthetic, tmp_path, merges):
+    data = synthetic.read_bytes()
+    path = tmp_path / "torn.zst"
+    path.write_bytes(data[:-7])
+    log = _assert_same(path)
+    assert merges and log.raw.torn is not None
+
+
+def test_dropped_frame_at_the_split_is_a_gap_at_the_boundary(synthetic, tmp_path, merges, monkeypatch):
+    data = synthetic.read_bytes()
+    split, end = _boundary(data)
+    path = tmp_path / "gap.zst"
+    path.write_bytes(data[:split] + data[end:])
+    monkeypatch.setattr(segments, "choose_split", lambda _data: split)  # the frame after the hole
+    log = _assert_same(path)
+    assert merges and len(log.res.gaps) == 1
+    assert log.res.gaps[0].index == log.res.rec_first_ev[log.record_index_at(log.raw.frame_plain[
+        list(log.raw.frame_offsets).index(split)])]
+
+
+def test_corrupt_frame_in_either_segment(synthetic, tmp_path):
+    data = bytearray(synthetic.read_bytes())
+    split, end = _boundary(bytes(data))
+    for where in (split // 2, (split + len(data)) // 2):
+        bad = bytearray(data)
+        bad[where] ^= 0xFF
+        path = tmp_path / f"bad{where}.zst"
+        path.write_bytes(bytes(bad))
+        assert _assert_same(path).raw.corruption
+
+
+def test_split_inside_a_frame_falls_back_to_a_linear_read(synthetic, monkeypatch):
+    data = synthetic.read_bytes()
+    split, end = _boundary(data)
+    monkeypatch.setattr(segments, "choose_split", lambda _data: split + 3)
+    assert _assert_same(synthetic).whole
+
+
+def test_helper_failure_falls_back(synthetic, monkeypatch, merges):
+    def boom(*_args):
+        raise RuntimeError("helper died")
+    monkeypatch.setattr(segments, "_index_tail", boom)  # the forked child inherits the patch
+    _assert_same(synthetic)
+    assert not merges
+
+
+def test_records_the_merge_cannot_shift_are_read_by_the_parent(tmp_path, merges):
+    """A bad record, an unknown plugin type and a legacy shape in the tail: same report as linear."""
+    batches, seq = [], 0
+    for b in range(40):
+        batch = []
+        for k in range(5):
+            if b == 36 and k == 2:
+                seq += 1  # a gap in the tail, after a blank line in the head: its line number needs both
+            kind = {(35, 0): "plugin/thing"}.get((b, k), "turn/start")
+            data = {"turn": seq, "trigger": "user"} if (b, k) == (35, 1) else {"turn": seq}  # legacy shape
+            batch.append(ev(kind, seq, data))
+            seq += 1
+        batches.append(batch)
+    data = frame(orjson.dumps({"type": "session", "version": 0, "id": "s", "createdAt": 1, "cwd": "/",
+                               "delegationDepth": 0}) + b"\n")
+    frames = [frame(b"".join(orjson.dumps(r) + b"\n" for r in batch)) for batch in batches]
+    for k in (3, 37):  # blank lines in both segments shift the physical line numbers
+        frames[k] = frame(b"\n" + b"".join(orjson.dumps(r) + b"\n" for r in batches[k]))
+    path = tmp_path / "mixed.zst"
+    path.write_bytes(data + b"".join(frames))
+    log = _assert_same(path)
+    assert "plugin/thing" in log.res.unknown and log.res.legacy and len(log.res.gaps) == 1 and merges
+    frames[30] = frame(b"{not json\n" + orjson.dumps(ev("turn/start", 150, {"turn": 1})) + b"\n")
+    path.write_bytes(data + b"".join(frames))
+    merges.clear()
+    log = _assert_same(path)
+    assert log.res.corruption and not merges
+
+
+def test_cancel_reaps_the_helper(synthetic):
+    cancel = threading.Event()
+    seen = []
+
+    def progress(_stage, done, total):
+        seen.append(done)
+        if done:
+            cancel.set()
+    with pytest.raises(Cancelled):
+        load_session(synthetic, parallel=True, cancel=cancel, progress=progress)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)  # no child left behind, not even a zombie
+
+
+def test_when_the_helper_is_used(monkeypatch):
+    monkeypatch.delenv(segments.ENV, raising=False)
+    assert not segments.wanted(segments.MIN_FILE_BYTES - 1)
+    assert segments.wanted(segments.MIN_FILE_BYTES) == ((os.cpu_count() or 1) > 1)
+    monkeypatch.setenv(segments.ENV, "0")
+    assert not segments.wanted(1 << 30)
+
+
+def test_real_large_log_reads_the_same_split(merges):
+    from .conftest import shared_log
+    log = _assert_same(shared_log("large/big-936k-events__session.jsonl.zstd"))
+    assert len(merges) == 1 and len(log) == 936_202
