@@ -54,9 +54,8 @@ def _child(parent: str, depth: int, **extra) -> dict:
 def make_family(root: Path) -> dict[str, Path]:
     """A parent that delegates two tasks; the forked migration child crashes mid-call and has a child.
 
-    The children screen lists descendants breadth-first and indents by depth
-    (`find_lineage` keeps no parent per row), so a grandchild is drawn under the
-    last depth-1 child: MIGRATE, the grandchild's parent, is created last.
+    The children screen draws the tree `find_lineage` lists depth-first (each row
+    knows its parent): SMOKE, then MIGRATE with CHECK, its own child, under it.
     """
     b = EventBuilder(T0, seed=11)
     b.turn_start(1)

@@ -134,3 +134,31 @@ def build_root(root: Path) -> Built:
     (out.paths["done"].parent / "notes.txt").write_text("not a log")
     (root / "not-a-project").mkdir()
     return out
+
+
+# A parent with two children where the FIRST child (by createdAt) has a child of its own: a
+# level-by-level listing puts the grandchild after the second child, i.e. under the wrong parent.
+TREE_PARENT = "aaaaaaaa-0000-4000-8000-000000000001"
+TREE_KID_A = "aaaaaaaa-0000-4000-8000-00000000000a"  # created first; forked (seedLength 1); has TREE_GRANDKID
+TREE_KID_B = "aaaaaaaa-0000-4000-8000-00000000000b"  # created second
+TREE_GRANDKID = "aaaaaaaa-0000-4000-8000-0000000000a1"  # child of TREE_KID_A, created last
+
+
+def build_tree_family(root: Path) -> dict[str, Path]:
+    """The family above in ``root`` (labels: parent, kid_a, kid_b, grandkid)."""
+    def kid(sid: str, created: int, parent: str, depth: int, **extra) -> dict:
+        return header(sid, created, APP, parentSession=parent, origin="subagent", delegationDepth=depth, **extra)
+
+    a = EventBuilder(T0 + 1_000, seed=3)
+    a.emit("session/end-seed", {})
+    a.turn_start(1)
+    a.model_step(1, 1, user="first task", text="done")
+    a.turn_end(1)
+    return {
+        "parent": write_session(root, header(TREE_PARENT, T0, APP), turn_batches("completed")),
+        "kid_a": write_session(root, kid(TREE_KID_A, T0 + 1_000, TREE_PARENT, 1, seedLength=1), a.finish()),
+        "kid_b": write_session(root, kid(TREE_KID_B, T0 + 2_000, TREE_PARENT, 1),
+                               turn_batches("completed", start_ms=T0 + 2_000)),
+        "grandkid": write_session(root, kid(TREE_GRANDKID, T0 + 3_000, TREE_KID_A, 2),
+                                  turn_batches("completed", start_ms=T0 + 3_000)),
+    }

@@ -21,7 +21,8 @@ from dsh_tui.ui.screens.error import ErrorScreen
 from dsh_tui.ui.screens.family import ChildrenScreen, ConfirmScreen
 from dsh_tui.ui.screens.report import ReportModal
 
-from .session_roots import APP, OTHER, T0, build_root, header, turn_batches, write_session
+from .session_roots import (APP, OTHER, T0, TREE_GRANDKID, TREE_KID_A, TREE_KID_B, TREE_PARENT, build_root,
+                            build_tree_family, header, turn_batches, write_session)
 
 
 @pytest.fixture(autouse=True)
@@ -304,6 +305,49 @@ async def test_children_key_opens_a_child_and_back_restores_the_parent(tmp_path)
         assert not app.history
         await pilot.press("b")  # nothing left: the browser on the file's root
         await browser_ready(app, pilot)
+
+
+def screen_lines(app) -> list[str]:
+    """The screen as text, one string per row (what the terminal shows)."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+async def test_children_screen_draws_a_grandchild_under_its_own_parent(tmp_path):
+    """Regression: the first child's child was drawn under the LAST child (rows listed level by
+    level, indented by depth only). Now the list is the tree, each row under its own parent."""
+    paths = build_tree_family(tmp_path / "dsh" / "sessions")
+    app = explorer_app(paths["parent"])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await explorer_ready(app, pilot, TREE_PARENT)
+        assert "family 2 children, 3 descendants ⟨c⟩" in app.query_one("#header").plain()
+        await pilot.press("c")
+        await until(app, pilot, lambda: isinstance(app.screen, ChildrenScreen), "the children list")
+        await pilot.pause()
+        kids = (TREE_KID_A, TREE_KID_B, TREE_GRANDKID)
+        rows = [line for line in screen_lines(app) if any(sid in line for sid in kids)]
+        ids = [next(sid for sid in kids if sid in line) for line in rows]
+        assert ids == [TREE_KID_A, TREE_GRANDKID, TREE_KID_B], rows  # the grandchild right under its parent
+        guides = [line.split("│ ", 1)[1].split(sid)[0] for line, sid in zip(rows, ids)]  # after the box's │
+        assert guides == ["├─ ", "│  └─ ", "└─ "], rows
+        await pilot.press("down", "enter")  # the second row: the grandchild
+        await explorer_ready(app, pilot, TREE_GRANDKID)
+        head = app.query_one("#header").plain()
+        assert "parent aaaaaaaa-…00000000a ⟨u⟩" in head  # its parent is kid A, not kid B
+
+
+async def test_child_header_keeps_depth_seed_and_family_at_narrow_widths(tmp_path):
+    """With full UUIDs the parent id is cut in the middle and the family badge precedes the long
+    seed-boundary text, so depth, seedLength and family survive the cut at 80 and 120 columns."""
+    paths = build_tree_family(tmp_path / "dsh" / "sessions")
+    for size in ((80, 24), (120, 36)):
+        app = explorer_app(paths["kid_a"])
+        async with app.run_test(size=size) as pilot:
+            await explorer_ready(app, pilot, TREE_KID_A)
+            head = app.query_one("#header").plain()
+            line = next(x for x in head.splitlines() if x.startswith("parent "))
+            assert line.startswith("parent aaaaaaaa-…000000001 ⟨u⟩  depth 1  seedLength 1  family 1 child ⟨c⟩"), line
+            if size[0] >= 120:
+                assert f"DELEGATED child session: depth 1, parent {TREE_PARENT} " in head  # the full id
 
 
 async def test_export_zip_children_are_read_in_memory(tmp_path):

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from dsh_tui.cli import main
 from dsh_tui.demo import EventBuilder
 from dsh_tui.gen.builder import ToolCall
-from dsh_tui.model.lineage import find_lineage, session_root
+from dsh_tui.model.entry import SessionEntry
+from dsh_tui.model.lineage import Relative, find_lineage, lineage_lines, session_root, tree_guides
 
-from .session_roots import T0, header, write_session
+from .session_roots import (T0, TREE_GRANDKID, TREE_KID_A, TREE_KID_B, TREE_PARENT, build_tree_family, header,
+                            write_session)
 
 TOOLS = [{"name": "read", "description": "", "parameters": {}}]
 
@@ -70,3 +73,55 @@ def test_check_rolls_up_child_failure_and_links_the_tool(tmp_path, capsys):
     assert "CHILD FAILURE: child-1 [open-turn] TOOL_OUTCOME_UNKNOWN call_child" in text
     assert main(["check", str(parent), "--no-lineage", "--format", "json"]) == 1  # NOT_IN_TOOL_SET warning
     assert json.loads(capsys.readouterr().out)["lineage"] is None
+
+
+def test_descendants_are_listed_depth_first_with_their_parents(tmp_path, capsys):
+    """Regression: a grandchild of the first child was listed after the second child (level by
+    level, no parent per row), so the children screen drew it under the wrong parent."""
+    paths = build_tree_family(tmp_path / "sessions")
+    lin = find_lineage(paths["parent"], TREE_PARENT, fill=False)
+    assert [c.entry.session_id for c in lin.children] == [TREE_KID_A, TREE_GRANDKID, TREE_KID_B]
+    assert [c.parent_id for c in lin.children] == [TREE_PARENT, TREE_KID_A, TREE_PARENT]
+    assert [c.depth for c in lin.children] == [1, 2, 1]
+    assert tree_guides(lin.children) == ["├─ ", "│  └─ ", "└─ "]
+    assert lineage_lines(lin) == [f"child: {TREE_KID_A} [unknown] no failure found",
+                                  f"  child: {TREE_GRANDKID} [unknown] no failure found",
+                                  f"child: {TREE_KID_B} [unknown] no failure found"]
+    assert main(["check", str(paths["parent"]), "--format", "json"]) == 0
+    children = json.loads(capsys.readouterr().out)["lineage"]["children"]
+    assert [(c["id"], c["parent"], c["depth"]) for c in children] == [
+        (TREE_KID_A, TREE_PARENT, 1), (TREE_GRANDKID, TREE_KID_A, 2), (TREE_KID_B, TREE_PARENT, 1)]
+    assert {"id", "path", "member", "depth", "status", "verdict_kind", "verdict_call_id",
+            "verdict_message"} <= set(children[0])
+    mid = find_lineage(paths["kid_a"], TREE_KID_A, fill=False)
+    assert mid.parent.session_id == TREE_PARENT
+    assert [(c.entry.session_id, c.parent_id, c.depth) for c in mid.children] == [(TREE_GRANDKID, TREE_KID_A, 1)]
+
+
+def test_tree_guides_for_deeper_trees():
+    def rel(sid, parent, depth):
+        return Relative(SessionEntry(Path(sid), "", "", session_id=sid), depth, parent_id=parent)
+    rows = [rel("a", "r", 1), rel("a1", "a", 2), rel("a1x", "a1", 3), rel("a2", "a", 2), rel("b", "r", 1),
+            rel("b1", "b", 2), rel("b1x", "b1", 3)]
+    assert tree_guides(rows) == ["├─ ", "│  ├─ ", "│  │  └─ ", "│  └─ ", "└─ ", "   └─ ", "      └─ "]
+    assert tree_guides([]) == []
+
+
+def test_siblings_with_equal_created_at_are_ordered_by_id(tmp_path):
+    root = tmp_path / "sessions"
+    parent = write_session(root, header("p", T0))
+    for sid in ("k-2", "k-1", "k-3"):
+        write_session(root, header(sid, T0 + 10, parentSession="p", origin="subagent", delegationDepth=1))
+    lin = find_lineage(parent, "p", fill=False)
+    assert [c.entry.session_id for c in lin.children] == ["k-1", "k-2", "k-3"]
+
+
+def test_truncation_keeps_the_nearest_descendants_and_lists_them_as_a_tree(tmp_path, monkeypatch):
+    monkeypatch.setattr("dsh_tui.model.lineage.MAX_CHILDREN", 3)
+    root = tmp_path / "sessions"
+    parent = write_session(root, header("p", T0))
+    for sid, created, par, depth in (("a", 1, "p", 1), ("b", 2, "p", 1), ("a1", 3, "a", 2), ("a2", 4, "a", 2)):
+        write_session(root, header(sid, T0 + created, parentSession=par, origin="subagent", delegationDepth=depth))
+    lin = find_lineage(parent, "p", fill=False)
+    assert lin.truncated  # a deep first branch does not push out the later direct child
+    assert [(c.entry.session_id, c.parent_id) for c in lin.children] == [("a", "p"), ("a1", "a"), ("b", "p")]

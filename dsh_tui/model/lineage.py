@@ -24,6 +24,7 @@ class Relative:
     entry: SessionEntry
     depth: int  # 1 = direct child
     tools_called: frozenset = frozenset()
+    parent_id: str | None = None  # the session this one was delegated from (its row's parent)
 
 
 @dataclass
@@ -79,26 +80,80 @@ def find_lineage(path: Path, session_id: str | None, *, cancel=None, fill: bool 
     for e in entries:
         if e.parent_session:
             kids.setdefault(e.parent_session, []).append(e)
-    frontier, depth, seen = [session_id], 0, {session_id}
-    while frontier and not out.truncated:
-        depth += 1
-        nxt = []
-        for sid in frontier:
-            for child in sorted(kids.get(sid, ()), key=lambda e: e.sort_time):
-                if child.session_id in seen:
-                    continue
-                seen.add(child.session_id)
-                if len(out.children) >= MAX_CHILDREN:
-                    out.truncated = True
-                    break
-                out.children.append(Relative(child, depth))
-                nxt.append(child.session_id)
-        frontier = nxt
+    out.children, out.truncated = _descendants(session_id, kids)
     if fill:
         for rel in out.children:
             if cancel is not None and cancel.is_set():
                 break
             _fill(rel, cancel)
+    return out
+
+
+def _sibling_order(e: SessionEntry) -> tuple:
+    return (e.sort_time, e.session_id or "", e.member or "", str(e.path))
+
+
+def _descendants(session_id: str | None, kids: dict[str, list[SessionEntry]]) -> tuple[list[Relative], bool]:
+    """The descendants of ``session_id`` depth-first in tree order, and whether some were left out.
+
+    Which descendants are kept (at most MAX_CHILDREN) is decided breadth-first, so a
+    deep first branch cannot hide later direct children; the kept set holds every
+    kept row's parent, and is then listed depth-first: each child followed by its own
+    descendants, siblings by createdAt then id. Each row records its parent's id.
+    """
+    chosen: dict[str, list[SessionEntry]] = {}  # parent id -> its kept children, in sibling order
+    frontier, seen, count, truncated = [session_id], {session_id}, 0, False
+    while frontier and not truncated:
+        nxt: list[str] = []
+        for sid in frontier:
+            for child in sorted(kids.get(sid, ()), key=_sibling_order):
+                cid = child.session_id
+                if cid is not None and cid in seen:  # a duplicate id or a parentSession loop
+                    continue
+                if count >= MAX_CHILDREN:
+                    truncated = True
+                    break
+                count += 1
+                chosen.setdefault(sid, []).append(child)
+                if cid is not None:
+                    seen.add(cid)
+                    nxt.append(cid)
+            if truncated:
+                break
+        frontier = nxt
+    rows: list[Relative] = []
+    stack: list[tuple[str, int, int]] = [(session_id, 1, 0)]  # (parent id, depth, next child index)
+    while stack:
+        sid, depth, k = stack.pop()
+        siblings = chosen.get(sid, ())
+        if k >= len(siblings):
+            continue
+        child = siblings[k]
+        rows.append(Relative(child, depth, parent_id=sid))
+        stack.append((sid, depth, k + 1))
+        if child.session_id is not None:
+            stack.append((child.session_id, depth + 1, 0))
+    return rows, truncated
+
+
+def tree_guides(children: list[Relative]) -> list[str]:
+    """Box-drawing prefixes (``├─ ``, ``└─ ``, ``│  ``) for rows listed depth-first by ``find_lineage``.
+
+    A row is its parent's last listed child when no later row has the same parent.
+    """
+    last: list[bool] = []
+    later: set = set()
+    for rel in reversed(children):
+        last.append(rel.parent_id not in later)
+        later.add(rel.parent_id)
+    last.reverse()
+    out: list[str] = []
+    more: list[bool] = []  # per depth above the row: whether that ancestor has later siblings
+    for rel, is_last in zip(children, last):
+        d = max(rel.depth, 1)
+        more = more[:d - 1] + [False] * (d - 1 - len(more))
+        out.append("".join("│  " if m else "   " for m in more) + ("└─ " if is_last else "├─ "))
+        more.append(not is_last)
     return out
 
 
@@ -125,7 +180,7 @@ def lineage_json(lineage: Lineage) -> dict:
                 "verdict_message": e.verdict_message}
     return {"root": str(lineage.root) if lineage.root else None,
             "parent": one(lineage.parent) if lineage.parent else None,
-            "children": [one(c.entry, c.depth) for c in lineage.children],
+            "children": [{**one(c.entry, c.depth), "parent": c.parent_id} for c in lineage.children],
             "child_failures": [c.entry.session_id for c in lineage.failures()],
             "truncated": lineage.truncated}
 

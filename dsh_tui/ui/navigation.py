@@ -33,6 +33,7 @@ from ..safety import one_line
 from .screens.browser import BrowserScreen
 from .screens.family import ChildrenScreen, ConfirmScreen
 from .screens.report import ReportModal
+from .widgets.header import short_id
 
 DIM, KEY = "$text-muted", "bold"
 LOUD_ERROR = "bold reverse $error"
@@ -326,7 +327,11 @@ class NavigationMixin:
 
 
 def family_lines(log, lineage, seed_end: int | None) -> list[list]:
-    """Header lines: lineage (parent, depth, seedLength, children, the seed boundary) and child failures."""
+    """Header lines: lineage (parent, depth, seedLength, children, the seed boundary) and child failures.
+
+    The parent id is cut in the middle (the full id is on the DELEGATED badge above) and the long
+    seed-boundary text comes last, so depth, seedLength and the family badge fit in 80 columns.
+    """
     h = log.header
     parent_id = h.get("parentSession")
     depth = h.get("delegationDepth")
@@ -334,20 +339,20 @@ def family_lines(log, lineage, seed_end: int | None) -> list[list]:
     parts: list = []
     if parent_id or (lineage is not None and lineage.parent is not None):
         where = "" if lineage is None else "" if lineage.parent is not None else " (not in this root)"
-        parts += [("parent ", DIM), (one_line(str(parent_id), 60), KEY), (where, DIM),
+        parts += [("parent ", DIM), (short_id(parent_id), KEY), (where, DIM),
                   (" ⟨u⟩" if lineage is not None and lineage.parent is not None else "", DIM), "  "]
         parts += [("depth ", DIM), (one_line(str(depth), 8), KEY), "  "]
     if seed_len is not None:
         parts += [("seedLength ", DIM), (one_line(str(seed_len), 12), KEY), "  "]
-    if seed_end is not None:
-        at = log.seq_of(seed_end)
-        parts += [(f"{END_SEED} ", DIM), (f"at seq {at}: {seed_end:,} event{'s' if seed_end != 1 else ''} before it "
-                                          "came from the seed ┊", KEY), "  "]
     if lineage is not None and lineage.children:
         direct = sum(1 for c in lineage.children if c.depth == 1)
         n = len(lineage.children)
         text = f"{direct} child{'ren' if direct != 1 else ''}" + (f", {n} descendants" if n != direct else "")
         parts += [("family ", DIM), (text + ("+" if lineage.truncated else ""), KEY), (" ⟨c⟩", DIM), "  "]
+    if seed_end is not None:
+        at = log.seq_of(seed_end)
+        parts += [(f"{END_SEED} ", DIM), (f"at seq {at}: {seed_end:,} event{'s' if seed_end != 1 else ''} before it "
+                                          "came from the seed ┊", KEY), "  "]
     out: list[list] = []
     if parts:
         out.append(parts)

@@ -11,15 +11,18 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...browse import status_of
+from ...model.lineage import tree_guides
 from ...safety import one_line
 
 
-def relative_content(rel) -> Content:
+def relative_content(rel, guide: str | None = None) -> Content:
+    """One descendant: its tree guide (from `tree_guides`), id, status, verdict, events, ZIP member."""
     e = rel.entry
     label, cls = status_of(e)
     style = {"ok": "$success", "bad": "bold $error", "warn": "$warning"}.get(cls, "$text-muted")
-    parts: list = [("  " * (rel.depth - 1) + "↳ ", "$text-muted"), (one_line(e.display_id, 80), "bold"), "  ",
-                   (label, style)]
+    if guide is None:
+        guide = "  " * (rel.depth - 1) + "↳ "
+    parts: list = [(guide, "$text-muted"), (one_line(e.display_id, 80), "bold"), "  ", (label, style)]
     if e.verdict_kind:
         parts += ["  ", (f"failed: {one_line(e.verdict_kind, 40)}", "bold $error")]
         if e.verdict_call_id:
@@ -32,7 +35,8 @@ def relative_content(rel) -> Content:
 
 
 class ChildrenScreen(ModalScreen):
-    """The delegated descendants (from `find_lineage`); Enter dismisses with the chosen Relative."""
+    """The delegated descendants (from `find_lineage`, depth-first) drawn as a tree; Enter dismisses
+    with the chosen Relative."""
 
     BINDINGS = [Binding("escape,q,c", "close", "Close", show=False)]
 
@@ -42,8 +46,9 @@ class ChildrenScreen(ModalScreen):
         self.truncated = truncated
 
     def compose(self) -> ComposeResult:
-        options = OptionList(*(Option(relative_content(r), id=f"child-{k}") for k, r in enumerate(self.children_)),
-                             id="children-list")
+        guides = tree_guides(self.children_)
+        options = OptionList(*(Option(relative_content(r, g), id=f"child-{k}")
+                               for k, (r, g) in enumerate(zip(self.children_, guides))), id="children-list")
         options.border_title = f"delegated children ({len(self.children_)}{'+' if self.truncated else ''})"
         options.border_subtitle = "enter opens · b comes back · esc closes"
         yield options

@@ -25,6 +25,16 @@ def _kv(key: str, value, width: int = 80) -> list:
     return [(f"{key} ", DIM), (one_line(str(value), width), KEY), "  "]
 
 
+def short_id(value, max_chars: int = 19) -> str:
+    """A sanitised id cut in the middle (``5e1d0c3a-…000000001``) when longer than ``max_chars``,
+    so what follows it on a header line survives the cut at the panel width."""
+    text = one_line(str(value), 400)
+    if len(text) <= max_chars:
+        return text
+    tail = (max_chars - 1) // 2
+    return text[:max_chars - 1 - tail] + "…" + text[-tail:]
+
+
 def header_lines(log, diag, path: Path) -> list[list]:
     """The panel's lines as lists of Content parts (each line is fitted to the width later)."""
     raw, h = log.raw, log.header
