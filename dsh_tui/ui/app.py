@@ -18,6 +18,7 @@ from textual import work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.events import Event, InputEvent
 from textual.timer import Timer
 from textual.worker import Worker, WorkerState
 
@@ -36,6 +37,7 @@ from .screens.help import HelpScreen
 from .follow import FollowMixin  # live follow (issue 6)
 from .navigation import NavigationMixin  # browser, parent/child, back, permalink (issue 6)
 from .views import RowSource
+from .quietgc import QuietGC
 from .widgets.cmdline import CommandLine
 from .widgets.detail import DetailView
 from .widgets.footer import StableFooter
@@ -67,6 +69,12 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
         self._detail_index: int | None = None
         self.detail_shown: int | None = None
         self.load_finished = False  # the log is shown, or the error screen is
+        self.quiet_gc = QuietGC()  # full GC passes between key presses (ui/quietgc.py)
+
+    async def on_event(self, event: Event) -> None:
+        if isinstance(event, InputEvent):
+            self.quiet_gc.touch()
+        await super().on_event(event)
 
     # -- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -184,10 +192,7 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
                                          "open it anyway with --lenient (everything is then marked UNVERIFIED)"))
             return
         self.log_, self.diag = log, diag
-        # The scan's facts are millions of long-lived objects: keep the cyclic GC
-        # from re-walking them (a gen-2 pass over a 1M-event log costs ~250 ms).
-        # Only freezes (never disables or re-enables the GC): harmless if the model froze too.
-        gc.freeze()
+        self.quiet_gc.start(self)
         self.finding_indices = sorted({f.index for f in diag.findings if f.index is not None})
         with self.batch_update():
             self.query_one(LoadBar).display = False
