@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 
 import orjson
 import pytest
@@ -113,6 +114,15 @@ def test_helper_failure_falls_back(synthetic, monkeypatch, merges):
     monkeypatch.setattr(segments, "_index_tail", boom)  # the forked child inherits the patch
     _assert_same(synthetic)
     assert not merges
+
+
+def test_a_stuck_helper_is_killed_and_the_tail_read_here(synthetic, monkeypatch, merges):
+    monkeypatch.setattr(segments, "_index_tail", lambda *_args: time.sleep(3600))
+    monkeypatch.setattr(segments, "MIN_PATIENCE_S", 0.3)
+    _assert_same(synthetic)
+    assert not merges
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
 
 
 def test_records_the_merge_cannot_shift_are_read_by_the_parent(tmp_path, merges):

@@ -19,6 +19,7 @@ import os
 import pickle
 import select
 import signal
+import time
 from array import array
 from dataclasses import dataclass
 
@@ -30,7 +31,9 @@ from .zstdframes import ZSTD_MAGIC, FrameError, walk_frames
 
 MIN_FILE_BYTES = 4 << 20  # below this a fork costs more than it saves
 HEAD_SHARE = 0.48  # the parent also merges, so it takes slightly less than half
-ENV = "DSH_TUI_SEGMENTS"  # "0" turns the helper off (benchmarks, debugging)
+MIN_PATIENCE_S = 10.0  # at least this long for the child once the head is read
+ENV = "DSH_TUI_SEGMENTS"
+_exit = os._exit  # bound at import: the child must leave through it whatever happens later  # "0" turns the helper off (benchmarks, debugging)
 
 
 def wanted(size: int) -> bool:
@@ -114,6 +117,7 @@ class TailHelper:
 
     def __init__(self, raw: RawLog, data: bytes, split: int, limit: int, session_id: str | None) -> None:
         self.split = split
+        self.started = time.monotonic()
         rfd, wfd = os.pipe()
         pid = os.fork()
         if pid == 0:  # child: never return into the caller's stack
@@ -128,19 +132,23 @@ class TailHelper:
                         view = view[os.write(wfd, view):]
                 code = 0
             finally:
-                os._exit(code)
+                _exit(code)
         os.close(wfd)
         self.pid, self.rfd = pid, rfd
 
-    def collect(self, cancel=None) -> TailIndex | None:
-        """The child's index, or None when it failed or had nothing mergeable."""
+    def collect(self, cancel=None, patience: float = 30.0) -> TailIndex | None:
+        """The child's index, or None when it failed, had nothing mergeable or took longer than
+        ``patience`` seconds more (a stuck child must not hang the reader: it reads the tail itself)."""
         result = None
+        deadline = time.monotonic() + patience
         try:
             while True:  # the child writes once it is done
                 if cancel is not None and cancel.is_set():
                     raise Cancelled()
                 if select.select([self.rfd], [], [], 0.1)[0]:
                     break
+                if time.monotonic() > deadline:
+                    return None
             with os.fdopen(self.rfd, "rb", buffering=1 << 20, closefd=False) as pipe:
                 result = pickle.load(pipe)  # streamed: the payload is never held twice
         except (EOFError, pickle.UnpicklingError, ValueError, TypeError, AttributeError):

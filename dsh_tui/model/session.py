@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 import os
 import re
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -385,7 +386,9 @@ def _read_tail(raw: RawLog, scanner: Scanner, helper, tail: tuple[bytes, int, in
         raise _SplitMissed()
     merged = None
     if helper is not None:
-        merged = helper.collect(cancel) if scanner.projected is False else helper.close()
+        # Patience: the child has about as much to do as the head that just finished here.
+        patience = max(segments.MIN_PATIENCE_S, 4 * (time.monotonic() - helper.started))
+        merged = helper.collect(cancel, patience) if scanner.projected is False else helper.close()
     if merged is not None:
         return segments.merge_tail(scanner, raw, merged, produced, limit)
     for chunk in iter_plain(raw, data, limit, start=split, produced=produced, cancel=cancel):
