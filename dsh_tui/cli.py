@@ -171,8 +171,14 @@ def run_ui(argv: list[str]) -> int:
         from .ui.navigation import run_browser
         return run_browser(path, lenient=args.lenient, max_plain=args.max_plain_size)
     if notice is None:
+        from .live import is_zip_target
+        probe = None
+        if not is_zip_target(path):  # a crash's verdict from the tail, computed while Textual imports
+            from .model.tail import start_tail_probe
+            probe = start_tail_probe(path)
         from .ui.app import run_app
-        return run_app(path, lenient=args.lenient, max_plain=args.max_plain_size, at_seq=args.at)
+        return run_app(path, lenient=args.lenient, max_plain=args.max_plain_size, at_seq=args.at,
+                       tail_probe=probe)
     from .ui.navigation import run_explorer
     return run_explorer(path, notice=notice, lenient=args.lenient, max_plain=args.max_plain_size, at_seq=args.at)
 

@@ -441,15 +441,17 @@ async def test_provisional_tail_verdict_paints_before_the_full_decode(tmp_path, 
     from dsh_tui.demo import write_demo
     from dsh_tui.ui.widgets.header import HeaderPanel
 
+    import dsh_tui.model.opener as opener
+
     path = write_demo(tmp_path / "demo.jsonl.zstd")
     gate = threading.Event()
-    real_open = app_module.open_session
+    real_load = opener.load_session
 
-    def slow_open(*args, **kwargs):
+    def slow_load(*args, **kwargs):
         gate.wait(10)  # hold the full decode until the provisional verdict was seen
-        return real_open(*args, **kwargs)
+        return real_load(*args, **kwargs)
 
-    monkeypatch.setattr(app_module, "open_session", slow_open)
+    monkeypatch.setattr(opener, "load_session", slow_load)
     app = app_module.ExplorerApp(path, native_clipboard=False)
     async with app.run_test(size=(120, 30)) as pilot:
         for _ in range(200):

@@ -1,4 +1,4 @@
-"""Index the second half of a big zstd log in a forked helper process.
+"""Index the second half of a big zstd log in a forked helper process (forked.py).
 
 Per-record Python work, not decompression, bounds a single-process decode
 (threads only contend for the GIL). zstd frames end on record boundaries, so
@@ -13,27 +13,22 @@ drop the child and scan the tail itself. The result is identical either way.
 
 from __future__ import annotations
 
-import gc
 import marshal
 import os
-import pickle
-import select
-import signal
-import time
 from array import array
 from dataclasses import dataclass
 
 import orjson
 
+from .forked import ForkedCall
 from .scan import CHUNK, Fact, Scanner, _type_id
-from .source import Cancelled, LogUnreadable, RawLog, iter_plain
+from .source import LogUnreadable, RawLog, iter_plain
 from .zstdframes import ZSTD_MAGIC, FrameError, walk_frames
 
 MIN_FILE_BYTES = 4 << 20  # below this a fork costs more than it saves
 HEAD_SHARE = 0.48  # the parent also merges, so it takes slightly less than half
 MIN_PATIENCE_S = 10.0  # at least this long for the child once the head is read
-ENV = "DSH_TUI_SEGMENTS"
-_exit = os._exit  # bound at import: the child must leave through it whatever happens later  # "0" turns the helper off (benchmarks, debugging)
+ENV = "DSH_TUI_SEGMENTS"  # "0" turns the helper off (benchmarks, debugging)
 
 
 def wanted(size: int) -> bool:
@@ -112,67 +107,16 @@ def _index_tail(raw: RawLog, data: bytes, split: int, limit: int, session_id: st
                      part.frames_end, part.torn, part.corruption, facts)
 
 
-class TailHelper:
+class TailHelper(ForkedCall):
     """A forked child indexing the tail segment; the parent collects or discards it."""
 
     def __init__(self, raw: RawLog, data: bytes, split: int, limit: int, session_id: str | None) -> None:
         self.split = split
-        self.started = time.monotonic()
-        rfd, wfd = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # child: never return into the caller's stack
-            code = 1
-            try:
-                os.close(rfd)
-                gc.disable()  # short-lived and acyclic; the parent re-enables nothing of ours
-                result = _index_tail(raw, data, split, limit, session_id)
-                payload = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
-                with memoryview(payload) as view:
-                    while view:
-                        view = view[os.write(wfd, view):]
-                code = 0
-            finally:
-                _exit(code)
-        os.close(wfd)
-        self.pid, self.rfd = pid, rfd
+        super().__init__(_index_tail, raw, data, split, limit, session_id)
 
     def collect(self, cancel=None, patience: float = 30.0) -> TailIndex | None:
-        """The child's index, or None when it failed, had nothing mergeable or took longer than
-        ``patience`` seconds more (a stuck child must not hang the reader: it reads the tail itself)."""
-        result = None
-        deadline = time.monotonic() + patience
-        try:
-            while True:  # the child writes once it is done
-                if cancel is not None and cancel.is_set():
-                    raise Cancelled()
-                if select.select([self.rfd], [], [], 0.1)[0]:
-                    break
-                if time.monotonic() > deadline:
-                    return None
-            with os.fdopen(self.rfd, "rb", buffering=1 << 20, closefd=False) as pipe:
-                result = pickle.load(pipe)  # streamed: the payload is never held twice
-        except (EOFError, pickle.UnpicklingError, ValueError, TypeError, AttributeError):
-            result = None  # the child failed or was killed mid-write: the caller indexes the tail itself
-        finally:
-            self.close(kill=result is None)
-        return result if isinstance(result, TailIndex) and self.status == 0 else None
-
-    def close(self, *, kill: bool = True) -> None:
-        """Reap the child, killing it first unless it is known to be exiting (idempotent)."""
-        if self.rfd >= 0:
-            os.close(self.rfd)
-            self.rfd = -1
-        if self.pid:
-            try:
-                if kill:
-                    os.kill(self.pid, signal.SIGKILL)
-                _, status = os.waitpid(self.pid, 0)
-                self.status = os.waitstatus_to_exitcode(status)
-            except (ChildProcessError, ProcessLookupError):
-                self.status = -1
-            self.pid = 0
-
-    status = -1
+        result = super().collect(cancel, patience)
+        return result if isinstance(result, TailIndex) else None
 
 
 def merge_tail(scanner: Scanner, raw: RawLog, tail: TailIndex, base: int, limit: int) -> int:

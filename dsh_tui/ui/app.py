@@ -55,7 +55,8 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
     BINDINGS = KEY_BINDINGS
 
     def __init__(self, path: str | Path, *, lenient: bool = False, max_plain: int | None = None,
-                 at_seq: int | None = None, detail_delay: float = 0.06, native_clipboard: bool = True) -> None:
+                 at_seq: int | None = None, detail_delay: float = 0.06, native_clipboard: bool = True,
+                 tail_probe=None) -> None:
         super().__init__()
         self.path = Path(path)
         self.lenient, self.max_plain, self.at_seq = lenient, max_plain, at_seq
@@ -69,6 +70,7 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
         self._detail_index: int | None = None
         self.detail_shown: int | None = None
         self.load_finished = False  # the log is shown, or the error screen is
+        self.tail_probe = tail_probe  # a ForkedCall of tail_verdict started by the CLI, or None
         self.quiet_gc = QuietGC()  # full GC passes between key presses (ui/quietgc.py)
 
     async def on_event(self, event: Event) -> None:
@@ -110,19 +112,24 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
             self.show_browser()
             return
         self.load()
-        if not is_zip_target(self.path):
-            self.probe_tail()
 
-    @work(thread=True, group="tail", exit_on_error=False, description="provisional tail verdict")
     def probe_tail(self) -> None:
-        """A crash's verdict from the last frames, painted before the full decode ends."""
-        tv = tail_verdict(self.path)
+        """A crash's verdict from the last frames, painted before the full decode ends.
+
+        Runs in the load worker just before the decode, which then waits until the
+        verdict is on screen: a decoding thread holds the GIL so much that the paint
+        came ~0.7 s late on the 936k log."""
+        probe, self.tail_probe = self.tail_probe, None
+        tv = probe.collect(self.cancel_event, patience=1.0) if probe is not None else tail_verdict(self.path)
         if tv is not None and not self.load_finished:
-            self.post_message(TailVerdictFound(tv))
+            painted = threading.Event()
+            self.post_message(TailVerdictFound(tv, painted))
+            painted.wait(0.5)  # bounded: a busy screen must not stall the decode
 
     def on_tail_verdict_found(self, message: TailVerdictFound) -> None:
         if not self.load_finished:
             self.query_one(HeaderPanel).show_provisional(self.path, message.verdict)
+        self.call_after_refresh(message.painted.set)
 
     # -- loading ----------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
@@ -145,7 +152,8 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
             diag = diagnose(log)
         else:  # the index cache when it is fresh; written by `save_cache` after the first paint
             log, diag = open_session(self.path, lenient=self.lenient, max_plain=self.max_plain,
-                                     cancel=self.cancel_event, progress=progress, write_cache=False)
+                                     cancel=self.cancel_event, progress=progress, write_cache=False,
+                                     before_decode=self.probe_tail)
         if self.cancel_event.is_set():
             raise Cancelled()
         return log, diag
@@ -185,6 +193,8 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
 
     def show_log(self, log, diag) -> None:
         self.load_finished = True
+        if self.tail_probe is not None:  # opened from the index cache: the early look was not needed
+            self.tail_probe.close()
         if not log.accepted and not self.lenient:
             rej = log.header.rejection
             self.query_one(LoadBar).display = False
@@ -299,13 +309,16 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
 
     def on_unmount(self) -> None:
         self.cancel_event.set()
+        if self.tail_probe is not None:  # not needed (fresh index cache) or the app quit early
+            self.tail_probe.close()
 
     def get_system_commands(self, screen):
         yield from super().get_system_commands(screen)
         for title, help_text, action in COMMANDS:
             yield SystemCommand(title, help_text, partial(self.run_action, action))
 
-def run_app(path: str | Path, *, lenient: bool = False, max_plain: int | None = None, at_seq: int | None = None) -> int:
-    app = ExplorerApp(path, lenient=lenient, max_plain=max_plain, at_seq=at_seq)
+def run_app(path: str | Path, *, lenient: bool = False, max_plain: int | None = None, at_seq: int | None = None,
+            tail_probe=None) -> int:
+    app = ExplorerApp(path, lenient=lenient, max_plain=max_plain, at_seq=at_seq, tail_probe=tail_probe)
     app.run()
     return app.return_code or 0

@@ -6,6 +6,8 @@ one dispatch (the newest wins).
 
 from __future__ import annotations
 
+import threading
+
 from typing import Any
 
 from textual.message import Message
@@ -25,9 +27,10 @@ class LoadProgress(Message):
 class TailVerdictFound(Message):
     """A provisional verdict read from the last frames while the full decode runs."""
 
-    def __init__(self, verdict: Any) -> None:
+    def __init__(self, verdict: Any, painted: threading.Event) -> None:
         super().__init__()
         self.verdict = verdict
+        self.painted = painted  # set once the header shows it (the decode waits for it)
 
 
 class RowHighlighted(Message):

@@ -1,0 +1,73 @@
+"""Forked calls: the early tail look and the tail segment run in a child and never leave one behind."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from dsh_tui.demo import write_demo
+from dsh_tui.model.forked import ForkedCall
+from dsh_tui.model.tail import start_tail_probe, tail_verdict
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+
+
+def _no_children() -> bool:
+    try:
+        os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+def _boom() -> None:
+    raise RuntimeError("child failed")
+
+
+def test_result_comes_back_and_the_child_is_reaped(tmp_path):
+    log = write_demo(tmp_path / "demo.jsonl.zstd")
+    call = ForkedCall(tail_verdict, log)
+    assert call.collect() == tail_verdict(log)
+    assert call.status == 0 and _no_children()
+
+
+def test_a_failing_or_stuck_child_gives_none():
+    assert ForkedCall(_boom).collect() is None and _no_children()
+    stuck = ForkedCall(time.sleep, 3600)
+    assert not stuck.ready()
+    assert stuck.collect(patience=0.2) is None and _no_children()
+
+
+def test_probe_only_for_regular_files(tmp_path):
+    assert start_tail_probe(tmp_path) is None  # a directory
+    probe = start_tail_probe(write_demo(tmp_path / "demo.jsonl.zstd"))
+    assert probe is not None or (os.cpu_count() or 1) < 2
+    if probe is not None:
+        probe.close()
+        assert _no_children()
+
+
+async def test_explorer_paints_the_probes_verdict_without_computing_it_again(tmp_path, monkeypatch):
+    import dsh_tui.ui.app as app_module
+    from dsh_tui.ui.widgets.header import HeaderPanel
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    log = write_demo(tmp_path / "demo.jsonl.zstd")
+    probe = ForkedCall(tail_verdict, log)
+    expected = tail_verdict(log)
+    assert expected is not None
+
+    def not_here(_path):
+        raise AssertionError("the explorer recomputed the tail verdict in a thread")
+    monkeypatch.setattr(app_module, "tail_verdict", not_here)
+    shown = []
+    real = HeaderPanel.show_provisional
+    monkeypatch.setattr(HeaderPanel, "show_provisional", lambda self, path, tv: (shown.append(tv), real(self, path, tv)))
+    app = app_module.ExplorerApp(log, native_clipboard=False, tail_probe=probe)
+    async with app.run_test(size=(80, 24)) as pilot:
+        while not app.load_finished:
+            await pilot.pause(0.02)
+        assert app.tail_probe is None and shown == [expected]
+    assert _no_children()
