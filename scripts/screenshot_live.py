@@ -128,30 +128,33 @@ async def _children(app, pilot) -> None:
     await pilot.pause()
 
 
-async def shoot_subagent_tree(root: Path, name: str, size: tuple[int, int]) -> str:
-    """The parent: its family and the failed child in the header, `c` lists the descendants."""
+async def _family_shot(root: Path, name: str, size: tuple[int, int], then=None) -> str:
+    """The parent opened, `c` pressed; ``then(app, pilot)`` goes on from the children list."""
     paths = make_family(root)
     app = ExplorerApp(paths["parent"], native_clipboard=False, detail_delay=0.01)
     async with app.run_test(size=size) as pilot:
         await _shown(app, pilot, PARENT)
         await _children(app, pilot)
+        if then is not None:
+            await then(app, pilot)
         return app.export_screenshot(title=f"dsh-tui: {name}")
+
+
+async def shoot_subagent_tree(root: Path, name: str, size: tuple[int, int]) -> str:
+    """The parent: its family and the failed child in the header, `c` lists the descendants."""
+    return await _family_shot(root, name, size)
 
 
 async def shoot_subagent_child(root: Path, name: str, size: tuple[int, int]) -> str:
     """`c`, Enter on the failed child: the DELEGATED badge, parent/depth/seedLength, the seed rows marked."""
-    paths = make_family(root)
-    app = ExplorerApp(paths["parent"], native_clipboard=False, detail_delay=0.01)
-    async with app.run_test(size=size) as pilot:
-        await _shown(app, pilot, PARENT)
-        await _children(app, pilot)
+    async def open_child(app, pilot) -> None:
         await pilot.press("down", "enter")  # the second child: MIGRATE
         await _shown(app, pilot, MIGRATE)
         app.jump_to(app.events.seed_end + 1)  # its own first row: the ┴ end-seed and the ┊ seed rows above
         await pilot.pause(0.05)
         app.flush_detail()
         await pilot.pause()
-        return app.export_screenshot(title=f"dsh-tui: {name}")
+    return await _family_shot(root, name, size, open_child)
 
 
 async def shoot_follow(root: Path, name: str, size: tuple[int, int]) -> str:
