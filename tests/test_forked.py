@@ -71,3 +71,25 @@ async def test_explorer_paints_the_probes_verdict_without_computing_it_again(tmp
             await pilot.pause(0.02)
         assert app.tail_probe is None and shown == [expected]
     assert _no_children()
+
+
+async def test_a_probe_done_by_mount_is_in_the_first_paint(tmp_path, monkeypatch):
+    import dsh_tui.ui.app as app_module
+    from dsh_tui.ui.widgets.header import HeaderPanel
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    log = write_demo(tmp_path / "demo.jsonl.zstd")
+    probe = ForkedCall(tail_verdict, log)
+    deadline = time.monotonic() + 10
+    while not probe.ready() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    shown = []
+    real = HeaderPanel.show_provisional
+    monkeypatch.setattr(HeaderPanel, "show_provisional", lambda self, path, tv: (shown.append(tv), real(self, path, tv)))
+    app = app_module.ExplorerApp(log, native_clipboard=False, tail_probe=probe)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert shown == [tail_verdict(log)] and app.tail_probe is None  # shown in on_mount
+        while not app.load_finished:
+            await pilot.pause(0.02)
+        assert app._shown_early is not None and app._shown_early.is_set()
+    assert _no_children()

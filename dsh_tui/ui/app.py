@@ -71,6 +71,7 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
         self.detail_shown: int | None = None
         self.load_finished = False  # the log is shown, or the error screen is
         self.tail_probe = tail_probe  # a ForkedCall of tail_verdict started by the CLI, or None
+        self._shown_early: threading.Event | None = None  # set once a verdict painted at mount is on screen
         self.quiet_gc = QuietGC()  # full GC passes between key presses (ui/quietgc.py)
 
     async def on_event(self, event: Event) -> None:
@@ -111,6 +112,14 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
         if self.browse_root is not None:  # `dsh-tui DIR`: the session browser (ui/navigation.py)
             self.show_browser()
             return
+        probe = self.tail_probe
+        if probe is not None and probe.ready():  # usually done by now: in the very first paint
+            self.tail_probe = None
+            tv = probe.collect(self.cancel_event, patience=0.5)
+            if tv is not None:
+                self.query_one(HeaderPanel).show_provisional(self.path, tv)
+                self._shown_early = threading.Event()  # the decode waits for this paint (probe_tail)
+                self.call_after_refresh(self._shown_early.set)
         self.load()
 
     def probe_tail(self) -> None:
@@ -119,6 +128,9 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
         Runs in the load worker just before the decode, which then waits until the
         verdict is on screen: a decoding thread holds the GIL so much that the paint
         came ~0.7 s late on the 936k log."""
+        if self._shown_early is not None:  # painted at mount: let that paint finish first
+            self._shown_early.wait(0.5)
+            return
         probe, self.tail_probe = self.tail_probe, None
         tv = probe.collect(self.cancel_event, patience=1.0) if probe is not None else tail_verdict(self.path)
         if tv is not None and not self.load_finished:
