@@ -49,12 +49,21 @@ def test_probe_only_for_regular_files(tmp_path):
         assert _no_children()
 
 
-async def test_explorer_paints_the_probes_verdict_without_computing_it_again(tmp_path, monkeypatch):
-    import dsh_tui.ui.app as app_module
+@pytest.fixture
+def provisional(tmp_path, monkeypatch):
+    """A demo log in a private XDG home, and the verdicts the header shows as provisional."""
     from dsh_tui.ui.widgets.header import HeaderPanel
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    log = write_demo(tmp_path / "demo.jsonl.zstd")
+    shown = []
+    real = HeaderPanel.show_provisional
+    monkeypatch.setattr(HeaderPanel, "show_provisional", lambda self, path, tv: (shown.append(tv), real(self, path, tv)))
+    return write_demo(tmp_path / "demo.jsonl.zstd"), shown
+
+
+async def test_explorer_paints_the_probes_verdict_without_computing_it_again(provisional, monkeypatch):
+    import dsh_tui.ui.app as app_module
+    log, shown = provisional
     probe = ForkedCall(tail_verdict, log)
     expected = tail_verdict(log)
     assert expected is not None
@@ -62,9 +71,6 @@ async def test_explorer_paints_the_probes_verdict_without_computing_it_again(tmp
     def not_here(_path):
         raise AssertionError("the explorer recomputed the tail verdict in a thread")
     monkeypatch.setattr(app_module, "tail_verdict", not_here)
-    shown = []
-    real = HeaderPanel.show_provisional
-    monkeypatch.setattr(HeaderPanel, "show_provisional", lambda self, path, tv: (shown.append(tv), real(self, path, tv)))
     app = app_module.ExplorerApp(log, native_clipboard=False, tail_probe=probe)
     async with app.run_test(size=(80, 24)) as pilot:
         while not app.load_finished:
@@ -73,19 +79,13 @@ async def test_explorer_paints_the_probes_verdict_without_computing_it_again(tmp
     assert _no_children()
 
 
-async def test_a_probe_done_by_mount_is_in_the_first_paint(tmp_path, monkeypatch):
+async def test_a_probe_done_by_mount_is_in_the_first_paint(provisional):
     import dsh_tui.ui.app as app_module
-    from dsh_tui.ui.widgets.header import HeaderPanel
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    log = write_demo(tmp_path / "demo.jsonl.zstd")
+    log, shown = provisional
     probe = ForkedCall(tail_verdict, log)
     deadline = time.monotonic() + 10
     while not probe.ready() and time.monotonic() < deadline:
         time.sleep(0.01)
-    shown = []
-    real = HeaderPanel.show_provisional
-    monkeypatch.setattr(HeaderPanel, "show_provisional", lambda self, path, tv: (shown.append(tv), real(self, path, tv)))
     app = app_module.ExplorerApp(log, native_clipboard=False, tail_probe=probe)
     async with app.run_test(size=(80, 24)) as pilot:
         assert shown == [tail_verdict(log)] and app.tail_probe is None  # shown in on_mount

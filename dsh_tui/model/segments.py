@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import marshal
 import os
+import time
 from array import array
 from dataclasses import dataclass
 
@@ -165,3 +166,30 @@ def merge_tail(scanner: Scanner, raw: RawLog, tail: TailIndex, base: int, limit:
     raw.torn = tail.torn
     raw.corruption.extend(tail.corruption)
     return total
+
+
+class SplitMissed(Exception):
+    """The head segment did not end on the frame boundary chosen for the split."""
+
+
+def read_tail(raw: RawLog, scanner: Scanner, helper: TailHelper | None, tail: tuple[bytes, int, int],
+              produced: int, cancel) -> int:
+    """Append the tail segment's index (the helper's, else read here); returns the plaintext length."""
+    data, split, limit = tail
+    if raw.torn is not None:
+        raise SplitMissed()
+    if raw.corruption:  # the linear read stops at the first bad frame: nothing after it counts
+        return produced
+    if raw.frames_end != split:
+        raise SplitMissed()
+    merged = None
+    if helper is not None:
+        # Patience: the child has about as much to do as the head that just finished here.
+        patience = max(MIN_PATIENCE_S, 4 * (time.monotonic() - helper.started))
+        merged = helper.collect(cancel, patience) if scanner.projected is False else helper.close()
+    if merged is not None:
+        return merge_tail(scanner, raw, merged, produced, limit)
+    for chunk in iter_plain(raw, data, limit, start=split, produced=produced, cancel=cancel):
+        scanner.feed(chunk, produced)
+        produced += len(chunk)
+    return produced

@@ -10,7 +10,6 @@ from __future__ import annotations
 import bisect
 import os
 import re
-import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -287,7 +286,7 @@ def load_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
     try:
         return _index(raw, iter_plain(raw, head, limit, progress=report, cancel=cancel), lenient, cancel,
                       keep_plain=False, tail=None if split is None else (data, split, limit))
-    except _SplitMissed:  # a frame crossed the chosen split (crafted input): read it linearly
+    except segments.SplitMissed:  # a frame crossed the chosen split (crafted input): read it linearly
         return load_session(path, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress,
                             parallel=False)
 
@@ -299,10 +298,6 @@ def session_from_raw(raw: RawLog, *, lenient: bool = False, cancel=None) -> Sess
     export ZIP). The caller sets ``raw.torn`` for a partial last line.
     """
     return _index(raw, iter((raw.plain,)), lenient, cancel)
-
-
-class _SplitMissed(Exception):
-    """The head segment did not end on the frame boundary chosen for the split."""
 
 
 def _index(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, *, keep_plain: bool = True,
@@ -353,8 +348,8 @@ def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_pla
             scanner.feed(chunk, base)
     if tail is not None:
         if scanner is None:  # a header line longer than the head: crafted input
-            raise _SplitMissed()
-        produced = _read_tail(raw, scanner, helpers[0] if helpers else None, tail, produced, cancel)
+            raise segments.SplitMissed()
+        produced = segments.read_tail(raw, scanner, helpers[0] if helpers else None, tail, produced, cancel)
     if scanner is None:  # no complete header line at all
         buf = (out or b"") if keep_plain else pending
         if raw.torn is not None and not buf:
@@ -372,29 +367,6 @@ def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_pla
     log = SessionLog(raw, header, scanner.finish(), lenient=lenient, store=store)
     log._scanner = scanner
     return log
-
-
-def _read_tail(raw: RawLog, scanner: Scanner, helper, tail: tuple[bytes, int, int], produced: int,
-               cancel) -> int:
-    """Append the tail segment's index (the helper's, else read here); returns the plaintext length."""
-    data, split, limit = tail
-    if raw.torn is not None:
-        raise _SplitMissed()
-    if raw.corruption:  # the linear read stops at the first bad frame: nothing after it counts
-        return produced
-    if raw.frames_end != split:
-        raise _SplitMissed()
-    merged = None
-    if helper is not None:
-        # Patience: the child has about as much to do as the head that just finished here.
-        patience = max(segments.MIN_PATIENCE_S, 4 * (time.monotonic() - helper.started))
-        merged = helper.collect(cancel, patience) if scanner.projected is False else helper.close()
-    if merged is not None:
-        return segments.merge_tail(scanner, raw, merged, produced, limit)
-    for chunk in iter_plain(raw, data, limit, start=split, produced=produced, cancel=cancel):
-        scanner.feed(chunk, produced)
-        produced += len(chunk)
-    return produced
 
 
 def _checked_header(raw: RawLog, line: bytes) -> Header:
