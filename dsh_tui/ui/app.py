@@ -8,7 +8,6 @@ even mid-decode. Every string from the log reaches the screen through
 
 from __future__ import annotations
 
-import gc
 import threading
 import time
 from functools import partial
@@ -128,8 +127,9 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
         Runs in the load worker just before the decode, which then waits until the
         verdict is on screen: a decoding thread holds the GIL so much that the paint
         came ~0.7 s late on the 936k log."""
-        if self._shown_early is not None:  # painted at mount: let that paint finish first
-            self._shown_early.wait(0.5)
+        shown, self._shown_early = self._shown_early, None
+        if shown is not None:  # painted at mount: let that paint finish first
+            shown.wait(0.5)
             return
         probe, self.tail_probe = self.tail_probe, None
         tv = probe.collect(self.cancel_event, patience=1.0) if probe is not None else tail_verdict(self.path)
