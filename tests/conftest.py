@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import orjson
@@ -13,6 +14,24 @@ DSH_LOGS = SHARED / "dsh-logs"
 
 HEADER = {"type": "session", "version": 0, "id": "sess-1", "createdAt": 1790000000000,
           "cwd": "/home/u/p", "delegationDepth": 0}
+
+
+@pytest.fixture
+def isolated_xdg(tmp_path, monkeypatch):
+    """State and cache under tmp_path, colours on: a UI test never touches the user's dirs."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    return tmp_path
+
+
+async def until(app, pilot, cond, what: str, timeout: float = 30) -> None:
+    """Pause the Pilot until ``cond()``; fails on the app's own exception or after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while not cond():
+        assert app._exception is None, app._exception
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await pilot.pause(0.02)
 
 
 def shared_log(rel: str) -> Path:

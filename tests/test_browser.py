@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 import zipfile
 from pathlib import Path
 
@@ -21,17 +20,15 @@ from dsh_tui.ui.screens.error import ErrorScreen
 from dsh_tui.ui.screens.family import ChildrenScreen, ConfirmScreen
 from dsh_tui.ui.screens.report import ReportModal
 
+from .conftest import until
 from .session_roots import (APP, OTHER, T0, TREE_GRANDKID, TREE_KID_A, TREE_KID_B, TREE_PARENT, build_root,
                             build_tree_family, header, turn_batches, write_session)
 
 
 @pytest.fixture(autouse=True)
-def _isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setenv("DSH_HOME", str(tmp_path / "dsh"))
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.delenv("NO_COLOR", raising=False)
+def _isolated(isolated_xdg, monkeypatch):
+    monkeypatch.setenv("DSH_HOME", str(isolated_xdg / "dsh"))
+    monkeypatch.setenv("HOME", str(isolated_xdg))
 
 
 @pytest.fixture
@@ -55,13 +52,6 @@ async def _workers(app) -> None:
     except WorkerFailed:
         pass
 
-
-async def until(app, pilot, cond, what: str, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while not cond():
-        assert app._exception is None, app._exception
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await pilot.pause(0.02)
 
 
 async def browser_ready(app, pilot) -> BrowserScreen:

@@ -23,11 +23,8 @@ MTIME = 1_796_300_000  # 2026-12-03 12:13 UTC, for every file
 
 
 @pytest.fixture(autouse=True)
-def _isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.delenv("NO_COLOR", raising=False)
+def _isolated(isolated_xdg, monkeypatch):
+    monkeypatch.setenv("HOME", str(isolated_xdg))
 
 
 def pinned_root(tmp_path):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-import time
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -16,15 +16,14 @@ from dsh_tui.model.session import load_session
 from dsh_tui.model.zstdframes import walk_frames
 from dsh_tui.ui.app import ExplorerApp
 
+from .conftest import until
+
 INTERVAL = 0.2
 
 
 @pytest.fixture(autouse=True)
-def _isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.delenv("NO_COLOR", raising=False)
+def _isolated(isolated_xdg, monkeypatch):
+    monkeypatch.setenv("HOME", str(isolated_xdg))
 
 
 def demo_bytes(tmp_path: Path, encoding: str = "zstd") -> bytes:
@@ -40,18 +39,14 @@ def append(path: Path, data: bytes) -> None:
         fh.write(data)
 
 
+until = partial(until, timeout=20)  # a live log shows up within seconds
+
+
 def make_app(path: Path) -> ExplorerApp:
     app = ExplorerApp(path, native_clipboard=False, detail_delay=0.01)
     app.follow_interval = INTERVAL
     return app
 
-
-async def until(app, pilot, cond, what: str, timeout: float = 20) -> None:
-    deadline = time.monotonic() + timeout
-    while not cond():
-        assert app._exception is None, app._exception
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await pilot.pause(0.02)
 
 
 async def loaded(app, pilot) -> None:
@@ -77,7 +72,7 @@ async def test_growing_file_shows_new_events_and_the_verdict_and_pause_stops_it(
         await pilot.press("end")
         # the middle: the user's place (not at the end) is kept
         append(path, data[spans[12].start:spans[40].start])
-        await until(app, pilot, lambda: app.events.row_count() > first, "the first growth", 5)
+        await until(app, pilot, lambda: app.events.row_count() > first, "the first growth", timeout=5)
         await pilot.pause()
         mid = len(app.log_)
         assert app.events.row_count() == mid and app.current_index == mid - 1  # was at the end: stays there
@@ -89,7 +84,7 @@ async def test_growing_file_shows_new_events_and_the_verdict_and_pause_stops_it(
         await pilot.pause(INTERVAL * 4)
         assert len(app.log_) == mid and app.events.row_count() == mid
         await pilot.press("w")  # resume: reads at once
-        await until(app, pilot, lambda: app.events.row_count() > mid, "growth after resume", 5)
+        await until(app, pilot, lambda: app.events.row_count() > mid, "growth after resume", timeout=5)
         await pilot.pause()
         assert app.current_index == 0  # the user's place, not the end
         fresh = load_session(path)
@@ -112,7 +107,7 @@ async def test_torn_frame_badge_disappears_when_the_frame_completes(tmp_path):
         assert "TORN TAIL" in header(app)
         n = len(app.log_)
         append(path, data[cut:spans[30].start])
-        await until(app, pilot, lambda: "TORN TAIL" not in header(app), "the torn badge to go", 5)
+        await until(app, pilot, lambda: "TORN TAIL" not in header(app), "the torn badge to go", timeout=5)
         await pilot.pause()
         fresh = load_session(path)
         assert len(app.log_) == len(fresh) > n and app.log_.raw.torn is None
@@ -131,13 +126,13 @@ async def test_partial_jsonl_line_then_truncation_reopens(tmp_path):
         await pilot.press("home", "j", "j", "j")
         seq = app.log_.seq_of(app.current_index)
         append(path, data[mid:])
-        await until(app, pilot, lambda: app.events.row_count() == 320, "the rest of the file", 5)
+        await until(app, pilot, lambda: app.events.row_count() == 320, "the rest of the file", timeout=5)
         assert "TORN TAIL" not in header(app)
         # replaced by a shorter file: re-opened, the cursor keeps its seq
         shorter = tmp_path / "shorter.jsonl"
         shorter.write_bytes(data[: data.index(b"\n", len(data) // 3) + 1])
         os.replace(shorter, path)
-        await until(app, pilot, lambda: app.events.row_count() < 320, "the re-open", 5)
+        await until(app, pilot, lambda: app.events.row_count() < 320, "the re-open", timeout=5)
         assert app.log_.seq_of(app.current_index) == seq
 
 
@@ -151,7 +146,7 @@ async def test_zip_and_paused_logs_are_not_polled(tmp_path, monkeypatch):
     app = make_app(path)
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(app, pilot)
-        await until(app, pilot, lambda: calls, "a poll", 5)
+        await until(app, pilot, lambda: calls, "a poll", timeout=5)
         await pilot.press("w")
         await app.workers.wait_for_complete()
         n = len(calls)

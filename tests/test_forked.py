@@ -50,11 +50,9 @@ def test_probe_only_for_regular_files(tmp_path):
 
 
 @pytest.fixture
-def provisional(tmp_path, monkeypatch):
+def provisional(tmp_path, isolated_xdg, monkeypatch):
     """A demo log in a private XDG home, and the verdicts the header shows as provisional."""
     from dsh_tui.ui.widgets.header import HeaderPanel
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     shown = []
     real = HeaderPanel.show_provisional
     monkeypatch.setattr(HeaderPanel, "show_provisional", lambda self, path, tv: (shown.append(tv), real(self, path, tv)))

@@ -48,11 +48,9 @@ def test_never_collects_while_the_gc_is_paused():
     assert q.idle_passes == 0
 
 
-async def test_loaded_app_defers_full_passes_and_counts_key_presses(tmp_path, monkeypatch, thresholds):
+async def test_loaded_app_defers_full_passes_and_counts_key_presses(tmp_path, isolated_xdg, thresholds):
     from dsh_tui.demo import write_demo
     from dsh_tui.ui.app import ExplorerApp
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     app = ExplorerApp(write_demo(tmp_path / "demo.jsonl.zstd"), native_clipboard=False)
     async with app.run_test(size=(80, 24)) as pilot:
         while not app.load_finished:

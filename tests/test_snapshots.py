@@ -18,11 +18,7 @@ from dsh_tui.ui.app import ExplorerApp
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 45), id="160x45")]
 
 
-@pytest.fixture(autouse=True)
-def _isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.delenv("NO_COLOR", raising=False)
+pytestmark = pytest.mark.usefixtures("isolated_xdg")
 
 
 @pytest.fixture
