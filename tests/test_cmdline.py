@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 
+import pytest
 from textual import events
 from textual.widgets import Footer, Input
 
@@ -12,7 +13,9 @@ from dsh_tui.model.source import Cancelled
 from dsh_tui.ui import actions as actions_module
 from dsh_tui.ui.widgets.cmdline import CommandLine
 
-from .test_app import _isolated, demo, make_app, ready, settle  # noqa: F401  (fixtures)
+from .test_app import demo, make_app, ready, settle  # noqa: F401  (fixtures)
+
+pytestmark = pytest.mark.usefixtures("isolated_xdg")
 
 
 def prompt(app) -> CommandLine:
