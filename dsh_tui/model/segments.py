@@ -112,7 +112,6 @@ class TailHelper(ForkedCall):
     """A forked child indexing the tail segment; the parent collects or discards it."""
 
     def __init__(self, raw: RawLog, data: bytes, split: int, limit: int, session_id: str | None) -> None:
-        self.split = split
         super().__init__(_index_tail, raw, data, split, limit, session_id)
 
     def collect(self, cancel=None, patience: float = 30.0) -> TailIndex | None:
@@ -183,10 +182,11 @@ def read_tail(raw: RawLog, scanner: Scanner, helper: TailHelper | None, tail: tu
     if raw.frames_end != split:
         raise SplitMissed()
     merged = None
-    if helper is not None:
+    if helper is not None and scanner.projected is not False:
+        helper.close()  # the child assumed a seq-carrying log: its index cannot be merged
+    elif helper is not None:
         # Patience: the child has about as much to do as the head that just finished here.
-        patience = max(MIN_PATIENCE_S, 4 * (time.monotonic() - helper.started))
-        merged = helper.collect(cancel, patience) if scanner.projected is False else helper.close()
+        merged = helper.collect(cancel, max(MIN_PATIENCE_S, 4 * (time.monotonic() - helper.started)))
     if merged is not None:
         return merge_tail(scanner, raw, merged, produced, limit)
     for chunk in iter_plain(raw, data, limit, start=split, produced=produced, cancel=cancel):
