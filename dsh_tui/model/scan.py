@@ -1,9 +1,11 @@
 """One linear pass over the plaintext: index every record and logical event.
 
-The pass parses each line once (orjson), expands packed chunk rows, checks
-that seq is contiguous, counts unknown and legacy types, and keeps compact
-"facts" only for the events the diagnosis needs. It holds no parsed object
-per event: the views re-parse the few records they show.
+The pass parses each line once, expands packed chunk rows, checks that seq is
+contiguous, counts unknown and legacy types, and keeps compact "facts" only for
+the events the diagnosis needs. It holds no parsed object per event: the views
+re-parse the few records they show. Ordinary chunks go through fastscan.py
+(msgspec, a chunk at a time); this module's line-by-line path (orjson) reads
+the rest and is the one that reports what is wrong.
 """
 
 from __future__ import annotations
@@ -16,19 +18,20 @@ from typing import Any
 
 import orjson
 
+from . import fastscan
+from .facts import CHUNK, FACT_CHUNKS, FACT_EXTRACTORS, LEGACY_CANDIDATES, Fact
 from .jsonparse import parse_json
 from .legacy import upgrade
 from .source import Cancelled, Corruption
-from .vocabulary import KNOWN_EVENT_TYPES, LEGACY_TYPES, PACKED_ROWS
+from .vocabulary import KNOWN_EVENT_TYPES, LEGACY_TYPES, MAX_SAFE, PACKED_ROWS
 
 ENVELOPE_KEYS = frozenset({"type", "seq", "time", "data", "sourceEventSeqs", "surfaceOp", "ignorable"})
 ROW_KEYS = frozenset({"type", "seq0", "time0", "data"})
-PREVIEW = 240
-MAX_SAFE = 2**53 - 1
 _STR = frozenset({str})
 _INT = frozenset({int})
-CHUNK = "assistant/chunk"
-_FACT_CHUNKS = frozenset({"usage", "finish"})
+FAST_SLICE = 1 << 20  # plaintext bytes per fastscan call: bounds the structs alive at once
+FAST_SLICE_MIN = 4096  # an odd line sends at most about this much of its neighbourhood line by line
+FAST = True  # False reads everything line by line (tests compare the two paths)
 
 
 @dataclass(slots=True)
@@ -55,14 +58,6 @@ class UnknownType:
         return {"type": self.type, "count": self.count, "ignorable": self.ignorable, "first_seq": self.first_seq}
 
 
-@dataclass(slots=True)
-class Fact:
-    type: str
-    index: int
-    seq: int
-    data: dict
-
-
 @dataclass
 class ScanResult:
     body_start: int
@@ -86,91 +81,6 @@ class ScanResult:
     def record_of(self, i: int) -> int:
         """The record holding event ``i`` (no per-event record array: it cost 4 bytes and an append per event)."""
         return bisect_right(self.rec_first_ev, i) - 1
-
-
-def _preview(value: Any) -> str:
-    if isinstance(value, str):
-        return value[:PREVIEW]
-    try:
-        return orjson.dumps(value).decode()[:PREVIEW]
-    except (TypeError, orjson.JSONEncodeError):
-        return repr(value)[:PREVIEW]
-
-
-def _text_of(blocks: Any) -> str:
-    if isinstance(blocks, list):
-        for b in blocks:  # the first text block is enough for a preview
-            if isinstance(b, dict) and isinstance(b.get("text"), str):
-                return b["text"][:PREVIEW]
-        return ""
-    return _preview(blocks) if blocks is not None else ""
-
-
-def _turn_step(d: dict, _op: Any) -> dict:
-    return {"turn": d.get("turn"), "step": d.get("step")}
-
-
-def _turn_end(d: dict, _op: Any) -> dict:
-    return {"turn": d.get("turn"), "reason": d.get("reason")}
-
-
-def _tool_call(d: dict, _op: Any) -> dict:
-    args = d.get("arguments")
-    return {"turn": d.get("turn"), "step": d.get("step"), "callId": d.get("callId"), "name": d.get("name"),
-            "args": _preview(args), "args_len": len(args) if isinstance(args, str) else None}
-
-
-def _tool_result(d: dict, op: Any) -> dict:
-    msg = d.get("message") if isinstance(d.get("message"), dict) else {}
-    src = msg.get("source") if isinstance(msg.get("source"), dict) else {}
-    content = msg.get("content")
-    block = content[0] if isinstance(content, list) and content and isinstance(content[0], dict) else {}
-    meta = d.get("meta")
-    err = d.get("error")
-    return {"turn": d.get("turn"), "step": d.get("step"),
-            "callId": src.get("callId", block.get("toolCallId")),
-            "isError": block.get("isError") is True, "error": err if isinstance(err, dict) else None,
-            "text": _text_of(block.get("content")),
-            "diffs": isinstance(meta, dict) and isinstance(meta.get("diffs"), list) and bool(meta["diffs"]),
-            "replace": isinstance(op, dict)}
-
-
-def _assistant_message(d: dict, _op: Any) -> dict:
-    msg = d.get("message") if isinstance(d.get("message"), dict) else {}
-    calls = [{"id": b.get("id"), "name": b.get("name"), "args": _preview(b.get("arguments"))}
-             for b in msg.get("content") or () if isinstance(b, dict) and b.get("type") == "tool-call"]
-    return {"turn": d.get("turn"), "step": d.get("step"), "calls": calls, "usage": d.get("usage"),
-            "interrupted": d.get("interrupted") is True}
-
-
-def _small_fields(d: dict, _op: Any) -> dict:
-    return {k: (v[:PREVIEW] if isinstance(v, str) else v) for k, v in d.items() if k != "source"}
-
-
-def _request_header(d: dict, _op: Any) -> dict:
-    header = d.get("header") if isinstance(d.get("header"), dict) else {}
-    tools = header.get("tools")
-    names = tuple(t.get("name") for t in tools if isinstance(t, dict)) if isinstance(tools, list) else None
-    config = header.get("config") if isinstance(header.get("config"), dict) else {}
-    return {"tools": names, "provider": config.get("provider"), "model": config.get("model"), "reason": d.get("reason")}
-
-
-def _scalars(d: dict, _op: Any) -> dict:
-    return {k: v for k, v in d.items() if isinstance(v, (str, int, float, bool))}
-
-
-# The compact subset of an event the diagnosis needs (never whole payloads).
-FACT_EXTRACTORS = {
-    "turn/start": _turn_step, "step/start": _turn_step, "step/end": _turn_step, "session/end-seed": _turn_step,
-    "turn/end": _turn_end, "tool/call": _tool_call, "tool/result": _tool_result,
-    "assistant/message": _assistant_message, "request/header": _request_header, "subagent/descriptor": _scalars,
-    **{t: _small_fields for t in ("command/run", "command/done", "approval/asked", "approval/decided", "llm/retry",
-                                  "llm/retry-started", "agent-preset/selected", "compaction/start", "compaction/end")},
-}
-
-
-LEGACY_CANDIDATES = frozenset({"turn/start", "turn/end", "steering/message", "user/message",
-                               "assistant/message", "tool/result"})
 
 
 def _gap_cause(expected: int, found: int) -> str:
@@ -200,6 +110,7 @@ class Scanner:
         self.skipped = 0  # blank or unparsable lines so far (for physical line numbers)
         self.chunk_id = -1
         self.type_ids: dict[str, int] = {}
+        self.fast_records = 0  # records indexed by fastscan (the rest went line by line)
 
     def finish(self) -> ScanResult:
         self.res.projected = bool(self.projected)
@@ -212,15 +123,53 @@ class Scanner:
         self.skipped += 1
         self.res.line_shift.append((rec, self.skipped))
 
+    def type_id(self, name: str) -> int:
+        tid = self.type_ids.get(name)
+        return _type_id(name, self.type_ids, self.res.types) if tid is None else tid
+
     def feed(self, buf: bytes | bytearray | memoryview, base: int, start: int = 0) -> None:
+        """Index the records of ``buf`` from ``start`` (offsets absolute: ``base`` is buf's)."""
+        if isinstance(buf, memoryview):
+            buf = bytes(buf)
+        n = len(buf)
+        pos = start
+        if self.projected is None and pos < n:  # the first record decides the log's shape
+            nl = buf.find(b"\n", pos)
+            pos = n if nl < 0 else nl + 1
+            self._feed_lines(buf, base, start, pos)
+        if not (FAST and self.projected is False and self.chunk_id >= 0):
+            self._feed_lines(buf, base, pos, n)
+            return
+        self._feed_slices(buf, base, pos, n, FAST_SLICE)
+
+    def _feed_slices(self, buf: bytes | bytearray, base: int, pos: int, n: int, size: int) -> None:
+        """Record-aligned slices of about ``size`` bytes, each whole through fastscan if it can;
+        a declined slice is retried in slices 16x smaller, then read line by line."""
+        while pos < n:
+            cut = buf.rfind(b"\n", pos, pos + size) if n - pos > size else n - 1
+            if cut < pos:
+                cut = buf.find(b"\n", pos + size)
+            end = n if cut < 0 else cut + 1
+            piece = buf if pos == 0 and end == n and type(buf) is bytes else bytes(buf[pos:end])
+            if self.cancel is not None and self.cancel.is_set():
+                raise Cancelled()
+            if not fastscan.feed_fast(self, piece, base + pos):
+                if size > FAST_SLICE_MIN and end - pos > FAST_SLICE_MIN:
+                    self._feed_slices(buf, base, pos, end, size // 16)
+                else:
+                    self._feed_lines(buf, base, pos, end)
+            pos = end
+
+    def _feed_lines(self, buf: bytes | bytearray, base: int, start: int, stop: int) -> None:
+        """The line-by-line path: every line through orjson; reports whatever is wrong."""
         res = self.res
         rec_start, rec_end, rec_first_ev = res.rec_start, res.rec_end, res.rec_first_ev
         ev_type, facts = res.ev_type, res.facts
         types, type_ids, session_id = res.types, self.type_ids, self.session_id
         loads, JSONError = orjson.loads, orjson.JSONDecodeError
         view = memoryview(buf)
-        find = buf.find if not isinstance(buf, memoryview) else bytes(buf).find
-        n = len(buf)
+        find = buf.find
+        n = stop
         pos = start
         expected, projected, chunk_id = self.expected, self.projected, self.chunk_id
         rec = len(rec_start)
@@ -266,7 +215,7 @@ class Scanner:
                 d = obj.get("data")
                 if type(d) is dict:
                     ch = d.get("chunk")
-                    if type(ch) is dict and ch.get("type") in _FACT_CHUNKS:
+                    if type(ch) is dict and type(ch.get("type")) is str and ch["type"] in FACT_CHUNKS:
                         facts_append(Fact("chunk/" + ch["type"], nev, seq,
                                           {"turn": d.get("turn"), "step": d.get("step"),
                                            "usage": ch.get("usage"), "reason": ch.get("reason")}))
@@ -319,7 +268,7 @@ class Scanner:
                                   extract(data, obj.get("surfaceOp"))))
             elif etype == CHUNK and type(data) is dict:  # chunks off the hot path (projected, first record)
                 ch = data.get("chunk")
-                if type(ch) is dict and ch.get("type") in _FACT_CHUNKS:
+                if type(ch) is dict and type(ch.get("type")) is str and ch["type"] in FACT_CHUNKS:
                     facts_append(Fact("chunk/" + ch["type"], nev, seq,
                                       {"turn": data.get("turn"), "step": data.get("step"),
                                        "usage": ch.get("usage"), "reason": ch.get("reason")}))

@@ -32,3 +32,5 @@ PACKED_ROWS = {
 
 # Legacy types dsh still upgrades on read (coordinator.ts); they count as known.
 LEGACY_TYPES = frozenset({"steering/message"})
+
+MAX_SAFE = 2**53 - 1  # JavaScript's Number.MAX_SAFE_INTEGER: seq, time and dt are safe integers
