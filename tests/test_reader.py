@@ -65,6 +65,16 @@ def test_seq_gap_reported_with_expected_found_line_and_cause(write_jsonl):
     assert not log.whole
 
 
+@pytest.mark.parametrize("first", [True, False])  # the first record and the hot path read chunks apart
+def test_a_chunk_whose_type_is_not_a_string_is_indexed_not_a_crash(write_jsonl, first):
+    odd = ev("assistant/chunk", 0 if first else 1, {"turn": 1, "step": 1, "chunk": {"type": {"x": [1]}}})
+    usage = ev("assistant/chunk", 1 if first else 0, {"turn": 1, "step": 1,
+                                                     "chunk": {"type": "usage", "usage": {"inputTokens": 3}}})
+    log = load_session(write_jsonl([odd, usage] if first else [usage, odd]))
+    assert len(log) == 2 and log.whole
+    assert [f.type for f in log.res.facts] == ["chunk/usage"]
+
+
 def test_projected_fixture_gets_seq_by_position(write_jsonl):
     recs = [{"type": "turn/start", "data": {"turn": 1}}, {"type": "text-chunks", "data": {
         "turn": 1, "step": 1, "index": 0, "dt": [0, 0], "texts": ["a", "b", "c"]}}, {"type": "step/end", "data": {}}]

@@ -13,7 +13,7 @@ import orjson
 
 PREVIEW = 240
 CHUNK = "assistant/chunk"
-FACT_CHUNKS = frozenset({"usage", "finish"})  # loose chunk types that become facts ("chunk/usage", ...)
+FACT_CHUNKS = frozenset({"usage"})  # loose chunk types that become facts ("chunk/usage": token counts)
 
 
 @dataclass(slots=True)

@@ -1,11 +1,9 @@
 """One linear pass over the plaintext: index every record and logical event.
 
-The pass parses each line once, expands packed chunk rows, checks that seq is
-contiguous, counts unknown and legacy types, and keeps compact "facts" only for
-the events the diagnosis needs. It holds no parsed object per event: the views
-re-parse the few records they show. Ordinary chunks go through fastscan.py
-(msgspec, a chunk at a time); this module's line-by-line path (orjson) reads
-the rest and is the one that reports what is wrong.
+The pass parses each line once (orjson), expands packed chunk rows, checks
+that seq is contiguous, counts unknown and legacy types, and keeps compact
+"facts" (facts.py) only for the events the diagnosis needs. It holds no parsed
+object per event: the views re-parse the few records they show.
 """
 
 from __future__ import annotations
@@ -18,7 +16,6 @@ from typing import Any
 
 import orjson
 
-from . import fastscan
 from .facts import CHUNK, FACT_CHUNKS, FACT_EXTRACTORS, LEGACY_CANDIDATES, Fact
 from .jsonparse import parse_json
 from .legacy import upgrade
@@ -29,9 +26,6 @@ ENVELOPE_KEYS = frozenset({"type", "seq", "time", "data", "sourceEventSeqs", "su
 ROW_KEYS = frozenset({"type", "seq0", "time0", "data"})
 _STR = frozenset({str})
 _INT = frozenset({int})
-FAST_SLICE = 1 << 20  # plaintext bytes per fastscan call: bounds the structs alive at once
-FAST_SLICE_MIN = 4096  # an odd line sends at most about this much of its neighbourhood line by line
-FAST = True  # False reads everything line by line (tests compare the two paths)
 
 
 @dataclass(slots=True)
@@ -110,7 +104,6 @@ class Scanner:
         self.skipped = 0  # blank or unparsable lines so far (for physical line numbers)
         self.chunk_id = -1
         self.type_ids: dict[str, int] = {}
-        self.fast_records = 0  # records indexed by fastscan (the rest went line by line)
 
     def finish(self) -> ScanResult:
         self.res.projected = bool(self.projected)
@@ -123,53 +116,16 @@ class Scanner:
         self.skipped += 1
         self.res.line_shift.append((rec, self.skipped))
 
-    def type_id(self, name: str) -> int:
-        tid = self.type_ids.get(name)
-        return _type_id(name, self.type_ids, self.res.types) if tid is None else tid
-
     def feed(self, buf: bytes | bytearray | memoryview, base: int, start: int = 0) -> None:
         """Index the records of ``buf`` from ``start`` (offsets absolute: ``base`` is buf's)."""
-        if isinstance(buf, memoryview):
-            buf = bytes(buf)
-        n = len(buf)
-        pos = start
-        if self.projected is None and pos < n:  # the first record decides the log's shape
-            nl = buf.find(b"\n", pos)
-            pos = n if nl < 0 else nl + 1
-            self._feed_lines(buf, base, start, pos)
-        if not (FAST and self.projected is False and self.chunk_id >= 0):
-            self._feed_lines(buf, base, pos, n)
-            return
-        self._feed_slices(buf, base, pos, n, FAST_SLICE)
-
-    def _feed_slices(self, buf: bytes | bytearray, base: int, pos: int, n: int, size: int) -> None:
-        """Record-aligned slices of about ``size`` bytes, each whole through fastscan if it can;
-        a declined slice is retried in slices 16x smaller, then read line by line."""
-        while pos < n:
-            cut = buf.rfind(b"\n", pos, pos + size) if n - pos > size else n - 1
-            if cut < pos:
-                cut = buf.find(b"\n", pos + size)
-            end = n if cut < 0 else cut + 1
-            piece = buf if pos == 0 and end == n and type(buf) is bytes else bytes(buf[pos:end])
-            if self.cancel is not None and self.cancel.is_set():
-                raise Cancelled()
-            if not fastscan.feed_fast(self, piece, base + pos):
-                if size > FAST_SLICE_MIN and end - pos > FAST_SLICE_MIN:
-                    self._feed_slices(buf, base, pos, end, size // 16)
-                else:
-                    self._feed_lines(buf, base, pos, end)
-            pos = end
-
-    def _feed_lines(self, buf: bytes | bytearray, base: int, start: int, stop: int) -> None:
-        """The line-by-line path: every line through orjson; reports whatever is wrong."""
         res = self.res
         rec_start, rec_end, rec_first_ev = res.rec_start, res.rec_end, res.rec_first_ev
         ev_type, facts = res.ev_type, res.facts
         types, type_ids, session_id = res.types, self.type_ids, self.session_id
         loads, JSONError = orjson.loads, orjson.JSONDecodeError
         view = memoryview(buf)
-        find = buf.find
-        n = stop
+        find = buf.find if not isinstance(buf, memoryview) else bytes(buf).find
+        n = len(buf)
         pos = start
         expected, projected, chunk_id = self.expected, self.projected, self.chunk_id
         rec = len(rec_start)
