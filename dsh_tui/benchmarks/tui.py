@@ -140,10 +140,12 @@ async def _keys(app, pilot, presses: int) -> dict:
 
 
 async def _explore(path: Path, presses: int, timeout: float) -> dict:
+    from ..cli import start_background
+    background = start_background(path, None)  # as `dsh-tui FILE` does, before Textual is imported
     t_imp = time.monotonic()
     from ..ui.app import ExplorerApp
     imported = time.monotonic()
-    app = ExplorerApp(path, native_clipboard=False)
+    app = ExplorerApp(path, native_clipboard=False, **background)
     res: dict = {"import_s": imported - t_imp, "imported": imported}
     async with app.run_test(size=SIZE) as pilot:
         res.update(await _wait_painted(app, timeout))
