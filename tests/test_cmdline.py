@@ -6,6 +6,7 @@ import threading
 
 import pytest
 from textual import events
+from textual.geometry import Region
 from textual.widgets import Footer, Input
 
 from dsh_tui.model import search as search_module
@@ -44,6 +45,39 @@ async def test_goto_prompt_is_docked_not_modal_and_escape_cancels(demo):
         assert not cmd.is_open and not cmd.display and footer.display
         assert app.focused is app.events and not app.events.has_class("-prompt-origin")
         assert app.current_index == start and app.is_running
+
+
+def record_repaints(app, monkeypatch) -> list[Region]:
+    """From now on, the screen region each frame re-renders (the union of its dirty regions)."""
+    compositor = app.screen._compositor
+    seen: list[Region] = []
+    real = compositor.render_update
+
+    def spy(*args, **kwargs):
+        if compositor._dirty_regions:
+            seen.append(Region.from_union(list(compositor._dirty_regions)))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(compositor, "render_update", spy)
+    return seen
+
+
+async def test_opening_typing_and_cancelling_the_prompt_repaint_only_the_bottom_line(demo, monkeypatch):
+    # The panes keep their look while the prompt has the focus (widgets/pane.py) and a focus
+    # change does not repaint the screen (screens/main.py): only the footer's line changes.
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(app, pilot)
+        seen = record_repaints(app, monkeypatch)
+        await pilot.press("colon")
+        await pilot.pause(0.05)
+        await pilot.press(*"12", "backspace", "escape")
+        await pilot.pause(0.05)
+        assert not prompt(app).is_open and app.focused is app.events
+        assert seen and all(r.y == 29 and r.height == 1 for r in seen), seen
+        await pilot.press("slash", "escape", "tab")  # a real focus change still repaints the panes' looks
+        await pilot.pause(0.05)
+        assert app.focused is not app.events and any(r.y < 29 for r in seen)
 
 
 async def test_goto_enter_jumps_and_a_missing_seq_gives_a_notice(demo):

@@ -27,6 +27,7 @@ from .export import save_event_json
 from .messages import CopyDone, FilterReady, SearchHits
 from .screens.checklist import ChecklistScreen, ten_minute_pass
 from .screens.filter import FilterScreen
+from .screens.main import MainScreen
 from .screens.report import ReportModal
 from .views import RowSource, build_filter, filter_specs
 from .widgets.cmdline import CommandLine
@@ -44,6 +45,10 @@ class ExplorerActions:
         self._searching: tuple[bytes, int] | None = None  # (needle key, direction) being scanned
 
     # -- the command line (goto, search) ------------------------------------------------------
+    def get_default_screen(self) -> MainScreen:
+        """The main screen does not repaint whole on a focus change (the prompt takes and returns it)."""
+        return MainScreen(id="_default")
+
     @property
     def escape_to_minimize(self) -> bool:
         """Escape cancels an open prompt before it restores a zoomed pane."""

@@ -5,7 +5,9 @@ else moves: opening and closing repaint one line (a modal screen would dim and
 then repaint the whole screen: ~100 ms on a big terminal). Escape cancels,
 Enter applies; either way focus returns to the widget that had it. That
 widget keeps its focused look meanwhile (class ``-prompt-origin``, styled like
-``:focus`` in app.tcss), so the focus round trip repaints nothing else.
+``:focus`` in app.tcss), so the focus round trip repaints nothing else (the
+panes skip their repaint and restyle meanwhile: widgets/pane.py; the screen is
+not repainted on a focus change: screens/main.py).
 
 The label is plain text (never markup) and the input refuses control
 characters, so a pasted escape sequence cannot reach the terminal.
@@ -24,6 +26,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Label
 
 from ...safety import one_line
+from .pane import PROMPT_ORIGIN, Pane
 
 NO_CONTROLS = r"[^\x00-\x1f\x7f-\x9f]*"
 DIGITS = r"[0-9]*"
@@ -79,8 +82,8 @@ class CommandLine(Horizontal):
             for w in self._hidden:
                 w.display = False
             self.display = True
-            if self._return_to is not None:  # its Blur re-applies its styles: no second pass here
-                self._return_to.add_class("-prompt-origin", update=False)
+            if self._return_to is not None:  # its Blur restyles it once (a Pane: not at all, pane.py)
+                self._return_to.add_class(PROMPT_ORIGIN, update=False)
             # Not Widget.focus(): it repaints the widget and defers the focus change.
             self.screen.set_focus(inp, scroll_visible=False)
 
@@ -96,8 +99,9 @@ class CommandLine(Horizontal):
                 refocus = target.is_attached and target.focusable and self.app.screen is self.screen
                 if refocus:
                     self.screen.set_focus(target, scroll_visible=False)
-                # With a refocus its Focus event re-applies its styles, :focus set and this class gone.
-                target.remove_class("-prompt-origin", update=not refocus)
+                if not (refocus and isinstance(target, Pane)):  # a Pane's Focus handler drops the class itself
+                    # With a refocus its Focus event re-applies its styles, :focus set and this class gone.
+                    target.remove_class(PROMPT_ORIGIN, update=not refocus)
         if callback is not None:
             callback(value)
 
@@ -120,6 +124,6 @@ class CommandLine(Horizontal):
     def _cancel_if_unfocused(self) -> None:
         if self.is_open and self.app.screen is self.screen and self.app.focused is not self.input:
             if self._return_to is not None:
-                self._return_to.remove_class("-prompt-origin")
+                self._return_to.remove_class(PROMPT_ORIGIN)
             self._return_to = self.app.focused  # keep the focus where the user put it
             self._close(None)

@@ -17,6 +17,7 @@ from textual.strip import Strip
 
 from ...model.summary import Section
 from ...safety import clean
+from .pane import Pane
 
 KIND_CLASS = {"kv": "detail--kv", "text": "detail--text", "json": "detail--json", "args": "detail--args",
               "error": "detail--error", "finding": "detail--finding", "raw": "detail--raw", "note": "detail--note"}
@@ -63,7 +64,7 @@ def wrap(text: str, width: int) -> list[str]:
     return chop_cells(text, width) or [""]
 
 
-class DetailView(ScrollView, can_focus=True, inherit_bindings=False):
+class DetailView(Pane, ScrollView, can_focus=True, inherit_bindings=False):
     ALLOW_SELECT = False
     ALLOW_MAXIMIZE = True
     COMPONENT_CLASSES = {"detail--title", "detail--kv", "detail--text", "detail--json", "detail--args",

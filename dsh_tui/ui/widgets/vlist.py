@@ -7,7 +7,8 @@ O(visible rows) work. Subclasses supply ``row_count`` and ``render_row``.
 The strip cache survives focus changes and CSS re-application: it is dropped
 only when a resolved style it was built with actually changed (checked once
 per frame), and only the cursor strips when just the cursor style changed.
-So focusing or blurring the list (tab, the docked prompt) rebuilds no rows.
+So focusing or blurring the list (tab, the docked prompt) rebuilds no rows; while the
+docked prompt has the focus the list is not even repainted (``Pane``, widgets/pane.py).
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from .pane import Pane
 
-class VirtualList(ScrollView, can_focus=True, inherit_bindings=False):
+
+class VirtualList(Pane, ScrollView, can_focus=True, inherit_bindings=False):
     ALLOW_SELECT = False
     ALLOW_MAXIMIZE = True
     BINDINGS = [

@@ -1,0 +1,63 @@
+"""Pane: what the explorer's scrolling panes (VirtualList, DetailView) share so a key repaints little.
+
+Two Textual 8.2 costs, measured on the 936k-event log at 160x45, that made
+opening and closing the docked prompt (``:``, ``/``) repaint most of the screen:
+
+- Focus. A pane losing focus to the prompt repainted itself whole
+  (``Widget._on_blur``) and re-applied the styles of itself and its scrollbars
+  (``watch_has_focus``; a scrollbar restyle always refreshes, one with a layout
+  pass), and again when the focus came back. The pane keeps its focused look
+  meanwhile (class ``-prompt-origin``, styled like ``:focus`` in app.tcss), so
+  while it has that class a focus change repaints and restyles nothing: the
+  blur skips it, and the focus coming back drops the class instead.
+- Layout. ``ScrollView._size_updated`` compares the compositor's virtual size
+  (the content height of the layout pass) with the pane's own (its row count),
+  which always differ, so every layout pass of the screen, even one that only
+  swaps the footer for the prompt, repainted the pane's scrollbar column, and
+  the repaint then spanned from that column down to the bottom line. A pane sizes
+  itself (``virtual_size`` is set where its rows change), so here the scrollbars
+  are updated after a layout pass only when that size, or the pane's size or
+  container size, changed since they were last updated.
+"""
+
+from __future__ import annotations
+
+from textual import events
+from textual.geometry import Size
+
+PROMPT_ORIGIN = "-prompt-origin"  # set by CommandLine on the widget that had the focus
+
+
+class Pane:
+    """Mixin, placed before ``ScrollView`` in the bases."""
+
+    def _on_blur(self, event: events.Blur) -> None:
+        if not self.has_class(PROMPT_ORIGIN):
+            return  # Widget._on_blur follows (repaint, restyle)
+        event.prevent_default()
+        self.has_focus = False  # watch_has_focus below: no restyle
+        if self.parent is not None:
+            self.parent.post_message(events.DescendantBlur(self))
+
+    def _on_focus(self, event: events.Focus) -> None:
+        if not self.has_class(PROMPT_ORIGIN):
+            return  # Widget._on_focus follows
+        event.prevent_default()
+        self.has_focus = True  # with the class still set: no restyle
+        self.remove_class(PROMPT_ORIGIN, update=False)  # :focus now gives the same look
+        if self.parent is not None:
+            self.parent.post_message(events.DescendantFocus(self))
+
+    def watch_has_focus(self, has_focus: bool) -> None:
+        if not self.has_class(PROMPT_ORIGIN):
+            super().watch_has_focus(has_focus)
+
+    _scrollbars_for: Size | None = None  # the virtual size the scrollbars were last updated for
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        own = self.virtual_size
+        if own != self._scrollbars_for:  # rows changed since: ScrollView updates the scrollbars (it always
+            self._scrollbars_for = own   # does when the compositor's virtual size differs from ours)
+        else:
+            virtual_size = own  # only a new size or container size updates them now
+        return super()._size_updated(size, virtual_size, container_size, layout)
