@@ -214,3 +214,31 @@ def test_markdown_report_masks_secrets_and_shows_pairs(write_zstd, capsys):
     assert secret not in out and "redacted" in out
     main(["check", str(path), "--format", "json"])
     assert secret in capsys.readouterr().out  # JSON stays exact: masking is for sharing
+
+
+def _diagnosis_logs(tmp_path):
+    from dsh_tui.gen.synthetic import write_synthetic
+    from .conftest import DSH_LOGS
+    from .hostile_corpus import demo_file
+    write_synthetic(tmp_path / "syn.jsonl.zstd", 3000, seed=9)
+    paths = [demo_file(tmp_path), tmp_path / "syn.jsonl.zstd"]
+    paths += sorted((DSH_LOGS / "written").glob("*")) if DSH_LOGS.exists() else []
+    return [p for p in paths if p.is_file()]
+
+
+def test_a_diagnosis_begun_on_the_head_ends_as_the_whole_one(tmp_path):
+    """opener starts the diagnosis on the head's facts while the tail is read; any cut gives the same."""
+    from dsh_tui.model.diagnosis import begin
+    checked = 0
+    for path in _diagnosis_logs(tmp_path):
+        try:
+            log = load_session(path, lenient=True)
+        except Exception:  # noqa: BLE001 - refused logs have nothing to diagnose
+            continue
+        whole = check_json(log, diagnose(log), None)
+        facts = log.res.facts
+        for k in sorted({0, 1, len(facts) // 3, len(facts) // 2, len(facts) - 1, len(facts)}):
+            if 0 <= k <= len(facts):
+                assert check_json(log, diagnose(log, begin(facts[:k])), None) == whole, (path.name, k)
+                checked += 1
+    assert checked >= 12

@@ -156,3 +156,15 @@ def test_cancel_reaps_both_children(synthetic):
     with pytest.raises(Cancelled):
         pre.load(cancel=cancel)
     assert _no_children()
+
+
+def test_the_diagnosis_begins_on_the_head_child_s_facts(synthetic, monkeypatch):
+    from dsh_tui.model import opener
+    begun = []
+    real = opener.begin_diagnosis
+    monkeypatch.setattr(opener, "begin_diagnosis", lambda facts: begun.append(len(facts)) or real(facts))
+    log, diag = opener.open_session(synthetic, use_cache=False, predecoded=predecode.start(synthetic))
+    assert len(begun) == 1 and 0 < begun[0] < len(log.res.facts)
+    linear = load_session(synthetic, parallel=False)
+    assert check_json(log, diag, None) == check_json(linear, diagnose(linear), None)
+    assert _no_children()

@@ -180,3 +180,17 @@ def test_real_large_log_reads_the_same_split(merges):
     from .conftest import shared_log
     log = _assert_same(shared_log("large/big-936k-events__session.jsonl.zstd"))
     assert len(merges) == 1 and len(log) == 936_202
+
+
+def test_the_diagnosis_begins_on_the_head_while_the_helper_reads_the_tail(synthetic, monkeypatch, isolated_xdg,
+                                                                         merges):
+    from dsh_tui.model import opener
+    monkeypatch.setattr(segments, "MIN_FILE_BYTES", 0)
+    monkeypatch.delenv(segments.ENV, raising=False)
+    begun = []
+    real = opener.begin_diagnosis
+    monkeypatch.setattr(opener, "begin_diagnosis", lambda facts: begun.append(len(facts)) or real(facts))
+    log, diag = opener.open_session(synthetic, use_cache=False)
+    assert merges and len(begun) == 1 and 0 < begun[0] < len(log.res.facts)
+    linear = load_session(synthetic, parallel=False)
+    assert check_json(log, diag, None) == check_json(linear, diagnose(linear), None)

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .gcpause import gc_paused
-from .pairing import Pair, Pairing, pair_facts
+from .pairing import Pair, Pairing, close_pairing, feed_facts
 from .session import SessionLog
-from .usage import Usage, compute_usage
+from .usage import Usage, compute_usage, usage_calls
 
 TOOL_KINDS = ("TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN", "TOOL_ERROR")
 FAILURE_KINDS = ("MODEL_REQUEST_FAILED", "TURN_NOT_COMPLETED", "OPEN_TURN", "COMMAND_NOT_DONE", "APPROVAL_UNDECIDED")
@@ -66,14 +66,34 @@ class Diagnosis:
         return self.corrupt or any(f.severity != "info" for f in self.findings)
 
 
-def diagnose(log: SessionLog) -> Diagnosis:
+@dataclass
+class Head:
+    """The diagnosis of a log's first facts, done while the rest is still being read."""
+    fed: int
+    pairing: Pairing
+    usage_calls: dict
+
+
+def begin(facts: list) -> Head:
+    """Pair the facts indexed so far (the index only appends: they stay the log's first facts)."""
     with gc_paused():
-        return _diagnose(log)
+        pairing = Pairing()
+        feed_facts(pairing, facts)
+        return Head(len(facts), pairing, usage_calls(facts, {}))
 
 
-def _diagnose(log: SessionLog) -> Diagnosis:
+def diagnose(log: SessionLog, head: Head | None = None) -> Diagnosis:
+    with gc_paused():
+        return _diagnose(log, head)
+
+
+def _diagnose(log: SessionLog, head: Head | None) -> Diagnosis:
     facts = log.res.facts
-    pairing = pair_facts(facts)
+    if head is None or head.fed > len(facts):
+        head = Head(0, Pairing(), {})
+    pairing = head.pairing
+    feed_facts(pairing, facts[head.fed:])
+    close_pairing(pairing)
     found: list[Finding] = []
     _tool_findings(pairing, found)
     _command_and_approval(pairing, found)
@@ -103,7 +123,8 @@ def _diagnose(log: SessionLog) -> Diagnosis:
     _integrity(log, found)
     # Newest first; at one event the conclusion comes before its evidence.
     found.sort(key=lambda f: (-1 if f.index is None else f.index, _rank(f.kind)), reverse=True)
-    return Diagnosis(found, _verdict(found), pairing, pairing.all_pairs(), compute_usage(log), preset,
+    return Diagnosis(found, _verdict(found), pairing, pairing.all_pairs(),
+                     compute_usage(log, head.usage_calls, head.fed), preset,
                      st.open_turn, latest_tools, descriptor, bool(log.raw.corruption or log.res.corruption))
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from . import cache
 from .diagnosis import Diagnosis, diagnose
+from .diagnosis import begin as begin_diagnosis
 from .exportzip import is_export_zip, load_zip_session
 from .plainstore import FileStore, FrameStore
 from .session import SessionLog, load_session
@@ -39,11 +40,16 @@ def open_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
             return cached
     if before_decode is not None:
         before_decode()
+    head: list = []  # the diagnosis of the head's facts, begun while the tail is still being read
+
+    def while_waiting(scanner) -> None:
+        head.append(begin_diagnosis(scanner.res.facts))
     if predecoded is not None:
-        log = predecoded.load(lenient=lenient, cancel=cancel, progress=progress)
+        log = predecoded.load(lenient=lenient, cancel=cancel, progress=progress, while_waiting=while_waiting)
     else:
-        log = load_session(path, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress)
-    diag = diagnose(log)
+        log = load_session(path, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress,
+                           while_waiting=while_waiting)
+    diag = diagnose(log, head[0] if head else None)
     if use_cache and write_cache:
         save_to_cache(log, diag)
     return log, diag

@@ -64,6 +64,7 @@ class Pairing:
     interrupted: list[Pair] = field(default_factory=list)  # what dsh's repair would close
     tool_set: dict[str, Any] = field(default_factory=dict)  # callId -> latest request/header tools
     orphan_results: list[Fact] = field(default_factory=list)
+    latest_tools: Any = None  # the tools of the request/header fed last (for the next tool/call)
 
     def all_pairs(self) -> list[Pair]:
         """Newest first: walking backward from the end of the log."""
@@ -83,11 +84,11 @@ def _tool_pair(tools: dict[str, Pair], cid: str, name: Any, d: dict) -> Pair:
     return p
 
 
-def pair_facts(facts: list[Fact]) -> Pairing:
-    out = Pairing()
+def feed_facts(out: Pairing, facts: list[Fact]) -> None:
+    """Pair ``facts`` after those already fed (a log's head can be paired while its tail is read)."""
     st = out.state
     tools = out.tools
-    latest_tools: Any = None
+    latest_tools: Any = out.latest_tools
     for f in facts:
         t, d = f.type, f.data
         if t == "turn/start":
@@ -146,6 +147,12 @@ def pair_facts(facts: list[Fact]) -> Pairing:
             _command(out, f)
         elif t in ("approval/asked", "approval/decided"):
             _approval(out, f)
+    out.latest_tools = latest_tools
+
+
+def close_pairing(out: Pairing) -> Pairing:
+    """At the end of the log: what is still pending is what dsh's repair would close."""
+    st, tools = out.state, out.tools
     if st.open_turn_index is not None:
         for p in st.pending.values():  # assistant-message order, as repair.ts appends them
             p.status = "TOOL_OUTCOME_UNKNOWN" if p.open is not None else "TOOL_NOT_STARTED"

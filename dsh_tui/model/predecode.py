@@ -28,6 +28,9 @@ from .source import LogUnreadable, RawLog, iter_plain, open_log
 from .zstdframes import FrameError, decode_frame, walk_frames
 
 
+HEAD_SHARE = 0.45  # the head arrives first: the parent merges it and begins the diagnosis while the tail child ends
+
+
 @dataclass
 class HeadIndex:
     raw: RawLog  # the frame bookkeeping of the head segment
@@ -72,7 +75,7 @@ class PreDecode:
         self.head.close()
         self.tail.close()
 
-    def load(self, *, lenient: bool = False, cancel=None, progress=None) -> SessionLog:
+    def load(self, *, lenient: bool = False, cancel=None, progress=None, while_waiting=None) -> SessionLog:
         """The merged index; falls back to `load_session` (the ordinary read) on any doubt."""
         def head_progress(done: int, total: int) -> None:  # the tail child keeps about the same pace
             progress("decode", self.raw.size * done // max(total, 1), self.raw.size)
@@ -82,21 +85,21 @@ class PreDecode:
                                          on_progress=head_progress if progress is not None else None)
                 if isinstance(head, HeadIndex) and head.head.scanner is not None:
                     try:
-                        return self._merge(head, lenient, cancel)
+                        return self._merge(head, lenient, cancel, while_waiting)
                     except segments.SplitMissed:
                         pass
         finally:
             self.close()
-        return load_session(self.path, lenient=lenient, cancel=cancel, progress=progress)
+        return load_session(self.path, lenient=lenient, cancel=cancel, progress=progress, while_waiting=while_waiting)
 
-    def _merge(self, got: HeadIndex, lenient: bool, cancel) -> SessionLog:
+    def _merge(self, got: HeadIndex, lenient: bool, cancel, while_waiting) -> SessionLog:
         raw, st = got.raw, got.head
         raw.path = self.path
         scanner = st.scanner
         scanner.cancel = cancel
         scanner.res.facts = [Fact(*t) for t in marshal.loads(got.facts)]
         st.produced = segments.read_tail(raw, scanner, self.tail, (self.data, self.split, self.limit),
-                                         st.produced, cancel)
+                                         st.produced, cancel, while_waiting)
         return finish_log(raw, st, lenient, keep_plain=False)
 
 
@@ -109,5 +112,5 @@ def start(path: str | os.PathLike, *, max_plain: int | None = None) -> PreDecode
         raw, data, limit = open_log(path, max_plain=max_plain)
     except (OSError, LogUnreadable):
         return None  # the ordinary read says why
-    split = segments.choose_split(data) if raw.encoding == "zstd" else None
+    split = segments.choose_split(data, HEAD_SHARE) if raw.encoding == "zstd" else None
     return None if split is None else PreDecode(path, raw, data, split, limit)

@@ -27,7 +27,7 @@ from .source import LogUnreadable, RawLog, iter_plain
 from .zstdframes import ZSTD_MAGIC, FrameError, walk_frames
 
 MIN_FILE_BYTES = 4 << 20  # below this a fork costs more than it saves
-HEAD_SHARE = 0.48  # the parent also merges, so it takes slightly less than half
+HEAD_SHARE = 0.55  # the child also pickles its index, and the parent begins the diagnosis while it waits (best measured)
 MIN_PATIENCE_S = 10.0  # at least this long for the child once the head is read
 ENV = "DSH_TUI_SEGMENTS"  # "0" turns the helper off (benchmarks, debugging)
 
@@ -37,7 +37,7 @@ def wanted(size: int) -> bool:
             and os.environ.get(ENV, "1") != "0")
 
 
-def choose_split(data: bytes) -> int | None:
+def choose_split(data: bytes, share: float = HEAD_SHARE) -> int | None:
     """A file offset near the middle where a complete frame starts, or None.
 
     A magic number can occur inside compressed bytes by chance, so a candidate
@@ -45,7 +45,7 @@ def choose_split(data: bytes) -> int | None:
     The parent still verifies the split when it reaches it.
     """
     n = len(data)
-    pos = data.find(ZSTD_MAGIC, int(n * HEAD_SHARE))
+    pos = data.find(ZSTD_MAGIC, int(n * share))
     view = memoryview(data)
     while 0 < pos < n:
         try:
@@ -172,8 +172,11 @@ class SplitMissed(Exception):
 
 
 def read_tail(raw: RawLog, scanner: Scanner, helper: TailHelper | None, tail: tuple[bytes, int, int],
-              produced: int, cancel) -> int:
-    """Append the tail segment's index (the helper's, else read here); returns the plaintext length."""
+              produced: int, cancel, while_waiting=None) -> int:
+    """Append the tail segment's index (the helper's, else read here); returns the plaintext length.
+
+    ``while_waiting(scanner)`` runs once the head is indexed, before waiting for the helper
+    (the caller's use of an idle moment: the diagnosis starts on the head's facts)."""
     data, split, limit = tail
     if raw.torn is not None:
         raise SplitMissed()
@@ -185,6 +188,8 @@ def read_tail(raw: RawLog, scanner: Scanner, helper: TailHelper | None, tail: tu
     if helper is not None and scanner.projected is not False:
         helper.close()  # the child assumed a seq-carrying log: its index cannot be merged
     elif helper is not None:
+        if while_waiting is not None:
+            while_waiting(scanner)
         # Patience: the child has about as much to do as the head that just finished here.
         merged = helper.collect(cancel, max(MIN_PATIENCE_S, 4 * (time.monotonic() - helper.started)))
     if merged is not None:

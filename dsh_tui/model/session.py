@@ -266,12 +266,13 @@ def _expand_member(row: dict, spec: tuple[str, str], k: int, seq: int) -> tuple[
 
 
 def load_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: int | None = None,
-                 cancel=None, progress=None, parallel: bool | None = None) -> SessionLog:
+                 cancel=None, progress=None, parallel: bool | None = None, while_waiting=None) -> SessionLog:
     """Read, decode and index a log. Raises LogUnreadable / LogRejected / Cancelled.
 
     zstd frames are indexed chunk by chunk as they are decoded. A header that dsh would reject
     (missing delegationDepth, other version, ...) still yields a SessionLog with
-    ``header.rejection`` set; callers refuse it unless ``lenient``.
+    ``header.rejection`` set; callers refuse it unless ``lenient``. ``while_waiting``: see
+    `segments.read_tail`.
     """
     raw, data, limit = open_log(path, max_plain=max_plain)
     if raw.encoding == "jsonl":  # the file bytes are the plaintext: index them in place
@@ -285,7 +286,8 @@ def load_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
     head = data if split is None else memoryview(data)[:split]
     try:
         return _index(raw, iter_plain(raw, head, limit, progress=report, cancel=cancel), lenient, cancel,
-                      keep_plain=False, tail=None if split is None else (data, split, limit))
+                      keep_plain=False, tail=None if split is None else (data, split, limit),
+                      while_waiting=while_waiting)
     except segments.SplitMissed:  # a frame crossed the chosen split (crafted input): read it linearly
         return load_session(path, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress,
                             parallel=False)
@@ -301,14 +303,14 @@ def session_from_raw(raw: RawLog, *, lenient: bool = False, cancel=None) -> Sess
 
 
 def _index(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, *, keep_plain: bool = True,
-           tail: tuple[bytes, int, int] | None = None) -> SessionLog:
+           tail: tuple[bytes, int, int] | None = None, while_waiting=None) -> SessionLog:
     """Feed decoded chunks to a Scanner. Without ``keep_plain`` the plaintext is not held:
     a FrameStore decodes the frames a view needs from the file instead. With ``tail``
     (file bytes, split, limit) the chunks are the head segment; a helper indexes the rest."""
     helpers: list[segments.TailHelper] = []
     with gc_paused():
         try:
-            return _build(raw, chunks, lenient, cancel, keep_plain, tail, helpers)
+            return _build(raw, chunks, lenient, cancel, keep_plain, tail, helpers, while_waiting)
         finally:
             for h in helpers:  # never leave a child running (cancel, errors)
                 h.close()
@@ -358,7 +360,7 @@ def read_records(raw: RawLog, chunks: Iterator[bytes], cancel, keep_plain: bool,
 
 
 def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_plain: bool,
-           tail: tuple[bytes, int, int] | None, helpers: list) -> SessionLog:
+           tail: tuple[bytes, int, int] | None, helpers: list, while_waiting=None) -> SessionLog:
     def fork_tail(header: Header) -> None:  # once the header is known, while the head is read here
         helpers.append(segments.TailHelper(raw, tail[0], tail[1], tail[2], header.session_id))
     st = read_records(raw, chunks, cancel, keep_plain, fork_tail if tail is not None else None)
@@ -366,7 +368,7 @@ def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_pla
         if st.scanner is None:  # a header line longer than the head: crafted input
             raise segments.SplitMissed()
         st.produced = segments.read_tail(raw, st.scanner, helpers[0] if helpers else None, tail, st.produced,
-                                         cancel)
+                                         cancel, while_waiting)
     return finish_log(raw, st, lenient, keep_plain)
 
 

@@ -35,18 +35,11 @@ def _add(into: dict[str, int], usage: dict) -> None:
             into[k] += int(v)
 
 
-def compute_usage(log) -> Usage:
+def compute_usage(log, per_call: dict | None = None, fed: int = 0) -> Usage:
+    """``per_call``: `usage_calls` of the log's first ``fed`` facts, if already done."""
     seed = log.header.get("seedLength")
     seed = int(seed) if isinstance(seed, (int, float)) and not isinstance(seed, bool) else 0
-    per_call: dict[tuple, tuple[int, dict, bool]] = {}  # (turn, step) -> (seq, usage, from chunk)
-    for f in log.res.facts:
-        if f.type == "chunk/usage" and isinstance(f.data.get("usage"), dict):
-            key = (f.data.get("turn"), f.data.get("step"))
-            per_call[key] = (f.seq, f.data["usage"], True)
-        elif f.type == "assistant/message" and isinstance(f.data.get("usage"), dict):
-            key = (f.data.get("turn"), f.data.get("step"))
-            if key not in per_call or not per_call[key][2]:
-                per_call[key] = (f.seq, f.data["usage"], False)
+    per_call = usage_calls(log.res.facts[fed:], {} if per_call is None else per_call)
     out = Usage()
     for (turn, _step), (seq, usage, from_chunk) in per_call.items():
         if seq < seed:
@@ -57,3 +50,16 @@ def compute_usage(log) -> Usage:
         _add(out.session, usage)
         _add(out.turns.setdefault(turn, dict.fromkeys(TOKEN_KEYS, 0)), usage)
     return out
+
+
+def usage_calls(facts, per_call: dict) -> dict[tuple, tuple[int, dict, bool]]:
+    """(turn, step) -> (seq, usage, from a usage chunk), facts after those already in ``per_call``."""
+    for f in facts:
+        if f.type == "chunk/usage" and isinstance(f.data.get("usage"), dict):
+            key = (f.data.get("turn"), f.data.get("step"))
+            per_call[key] = (f.seq, f.data["usage"], True)
+        elif f.type == "assistant/message" and isinstance(f.data.get("usage"), dict):
+            key = (f.data.get("turn"), f.data.get("step"))
+            if key not in per_call or not per_call[key][2]:
+                per_call[key] = (f.seq, f.data["usage"], False)
+    return per_call
