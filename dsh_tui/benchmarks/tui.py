@@ -141,7 +141,7 @@ async def _keys(app, pilot, presses: int) -> dict:
 
 async def _explore(path: Path, presses: int, timeout: float) -> dict:
     from ..cli import start_background
-    background = start_background(path, None)  # as `dsh-tui FILE` does, before Textual is imported
+    background = start_background(path)  # as `dsh-tui FILE` does, before Textual is imported
     t_imp = time.monotonic()
     from ..ui.app import ExplorerApp
     imported = time.monotonic()

@@ -13,7 +13,6 @@ import os
 import pickle
 import select
 import signal
-import struct
 import time
 from typing import Any, Callable
 
@@ -22,35 +21,20 @@ from .source import Cancelled
 _exit = os._exit  # bound at import: the child leaves through it whatever happens later
 
 
-_PROGRESS = struct.Struct("=QQ")  # (done, total), one small write each: atomic on a pipe
-
-
 class ForkedCall:
-    """``fn(*args)`` in a forked child; `collect` returns its result, or None when it failed.
+    """``fn(*args)`` in a forked child; `collect` returns its result, or None when it failed."""
 
-    With ``progress=True`` the child runs ``fn(*args, report=report)``; ``report(done, total)``
-    never blocks (a report the pipe has no room for is dropped) and `collect` hands the
-    latest one to its ``on_progress``.
-    """
-
-    def __init__(self, fn: Callable[..., Any], *args: Any, progress: bool = False) -> None:
+    def __init__(self, fn: Callable[..., Any], *args: Any) -> None:
         self.started = time.monotonic()
         self.status = -1
         rfd, wfd = os.pipe()
-        prfd, pwfd = os.pipe() if progress else (-1, -1)
         pid = os.fork()
         if pid == 0:  # child
             code = 1
             try:
                 os.close(rfd)
                 gc.disable()  # short-lived: nothing to collect before it exits
-                if progress:
-                    os.close(prfd)
-                    os.set_blocking(pwfd, False)
-                    result = fn(*args, report=lambda done, total: _report(pwfd, done, total))
-                else:
-                    result = fn(*args)
-                payload = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+                payload = pickle.dumps(fn(*args), protocol=pickle.HIGHEST_PROTOCOL)
                 with memoryview(payload) as view:
                     while view:
                         view = view[os.write(wfd, view):]
@@ -58,15 +42,13 @@ class ForkedCall:
             finally:
                 _exit(code)
         os.close(wfd)
-        if progress:
-            os.close(pwfd)
-        self.pid, self.rfd, self.prfd = pid, rfd, prfd
+        self.pid, self.rfd = pid, rfd
 
     def ready(self) -> bool:
         """True once the child has started writing (or died): `collect` will not wait."""
         return self.rfd < 0 or bool(select.select([self.rfd], [], [], 0)[0])
 
-    def collect(self, cancel=None, patience: float = 30.0, on_progress=None) -> Any:
+    def collect(self, cancel=None, patience: float = 30.0) -> Any:
         """The child's result; None when it failed, was killed, or took over ``patience`` s."""
         result = None
         deadline = time.monotonic() + patience
@@ -76,11 +58,7 @@ class ForkedCall:
             while True:  # the child writes once it is done
                 if cancel is not None and cancel.is_set():
                     raise Cancelled()
-                watch = [self.rfd] if self.prfd < 0 else [self.rfd, self.prfd]
-                ready = select.select(watch, [], [], 0.1)[0]
-                if self.prfd in ready:
-                    self._progress(on_progress)
-                if self.rfd in ready:
+                if select.select([self.rfd], [], [], 0.1)[0]:
                     break
                 if time.monotonic() > deadline:
                     return None
@@ -92,24 +70,8 @@ class ForkedCall:
             self.close(kill=result is None)
         return result if self.status == 0 else None
 
-    def _progress(self, on_progress) -> None:
-        try:
-            data = os.read(self.prfd, _PROGRESS.size * 256)
-        except OSError:
-            data = b""
-        if not data:  # the child closed its end (exited)
-            os.close(self.prfd)
-            self.prfd = -1
-            return
-        whole = len(data) - len(data) % _PROGRESS.size
-        if on_progress is not None and whole:
-            on_progress(*_PROGRESS.unpack_from(data, whole - _PROGRESS.size))
-
     def close(self, *, kill: bool = True) -> None:
         """Reap the child, killing it first unless it is known to be exiting (idempotent)."""
-        if self.prfd >= 0:
-            os.close(self.prfd)
-            self.prfd = -1
         if self.rfd >= 0:
             os.close(self.rfd)
             self.rfd = -1
@@ -122,10 +84,3 @@ class ForkedCall:
             except (ChildProcessError, ProcessLookupError):
                 self.status = -1
             self.pid = 0
-
-
-def _report(fd: int, done: int, total: int) -> None:
-    try:
-        os.write(fd, _PROGRESS.pack(max(0, done), max(0, total)))
-    except OSError:  # full (the parent is not reading just now) or closed: progress is optional
-        pass

@@ -17,14 +17,13 @@ from .session import SessionLog, load_session
 
 def open_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: int | None = None,
                  cancel=None, progress=None, use_cache: bool = True,
-                 write_cache: bool = True, before_decode=None, predecoded=None) -> tuple[SessionLog, Diagnosis]:
+                 write_cache: bool = True, before_decode=None) -> tuple[SessionLog, Diagnosis]:
     """Raises what `load_session` raises (LogUnreadable, LogRejected, Cancelled).
 
     ``write_cache=False`` leaves the writing to the caller (`save_to_cache`), e.g.
     a UI worker after the first paint, so writing never delays the answer.
     ``before_decode()`` runs only when the file must be decoded (no fresh cache),
-    e.g. the explorer's quick look at the tail. ``predecoded`` (predecode.PreDecode): the
-    decode already running in forked children; closed here when a fresh cache makes it moot.
+    e.g. the explorer's quick look at the tail.
     """
     path = Path(path)
     if is_export_zip(path):  # the web UI's export: read in memory, nothing to follow or cache
@@ -35,8 +34,6 @@ def open_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
     if use_cache:
         cached = _from_cache(path, lenient)
         if cached is not None:
-            if predecoded is not None:
-                predecoded.close()
             return cached
     if before_decode is not None:
         before_decode()
@@ -44,11 +41,8 @@ def open_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
 
     def while_waiting(scanner) -> None:
         head.append(begin_diagnosis(scanner.res.facts))
-    if predecoded is not None:
-        log = predecoded.load(lenient=lenient, cancel=cancel, progress=progress, while_waiting=while_waiting)
-    else:
-        log = load_session(path, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress,
-                           while_waiting=while_waiting)
+    log = load_session(path, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress,
+                       while_waiting=while_waiting)
     diag = diagnose(log, head[0] if head else None)
     if use_cache and write_cache:
         save_to_cache(log, diag)

@@ -317,7 +317,7 @@ def _index(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, *, keep_
 
 
 @dataclass
-class IndexState:
+class _IndexState:
     """The state of an index being built: the records so far, and (kept) plaintext."""
     header: Header | None = None
     scanner: Scanner | None = None
@@ -326,9 +326,9 @@ class IndexState:
     pending: bytes | bytearray = b""  # text before the header line is complete (when not kept)
 
 
-def read_records(raw: RawLog, chunks: Iterator[bytes], cancel, keep_plain: bool, on_header=None) -> IndexState:
+def _read_records(raw: RawLog, chunks: Iterator[bytes], cancel, keep_plain: bool, on_header=None) -> _IndexState:
     """Feed ``chunks`` to a Scanner made once the header line is complete (``on_header(header)`` then)."""
-    st = IndexState()
+    st = _IndexState()
     pending = bytearray()
     for chunk in chunks:
         base = st.produced
@@ -363,16 +363,16 @@ def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_pla
            tail: tuple[bytes, int, int] | None, helpers: list, while_waiting=None) -> SessionLog:
     def fork_tail(header: Header) -> None:  # once the header is known, while the head is read here
         helpers.append(segments.TailHelper(raw, tail[0], tail[1], tail[2], header.session_id))
-    st = read_records(raw, chunks, cancel, keep_plain, fork_tail if tail is not None else None)
+    st = _read_records(raw, chunks, cancel, keep_plain, fork_tail if tail is not None else None)
     if tail is not None:
         if st.scanner is None:  # a header line longer than the head: crafted input
             raise segments.SplitMissed()
         st.produced = segments.read_tail(raw, st.scanner, helpers[0] if helpers else None, tail, st.produced,
                                          cancel, while_waiting)
-    return finish_log(raw, st, lenient, keep_plain)
+    return _finish_log(raw, st, lenient, keep_plain)
 
 
-def finish_log(raw: RawLog, st: IndexState, lenient: bool, keep_plain: bool) -> SessionLog:
+def _finish_log(raw: RawLog, st: _IndexState, lenient: bool, keep_plain: bool) -> SessionLog:
     header, scanner = st.header, st.scanner
     if scanner is None:  # no complete header line at all
         buf = (st.out or b"") if keep_plain else st.pending

@@ -55,7 +55,7 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
 
     def __init__(self, path: str | Path, *, lenient: bool = False, max_plain: int | None = None,
                  at_seq: int | None = None, detail_delay: float = 0.06, native_clipboard: bool = True,
-                 tail_probe=None, predecode=None) -> None:
+                 tail_probe=None) -> None:
         super().__init__()
         self.path = Path(path)
         self.lenient, self.max_plain, self.at_seq = lenient, max_plain, at_seq
@@ -70,7 +70,6 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
         self.detail_shown: int | None = None
         self.load_finished = False  # the log is shown, or the error screen is
         self.tail_probe = tail_probe  # a ForkedCall of tail_verdict started by the CLI, or None
-        self.predecode = predecode  # model.predecode.PreDecode started by the CLI, or None
         self._shown_early: threading.Event | None = None  # set once a verdict painted at mount is on screen
         self.quiet_gc = QuietGC()  # full GC passes between key presses (ui/quietgc.py)
 
@@ -164,13 +163,9 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
             self.post_message(LoadProgress("diagnose", 0, 0))
             diag = diagnose(log)
         else:  # the index cache when it is fresh; written by `save_cache` after the first paint
-            pre, self.predecode = self.predecode, None  # used once, by the session it was started for
-            if pre is not None and pre.path != self.path:
-                pre.close()
-                pre = None
             log, diag = open_session(self.path, lenient=self.lenient, max_plain=self.max_plain,
                                      cancel=self.cancel_event, progress=progress, write_cache=False,
-                                     before_decode=self.probe_tail, predecoded=pre)
+                                     before_decode=self.probe_tail)
         if self.cancel_event.is_set():
             raise Cancelled()
         return log, diag
@@ -328,8 +323,6 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
         self.cancel_event.set()
         if self.tail_probe is not None:  # not needed (fresh index cache) or the app quit early
             self.tail_probe.close()
-        if self.predecode is not None:  # never handed to a load (the browser, an early quit)
-            self.predecode.close()
 
     def get_system_commands(self, screen):
         yield from super().get_system_commands(screen)
@@ -337,8 +330,7 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
             yield SystemCommand(title, help_text, partial(self.run_action, action))
 
 def run_app(path: str | Path, *, lenient: bool = False, max_plain: int | None = None, at_seq: int | None = None,
-            tail_probe=None, predecode=None) -> int:
-    app = ExplorerApp(path, lenient=lenient, max_plain=max_plain, at_seq=at_seq, tail_probe=tail_probe,
-                      predecode=predecode)
+            tail_probe=None) -> int:
+    app = ExplorerApp(path, lenient=lenient, max_plain=max_plain, at_seq=at_seq, tail_probe=tail_probe)
     app.run()
     return app.return_code or 0
