@@ -34,6 +34,21 @@ def demo_file(directory: Path, encoding: str = "zstd") -> Path:
     return path
 
 
+def odd_values_log(path: Path) -> Path:
+    """Lists and objects where dsh writes numbers and strings: turn, step, callId, command id, names."""
+    odd = [_ev("turn/start", 0, {"turn": [1]}), _ev("step/start", 1, {"turn": [1], "step": {"a": 1}}),
+           _ev("assistant/chunk", 2, {"turn": [1], "step": {"a": 1},
+                                      "chunk": {"type": "usage", "usage": {"inputTokens": 3}}}),
+           _ev("llm/retry", 3, {"turn": [1], "step": {"a": 1}, "retry": 1, "failure": {"code": ["x"]}}),
+           _ev("assistant/message", 4, {"turn": [1], "step": {"a": 1}, "usage": {"outputTokens": 2}, "message": {
+               "id": "m", "role": "assistant", "content": [
+                   {"type": "tool-call", "id": ["c"], "name": {"n": 1}, "arguments": "{}"}]}}),
+           _ev("tool/call", 5, {"turn": [1], "step": {"a": 1}, "callId": ["c"], "name": {"n": 1}, "arguments": "{}"}),
+           _ev("command/run", 6, {"commandId": {"x": 1}, "name": ["n"], "turn": {"t": 1}}),
+           _ev("approval/asked", 7, {"id": [1], "toolName": {"t": 1}, "callId": ["c"]})]
+    return _jsonl(path, odd)
+
+
 def build_cases(d: Path) -> dict[str, tuple[Path, int, str]]:
     """name -> (path, expected check exit code, expected words in stderr (exit 3) or stdout)."""
     cases: dict[str, tuple[Path, int, str]] = {}
@@ -95,6 +110,7 @@ def build_cases(d: Path) -> dict[str, tuple[Path, int, str]]:
     numbers = [b'{"type":"turn/start","seq":0.0,"time":1.0,"data":{"turn":1.0}}',
                b'{"type":"step/start","seq":1,"time":-0,"data":{"turn":1,"step":99999999999999999999999}}']
     add("float-and-huge-numbers", _jsonl(d / "numbers.jsonl", numbers, {**HEADER, "createdAt": 1.0}), 1, "OPEN_TURN")
+    add("lists-and-objects-as-ids-and-turns", odd_values_log(d / "odd-values.jsonl"), 1, "TOOL_OUTCOME_UNKNOWN")
     add("negative-zero-depth", _jsonl(d / "negzero.jsonl", [], {**HEADER, "delegationDepth": -0.0}), 3, "delegationDepth")
     add("version-1", _jsonl(d / "v1.jsonl", [], {**HEADER, "version": 1}), 3, "newer harness")
     bomb_body = orjson.dumps(HEADER) + b"\n" + b'{"type":"x","seq":0,"time":0,"data":"' + b"A" * (8 * 1024 * 1024) + b'"}\n'

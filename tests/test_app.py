@@ -460,3 +460,18 @@ async def test_provisional_tail_verdict_paints_before_the_full_decode(tmp_path, 
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert app.load_finished and "provisional" not in app.query_one(HeaderPanel).plain()
+
+
+async def test_lists_and_objects_as_ids_and_turns_are_shown_not_a_crash(tmp_path):
+    from .hostile_corpus import odd_values_log
+    app = make_app(odd_values_log(tmp_path / "odd.jsonl"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(app, pilot)
+        assert not isinstance(app.screen, ErrorScreen)
+        assert app.diag.verdict.kind == "TOOL_OUTCOME_UNKNOWN"
+        for i in range(len(app.log_)):  # every row and its detail
+            app.jump_to(i)
+            await settle(app, pilot)
+        await pilot.press("tab", "down", "down", "y")  # the pairs pane and the report
+        await settle(app, pilot)
+        assert app.is_running and app._exception is None

@@ -24,7 +24,8 @@ CASE_NAMES = [
     "empty", "directory", "missing", "dev-zero", "fifo", "non-dsh-jsonl", "non-dsh-zstd", "binary", "header-only",
     "header-only-zstd", "flipped-byte", "skippable-frame", "trailing-garbage", "torn-zstd", "64MiB-line",
     "deep-nesting", "invalid-utf8-surrogate", "duplicate-decreasing-seq", "bad-packed-rows", "result-unknown-callid",
-    "float-and-huge-numbers", "negative-zero-depth", "version-1", "decompression-bomb",
+    "float-and-huge-numbers", "lists-and-objects-as-ids-and-turns", "negative-zero-depth", "version-1",
+    "decompression-bomb",
 ]
 
 

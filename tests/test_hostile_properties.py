@@ -3,6 +3,7 @@ and the file is never written."""
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -102,3 +103,48 @@ def test_mutated_logs_never_raise(originals, tmp_path_factory, source, ops):
 @given(source=st.sampled_from(SOURCES), ops=OPS)
 def test_mutated_logs_never_raise_long(originals, tmp_path_factory, source, ops):
     _run(originals, tmp_path_factory, source, ops)
+
+
+# Structure-aware: valid JSON whose values have the wrong type (a list where dsh writes a callId,
+# an object as a turn, a string as usage...). Byte flips rarely produce these.
+ODD_VALUES = st.sampled_from([[1], {"a": [1]}, None, "x", "", 0, -1, 2**70, 1.5, True, [], {}])
+
+
+def _paths(obj, prefix=()):
+    """Every (path, value) inside a decoded record."""
+    yield prefix, obj
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _paths(v, prefix + (k,))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _paths(v, prefix + (i,))
+
+
+def _retyped(data: bytes, picks) -> bytes:
+    import orjson
+    lines = data.split(b"\n")
+    for line_pick, path_pick, value in picks:
+        k = 1 + line_pick % max(1, len(lines) - 2)  # never the header
+        try:
+            obj = orjson.loads(lines[k])
+        except orjson.JSONDecodeError:
+            continue
+        paths = [p for p, _ in _paths(obj) if p and p[0] not in ("type", "seq", "seq0")]
+        if not paths:
+            continue
+        path = paths[path_pick % len(paths)]
+        target = obj
+        for part in path[:-1]:
+            target = target[part]
+        target[path[-1]] = value
+        lines[k] = json.dumps(obj, separators=(",", ":")).encode()  # orjson refuses ints over 64 bits
+    return b"\n".join(lines)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(picks=st.lists(st.tuples(st.integers(0, 2**16), st.integers(0, 2**16), ODD_VALUES), min_size=1, max_size=6))
+def test_values_of_the_wrong_type_never_raise(originals, tmp_path_factory, picks):
+    path = tmp_path_factory.mktemp("r") / "x.jsonl"
+    path.write_bytes(_retyped(originals["demo.jsonl"], picks))
+    exercise(path)

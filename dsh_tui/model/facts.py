@@ -43,17 +43,29 @@ def _text_of(blocks: Any) -> str:
     return _preview(blocks) if blocks is not None else ""
 
 
+def key_value(value: Any) -> Any:
+    """A JSON value fit for a dict key: turn and step numbers key the diagnosis's tables, and a
+    crafted log may hold a list or an object there (shown then as its JSON text)."""
+    if value is None or type(value) in (str, int, float, bool):
+        return value
+    return _preview(value)
+
+
+def turn_step(d: dict) -> dict:
+    return {"turn": key_value(d.get("turn")), "step": key_value(d.get("step"))}
+
+
 def _turn_step(d: dict, _op: Any) -> dict:
-    return {"turn": d.get("turn"), "step": d.get("step")}
+    return turn_step(d)
 
 
 def _turn_end(d: dict, _op: Any) -> dict:
-    return {"turn": d.get("turn"), "reason": d.get("reason")}
+    return {"turn": key_value(d.get("turn")), "reason": d.get("reason")}
 
 
 def _tool_call(d: dict, _op: Any) -> dict:
     args = d.get("arguments")
-    return {"turn": d.get("turn"), "step": d.get("step"), "callId": d.get("callId"), "name": d.get("name"),
+    return {**turn_step(d), "callId": d.get("callId"), "name": d.get("name"),
             "args": _preview(args), "args_len": len(args) if isinstance(args, str) else None}
 
 
@@ -64,7 +76,7 @@ def _tool_result(d: dict, op: Any) -> dict:
     block = content[0] if isinstance(content, list) and content and isinstance(content[0], dict) else {}
     meta = d.get("meta")
     err = d.get("error")
-    return {"turn": d.get("turn"), "step": d.get("step"),
+    return {**turn_step(d),
             "callId": src.get("callId", block.get("toolCallId")),
             "isError": block.get("isError") is True, "error": err if isinstance(err, dict) else None,
             "text": _text_of(block.get("content")),
@@ -74,14 +86,18 @@ def _tool_result(d: dict, op: Any) -> dict:
 
 def _assistant_message(d: dict, _op: Any) -> dict:
     msg = d.get("message") if isinstance(d.get("message"), dict) else {}
+    blocks = msg.get("content") if isinstance(msg.get("content"), list) else ()
     calls = [{"id": b.get("id"), "name": b.get("name"), "args": _preview(b.get("arguments"))}
-             for b in msg.get("content") or () if isinstance(b, dict) and b.get("type") == "tool-call"]
-    return {"turn": d.get("turn"), "step": d.get("step"), "calls": calls, "usage": d.get("usage"),
-            "interrupted": d.get("interrupted") is True}
+             for b in blocks if isinstance(b, dict) and b.get("type") == "tool-call"]
+    return {**turn_step(d), "calls": calls, "usage": d.get("usage"), "interrupted": d.get("interrupted") is True}
 
 
 def _small_fields(d: dict, _op: Any) -> dict:
-    return {k: (v[:PREVIEW] if isinstance(v, str) else v) for k, v in d.items() if k != "source"}
+    out = {k: (v[:PREVIEW] if isinstance(v, str) else v) for k, v in d.items() if k != "source"}
+    for k in ("turn", "step"):
+        if k in out:
+            out[k] = key_value(out[k])
+    return out
 
 
 def _request_header(d: dict, _op: Any) -> dict:

@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 
-from .facts import CHUNK, FACT_CHUNKS, FACT_EXTRACTORS, LEGACY_CANDIDATES, Fact
+from .facts import CHUNK, FACT_CHUNKS, FACT_EXTRACTORS, LEGACY_CANDIDATES, Fact, turn_step
 from .jsonparse import parse_json
 from .legacy import upgrade
 from .source import Cancelled, Corruption
@@ -173,7 +173,7 @@ class Scanner:
                     ch = d.get("chunk")
                     if type(ch) is dict and type(ch.get("type")) is str and ch["type"] in FACT_CHUNKS:
                         facts_append(Fact("chunk/" + ch["type"], nev, seq,
-                                          {"turn": d.get("turn"), "step": d.get("step"),
+                                          {**turn_step(d),
                                            "usage": ch.get("usage"), "reason": ch.get("reason")}))
                 nev += 1
                 rec += 1
@@ -226,7 +226,7 @@ class Scanner:
                 ch = data.get("chunk")
                 if type(ch) is dict and type(ch.get("type")) is str and ch["type"] in FACT_CHUNKS:
                     facts_append(Fact("chunk/" + ch["type"], nev, seq,
-                                      {"turn": data.get("turn"), "step": data.get("step"),
+                                      {**turn_step(data),
                                        "usage": ch.get("usage"), "reason": ch.get("reason")}))
             tid = type_ids.get(etype)
             if tid is None:

@@ -44,7 +44,10 @@ def tail_verdict(path: str | Path, *, limit: int = 64 * 1024**3) -> TailVerdict 
         return None
     if plain is None:
         return None
-    return _decide(plain)
+    try:
+        return _decide(plain)
+    except Exception:  # noqa: BLE001 - odd values in crafted records (e.g. a list as callId)
+        return None
 
 
 def _tail_plain(data: bytes) -> bytes | None:
@@ -96,13 +99,14 @@ def _decide(plain: bytes) -> TailVerdict | None:
                 if isinstance(b, dict) and b.get("type") == "tool-call" and isinstance(b.get("id"), str):
                     pending[b["id"]] = {"name": b.get("name"), "seq": seq, "call": False,
                                         "turn": d.get("turn"), "step": d.get("step")}
-        elif t == "tool/call" and in_step and d.get("callId") in pending:
+        elif t == "tool/call" and in_step and isinstance(d.get("callId"), str) and d["callId"] in pending:
             p = pending[d["callId"]]
             p.update(call=True, seq=seq, name=d.get("name") or p["name"])
         elif t == "tool/result" and in_step:
             msg = d.get("message") if isinstance(d.get("message"), dict) else {}
             src = msg.get("source") if isinstance(msg.get("source"), dict) else {}
-            pending.pop(src.get("callId"), None)
+            if isinstance(src.get("callId"), str):
+                pending.pop(src["callId"], None)
     if not in_step or not pending:
         return None
     # Newest first, as the full pass orders them: a started call sits after the message.
