@@ -33,10 +33,12 @@ def test_quick_run_writes_the_expected_json(tmp_path):
     assert res["tui"]["verdict"]["call_id"] == res["expected_call_id"]
     assert res["check"]["rss"] > 0 and res["tui"]["rss"] > 0
     keys = res["tui"]["keys"]
-    for name in ("down", "pagedown", "end", "home", "goto_prompt", "goto", "search_next"):
+    for name in ("down", "pagedown", "end", "home", "goto_prompt", "goto", "goto_count", "search_next"):
         assert keys[name]["n"] == 5, name
         assert set(keys[name]) >= {"median", "p95", "max"}
-    assert keys["goto"]["landed"] == 5 and keys["search_next"]["landed"] == 5
+    for name in ("goto_prompt_digit", "goto_count_digit"):  # every digit of the five target seqs
+        assert keys[name]["n"] >= 5, name
+    assert keys["goto"]["landed"] == 5 and keys["goto_count"]["landed"] == 5 and keys["search_next"]["landed"] == 5
     assert "jq" not in res and "tmux" not in res  # skipped in --quick
 
     rows = doc["rows"]

@@ -82,7 +82,8 @@ def log_rows(r: dict) -> list[dict]:
             o = keys["overhead_unbound"]
             rows.append(_row("key: Pilot overhead (unbound key, subtracted)", f"{ms(o['median'])} ms",
                              ref=f"p95 {ms(o['p95'])} ms", data=o))
-        for name in ("down", "pagedown", "end", "home", "goto_prompt", "goto", "search_next"):
+        for name in ("down", "pagedown", "end", "home", "goto_prompt", "goto_prompt_digit", "goto",
+                     "goto_count_digit", "goto_count", "search_next"):
             k = keys.get(name)
             if not k:
                 continue

@@ -7,7 +7,9 @@ subtract its spawn time) as JSON in the ``--out`` file.
 
 Key latency: CPU time (``time.process_time``, all threads) of ``pilot.press`` plus
 a pause long enough for the debounced detail pane to update, minus the same for an
-unbound key (Pilot's own overhead); see TEXTUAL-NOTES 1.3.
+unbound key (Pilot's own overhead); see TEXTUAL-NOTES 1.3. Going to a seq is
+measured both ways a user can do it, every key of it: the ``:`` prompt (``:``, each
+digit, Enter) and the events list's count (each digit, then ``G``).
 """
 
 from __future__ import annotations
@@ -104,16 +106,24 @@ async def _keys(app, pilot, presses: int) -> dict:
         homes.append(await sample("home") - b1)
     out["end"], out["home"] = _stats(ends), _stats(homes)
 
+    # Jump to a seq, both ways, every key timed (targets at about 10% and 90% of the log).
     first, last = app.log_.seq_of(0), app.log_.seq_of(n - 1)
     targets = [first + (last - first) // 10, first + (last - first) * 9 // 10]
-    prompts, gotos, landed = [], [], 0
-    for k in range(presses):  # ':' opens the prompt, the digits are typed untimed, enter jumps
+    prompts, prompt_digits, gotos, landed = [], [], [], 0
+    for k in range(presses):  # the prompt: ':' opens it, the digits go into it, enter jumps
         prompts.append(await sample("colon") - b1)
-        await pilot.press(*str(targets[k % 2]))
+        prompt_digits += [await sample(d) - b1 for d in str(targets[k % 2])]
         gotos.append(await sample("enter") - b1)
         landed += app.log_.seq_of(app.events.index) == targets[k % 2]
-    out["goto_prompt"], out["goto"] = _stats(prompts), _stats(gotos)
+    out["goto_prompt"], out["goto_prompt_digit"], out["goto"] = _stats(prompts), _stats(prompt_digits), _stats(gotos)
     out["goto"].update(target_seqs=targets, landed=landed)
+    count_digits, counts, landed = [], [], 0
+    for k in range(presses):  # vim's 123G in the events list: the digits show the count, G jumps
+        count_digits += [await sample(d) - b1 for d in str(targets[k % 2])]
+        counts.append(await sample("G") - b1)
+        landed += app.log_.seq_of(app.events.index) == targets[k % 2]
+    out["goto_count_digit"], out["goto_count"] = _stats(count_digits), _stats(counts)
+    out["goto_count"].update(target_seqs=targets, landed=landed)
 
     far = _far_call_ids(app)
     if far:

@@ -24,13 +24,14 @@ from ..model.detail import event_maps
 from ..model.summary import call_id_of, light_event
 from ..safety import one_line
 from .export import save_event_json
-from .messages import CopyDone, FilterReady, SearchHits
+from .messages import CopyDone, FilterReady, GotoSeqCount, SearchHits, SeqCountChanged
 from .screens.checklist import ChecklistScreen, ten_minute_pass
 from .screens.filter import FilterScreen
 from .screens.main import MainScreen
 from .screens.report import ReportModal
 from .views import RowSource, build_filter, filter_specs
 from .widgets.cmdline import CommandLine
+from .widgets.event_list import EventList
 
 SEARCH_LISTS = 4  # hit lists kept (the newest needles)
 
@@ -51,9 +52,11 @@ class ExplorerActions:
 
     @property
     def escape_to_minimize(self) -> bool:
-        """Escape cancels an open prompt before it restores a zoomed pane."""
+        """Escape cancels an open prompt, or clears a pending count, before it restores a zoomed pane."""
         found = self.screen.query(CommandLine)
         if found and found.first().is_open:
+            return False
+        if isinstance(self.focused, EventList) and self.focused.count:  # 123 of 123G
             return False
         return super().escape_to_minimize
 
@@ -80,6 +83,22 @@ class ExplorerActions:
             return
         first, last = log.seq_of(0), log.seq_of(len(log) - 1)
         self.ask("goto", "go to seq: ", self.goto_seq, integer=True, placeholder=f"{first}–{last}")
+
+    def on_seq_count_changed(self, message: SeqCountChanged) -> None:
+        """Show the events list's pending count (``123`` of ``123G``) in the footer's place."""
+        found = self.screen_stack[0].query(CommandLine) if self.screen_stack else None
+        if not found:
+            return
+        count = message.count
+        text = Content.assemble(("go to seq ", "$text-muted"), (count, "bold"),
+                                ("   G jumps there · esc clears", "$text-muted")) if count else None
+        found.first().note(text, hide=tuple(self.screen_stack[0].query(Footer)))
+
+    def on_goto_seq_count(self, message: GotoSeqCount) -> None:
+        found = self.screen_stack[0].query(CommandLine) if self.screen_stack else None
+        if found:
+            found.first().note(None)
+        self.goto_seq(str(message.seq))
 
     def goto_seq(self, value: str | None) -> None:
         """Jump to the event carrying seq ``value``; when none does, to the nearest one, with a notice."""

@@ -14,6 +14,7 @@ KEY_HELP: list[tuple[str, list[tuple[str, str]]]] = [
               ("enter", "events → detail; pairs or detail → events"),
               ("z", "zoom the focused pane (z again restores)")]),
     ("Jump", [(":", "go to a seq"),
+              ("123G", "go to seq 123 (events list; esc clears the digits)"),
               ("v", "the verdict (the primary finding)"),
               ("] [", "next / previous finding"),
               ("p", "call ⇄ result (also run ⇄ done, asked ⇄ decided)")]),
@@ -63,9 +64,16 @@ BINDINGS = [
     B("l", "permalink", "Copy permalink", show=False, id="permalink"),
 ]
 
+# The events list's count (widgets/event_list.py), as in vim: digits then G go to that seq.
+# Escape clears a pending count; with none it falls through to Back.
+COUNT_BINDINGS = [
+    *(B(str(d), f"count({d})", f"Count digit {d}", show=False, id=f"count-{d}") for d in range(10)),
+    B("escape", "clear_count", "Clear the count", show=False, id="clear-count"),
+]
+
 # Every action in the command palette: (title, help, action string).
 COMMANDS: list[tuple[str, str, str]] = [
-    ("Go to seq", "Jump to an event by its seq (:)", "goto"),
+    ("Go to seq", "Jump to an event by its seq (:, or type it then G in the events list: 123G)", "goto"),
     ("Jump to the verdict", "The primary finding (v)", "verdict"),
     ("Next finding", "(])", "finding(1)"),
     ("Previous finding", "([)", "finding(-1)"),

@@ -73,3 +73,22 @@ class CopyDone(Message):
     def __init__(self, title: str, text: str, result: Any) -> None:
         super().__init__()
         self.title, self.text, self.result = title, text, result
+
+
+class SeqCountChanged(Message):
+    """The events list's pending count (digits typed before G) changed; "" when cleared."""
+
+    def __init__(self, count: str) -> None:
+        super().__init__()
+        self.count = count
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, SeqCountChanged)
+
+
+class GotoSeqCount(Message):
+    """G after a count in the events list: go to the event with that seq (vim's ``123G``)."""
+
+    def __init__(self, seq: int) -> None:
+        super().__init__()
+        self.seq = seq

@@ -9,6 +9,9 @@ widget keeps its focused look meanwhile (class ``-prompt-origin``, styled like
 panes skip their repaint and restyle meanwhile: widgets/pane.py; the screen is
 not repainted on a focus change: screens/main.py).
 
+Between prompts the line can show a note without taking the focus (``note``:
+the events list's pending count, ``123`` before ``G``); a prompt replaces it.
+
 The label is plain text (never markup) and the input refuses control
 characters, so a pasted escape sequence cannot reach the terminal.
 """
@@ -46,6 +49,7 @@ class CommandLine(Horizontal):
         self._callback: Callable[[str | None], None] | None = None
         self._return_to: Widget | None = None
         self._hidden: list[Widget] = []
+        self.noting = False  # a note is shown (no prompt)
 
     def compose(self) -> ComposeResult:
         yield Label("", id="prompt-label", markup=False)
@@ -78,23 +82,53 @@ class CommandLine(Horizontal):
         inp.value = one_line(value, 1000) if not integer else "".join(c for c in value if c.isdigit())
         inp.cursor_position = len(inp.value)
         with self.app.batch_update():
-            self._hidden = [w for w in hide if w.display]
-            for w in self._hidden:
-                w.display = False
-            self.display = True
+            if self.noting:  # the note's line becomes the prompt: what it hid stays hidden
+                self.noting = False
+                inp.display = True
+            else:
+                self._hide(hide)
             if self._return_to is not None:  # its Blur restyles it once (a Pane: not at all, pane.py)
                 self._return_to.add_class(PROMPT_ORIGIN, update=False)
             # Not Widget.focus(): it repaints the widget and defers the focus change.
             self.screen.set_focus(inp, scroll_visible=False)
 
+    def note(self, text: Content | None, *, hide: tuple[Widget, ...] = ()) -> None:
+        """Show ``text`` in this line (hiding ``hide``) without taking the focus; None takes it away.
+
+        Ignored while a prompt is open: the prompt has replaced the note.
+        """
+        if self.is_open:
+            return
+        with self.app.batch_update():
+            if text is None:
+                if self.noting:
+                    self.noting = False
+                    self._unhide()
+                    self.input.display = True
+                return
+            self.query_one("#prompt-label", Label).update(text)
+            if not self.noting:
+                self.noting = True
+                self.input.display = False
+                self._hide(hide)
+
+    def _hide(self, hide: tuple[Widget, ...]) -> None:
+        self._hidden = [w for w in hide if w.display]
+        for w in self._hidden:
+            w.display = False
+        self.display = True
+
+    def _unhide(self) -> None:
+        self.display = False
+        for w in self._hidden:
+            w.display = True
+        self._hidden = []
+
     def _close(self, value: str | None) -> None:
         callback, target = self._callback, self._return_to
         self.kind, self._callback, self._return_to = None, None, None
         with self.app.batch_update():
-            self.display = False
-            for w in self._hidden:
-                w.display = True
-            self._hidden = []
+            self._unhide()
             if target is not None:
                 refocus = target.is_attached and target.focusable and self.app.screen is self.screen
                 if refocus:

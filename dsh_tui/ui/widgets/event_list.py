@@ -3,20 +3,30 @@
 Columns: finding mark, seq, time (UTC), turn/step, type, surface/log badge,
 one-line summary. Rows are built only when visible, from
 ``summary.row_summary`` (already sanitised), and cached.
+
+A count, as in vim: digits typed in the list then ``G`` go to the event with
+that seq (``123G``). The pending count is posted (``SeqCountChanged``) for the
+app to show in the footer's place; Escape, or any other key, clears it (the
+other key then does what it always does). The focus never moves, so typing it
+repaints only that line.
 """
 
 from __future__ import annotations
 
 from rich.segment import Segment
+from textual import events
 from textual.cache import LRUCache
 
 from ...model.summary import RowSummary, light_event, row_summary
 from ...safety import one_line
-from ..messages import RowHighlighted
+from ..keys import COUNT_BINDINGS
+from ..messages import GotoSeqCount, RowHighlighted, SeqCountChanged
 from ..views import RowSource
 from .vlist import VirtualList
 
 MARKS = {"verdict": "▶", "failure": "✗", "warning": "!", "info": "·"}
+COUNT_KEYS = frozenset({*"0123456789", "G", "escape"})  # keys that keep a pending count
+COUNT_DIGITS = 18
 
 
 def _type_class(t: str) -> str:
@@ -32,6 +42,7 @@ def _type_class(t: str) -> str:
 
 
 class EventList(VirtualList):
+    BINDINGS = COUNT_BINDINGS
     COMPONENT_CLASSES = {
         "eventlist--seq", "eventlist--time", "eventlist--tool", "eventlist--message", "eventlist--chunk",
         "eventlist--turn", "eventlist--other", "eventlist--surface", "eventlist--log",
@@ -49,6 +60,7 @@ class EventList(VirtualList):
         self._seq_w = 3
         self.empty_text = "reading the log…"
         self.seed_end: int | None = None  # index of the last session/end-seed: rows before it came from the seed
+        self.count = ""  # digits typed before G
 
     # -- model -------------------------------------------------------------------------
     def set_log(self, log, diag, source: RowSource, cursor_index: int | None) -> None:
@@ -72,6 +84,7 @@ class EventList(VirtualList):
     def clear(self, text: str = "reading the log…") -> None:
         """No log (another session is being opened)."""
         self.log_, self.source, self.marks, self.seed_end = None, RowSource(0), {}, None
+        self.set_count("")
         self._rows.clear()
         self.empty_text = text
         self.reset_rows(0)
@@ -114,6 +127,41 @@ class EventList(VirtualList):
     def row_plain(self, row: int) -> str:
         """The text of a row as shown (for tests and the command palette)."""
         return "".join(seg.text for seg in self.render_row(row, 200, False))
+
+    # -- the count (123G) -----------------------------------------------------------------
+    def set_count(self, count: str) -> None:
+        if count != self.count:
+            self.count = count
+            self.post_message(SeqCountChanged(count))
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "clear_count":
+            return bool(self.count)  # none pending: Escape goes on to the app (Back)
+        if action == "count":
+            return self.log_ is not None
+        return super().check_action(action, parameters)
+
+    def action_count(self, digit: int) -> None:
+        if len(self.count) < COUNT_DIGITS:
+            self.set_count(self.count + str(digit))
+
+    def action_clear_count(self) -> None:
+        self.set_count("")
+
+    def action_last(self) -> None:  # G (and End, which has dropped any count by now: on_key)
+        if self.count:
+            seq = int(self.count)
+            self.count = ""  # GotoSeqCount puts the footer back
+            self.post_message(GotoSeqCount(seq))
+            return
+        super().action_last()
+
+    def on_key(self, event: events.Key) -> None:
+        if self.count and event.key not in COUNT_KEYS:
+            self.set_count("")  # before the key's own binding runs
+
+    def on_blur(self) -> None:
+        self.set_count("")
 
     def cursor_moved(self, row: int) -> None:
         if self.row_count():
