@@ -116,8 +116,7 @@ class DetailView(Pane, ScrollView, can_focus=True, inherit_bindings=False):
 
     def render_lines(self, crop: Region) -> list[Strip]:
         self._rewrap(self.scrollable_content_region.width)
-        base = self.rich_style
-        styles = {n: self.get_component_rich_style(n) for n in self._names}
+        base, styles = self.component_rich_styles(self._names)
         if base != self._base or styles != self._styles:  # a theme or CSS change, not a mere focus change
             self._strips.clear()
         self._base, self._styles = base, styles

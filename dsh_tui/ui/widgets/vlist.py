@@ -1,7 +1,7 @@
 """VirtualList: a Line-API list with a cursor, for any number of rows.
 
 Only visible rows are built (``render_row``), strips are kept in an LRU cache,
-component styles are resolved once per frame, and every key handler does
+component styles are resolved once per restyle (``Pane``), and every key handler does
 O(visible rows) work. Subclasses supply ``row_count`` and ``render_row``.
 
 The strip cache survives focus changes and CSS re-application: it is dropped
@@ -89,8 +89,7 @@ class VirtualList(Pane, ScrollView, can_focus=True, inherit_bindings=False):
         return self._styles.get(name) or self._base
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        self._base = base = self.rich_style
-        self._styles = styles = {name: self.get_component_rich_style(name) for name in self._component_names}
+        self._base, self._styles = base, styles = self.component_rich_styles(self._component_names)
         cursor_style = styles.get("vlist--cursor")
         row_styles = (base, tuple(v for k, v in styles.items() if k != "vlist--cursor"))
         width = self.scrollable_content_region.width
