@@ -75,7 +75,8 @@ class Head:
 
 
 def begin(facts: list) -> Head:
-    """Pair the facts indexed so far (the index only appends: they stay the log's first facts)."""
+    """Pair the facts indexed so far (the index only appends: they stay the log's first facts).
+    The Head is used up by the `diagnose` it is given to."""
     with gc_paused():
         pairing = Pairing()
         feed_facts(pairing, facts)

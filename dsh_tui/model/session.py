@@ -316,77 +316,56 @@ def _index(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, *, keep_
                 h.close()
 
 
-@dataclass
-class _IndexState:
-    """The state of an index being built: the records so far, and (kept) plaintext."""
-    header: Header | None = None
-    scanner: Scanner | None = None
-    produced: int = 0
+def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_plain: bool,
+           tail: tuple[bytes, int, int] | None, helpers: list, while_waiting=None) -> SessionLog:
     out: bytes | bytearray | None = None
-    pending: bytes | bytearray = b""  # text before the header line is complete (when not kept)
-
-
-def _read_records(raw: RawLog, chunks: Iterator[bytes], cancel, keep_plain: bool, on_header=None) -> _IndexState:
-    """Feed ``chunks`` to a Scanner made once the header line is complete (``on_header(header)`` then)."""
-    st = _IndexState()
-    pending = bytearray()
+    pending = bytearray()  # text before the header line is complete (when not kept)
+    produced = 0
+    scanner = None
+    header = None
     for chunk in chunks:
-        base = st.produced
-        st.produced += len(chunk)
+        base = produced
+        produced += len(chunk)
         if keep_plain:
-            if st.out is None and isinstance(chunk, bytes) and raw.encoding == "jsonl":
-                st.out = chunk  # no copy for plain files
+            if out is None and isinstance(chunk, bytes) and raw.encoding == "jsonl":
+                out = chunk  # no copy for plain files
             else:
-                if not isinstance(st.out, bytearray):
-                    st.out = bytearray(st.out or b"")
-                st.out += chunk
-        if st.scanner is None:
+                if not isinstance(out, bytearray):
+                    out = bytearray(out or b"")
+                out += chunk
+        if scanner is None:
             if not keep_plain:
                 pending += chunk
-            buf = st.out if keep_plain else pending
+            buf = out if keep_plain else pending
             first_nl = buf.find(b"\n")
             if first_nl < 0:
                 continue
-            st.header = _checked_header(raw, bytes(buf[:first_nl]))
-            st.scanner = Scanner(first_nl + 1, st.header.session_id, cancel=cancel)
-            st.scanner.feed(buf, 0, first_nl + 1)
+            header = _checked_header(raw, bytes(buf[:first_nl]))
+            scanner = Scanner(first_nl + 1, header.session_id, cancel=cancel)
+            scanner.feed(buf, 0, first_nl + 1)
             pending = bytearray()
-            if on_header is not None:
-                on_header(st.header)
+            if tail is not None:  # fork once the header is known, while the head is read here
+                helpers.append(segments.TailHelper(raw, tail[0], tail[1], tail[2], header.session_id))
         else:
-            st.scanner.feed(chunk, base)
-    st.pending = pending
-    return st
-
-
-def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_plain: bool,
-           tail: tuple[bytes, int, int] | None, helpers: list, while_waiting=None) -> SessionLog:
-    def fork_tail(header: Header) -> None:  # once the header is known, while the head is read here
-        helpers.append(segments.TailHelper(raw, tail[0], tail[1], tail[2], header.session_id))
-    st = _read_records(raw, chunks, cancel, keep_plain, fork_tail if tail is not None else None)
+            scanner.feed(chunk, base)
     if tail is not None:
-        if st.scanner is None:  # a header line longer than the head: crafted input
+        if scanner is None:  # a header line longer than the head: crafted input
             raise segments.SplitMissed()
-        st.produced = segments.read_tail(raw, st.scanner, helpers[0] if helpers else None, tail, st.produced,
-                                         cancel, while_waiting)
-    return _finish_log(raw, st, lenient, keep_plain)
-
-
-def _finish_log(raw: RawLog, st: _IndexState, lenient: bool, keep_plain: bool) -> SessionLog:
-    header, scanner = st.header, st.scanner
+        produced = segments.read_tail(raw, scanner, helpers[0] if helpers else None, tail, produced, cancel,
+                                      while_waiting)
     if scanner is None:  # no complete header line at all
-        buf = (st.out or b"") if keep_plain else st.pending
+        buf = (out or b"") if keep_plain else pending
         if raw.torn is not None and not buf:
             raise LogRejected("torn-header", f"{raw.path}: the header frame is torn "
                               f"({raw.torn.unreadable_bytes} bytes unreadable); nothing to read")
         header = _checked_header(raw, bytes(buf))
         scanner = Scanner(len(buf), header.session_id)
     if keep_plain:
-        raw.plain = st.out if st.out is not None else b""
+        raw.plain = out if out is not None else b""
         store = MemoryStore(raw.plain)
     else:
         raw.plain = b""
-        store = FrameStore(raw.path, st.produced, raw.frame_offsets, raw.frame_plain, raw.frames_end,
+        store = FrameStore(raw.path, produced, raw.frame_offsets, raw.frame_plain, raw.frames_end,
                            raw.torn.offset if raw.torn is not None else None, raw.size)
     log = SessionLog(raw, header, scanner.finish(), lenient=lenient, store=store)
     log._scanner = scanner
