@@ -1,7 +1,7 @@
 """Facts: the compact subset of an event the diagnosis needs (never whole payloads).
 
-Both scan paths (scan.py line by line, fastscan.py a chunk at a time) build
-facts through these extractors, so they agree by construction.
+The scan (scan.py) keeps one Fact per event of the types below, built by these
+extractors; pairing, diagnosis and usage read nothing else of the log.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ class Fact:
     index: int
     seq: int
     data: dict
-
 
 
 def _preview(value: Any) -> str:
