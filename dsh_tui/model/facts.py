@@ -13,7 +13,6 @@ import orjson
 
 PREVIEW = 240
 CHUNK = "assistant/chunk"
-FACT_CHUNKS = frozenset({"usage"})  # loose chunk types that become facts ("chunk/usage": token counts)
 
 
 @dataclass(slots=True)
@@ -52,6 +51,16 @@ def key_value(value: Any) -> Any:
 
 def turn_step(d: dict) -> dict:
     return {"turn": key_value(d.get("turn")), "step": key_value(d.get("step"))}
+
+
+def is_usage_chunk(chunk: Any) -> bool:
+    """The one kind of loose chunk kept as a fact: a call's token counts (`usage.py`)."""
+    return type(chunk) is dict and chunk.get("type") == "usage"  # ==, not a set lookup: any JSON type is safe
+
+
+def usage_fact(d: dict, chunk: dict, index: int, seq: int) -> Fact:
+    """The ``chunk/usage`` fact of an assistant/chunk event whose ``data`` is ``d``."""
+    return Fact("chunk/usage", index, seq, {**turn_step(d), "usage": chunk.get("usage"), "reason": chunk.get("reason")})
 
 
 def _turn_step(d: dict, _op: Any) -> dict:

@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 
-from .facts import CHUNK, FACT_CHUNKS, FACT_EXTRACTORS, LEGACY_CANDIDATES, Fact, turn_step
+from .facts import CHUNK, FACT_EXTRACTORS, LEGACY_CANDIDATES, Fact, is_usage_chunk, usage_fact
 from .jsonparse import parse_json
 from .legacy import upgrade
 from .source import Cancelled, Corruption
@@ -169,12 +169,8 @@ class Scanner:
                 expected += 1
                 et_append(chunk_id)
                 d = obj.get("data")
-                if type(d) is dict:
-                    ch = d.get("chunk")
-                    if type(ch) is dict and type(ch.get("type")) is str and ch["type"] in FACT_CHUNKS:
-                        facts_append(Fact("chunk/" + ch["type"], nev, seq,
-                                          {**turn_step(d),
-                                           "usage": ch.get("usage"), "reason": ch.get("reason")}))
+                if type(d) is dict and is_usage_chunk(ch := d.get("chunk")):
+                    facts_append(usage_fact(d, ch, nev, seq))
                 nev += 1
                 rec += 1
                 pos = nl + 1
@@ -222,12 +218,8 @@ class Scanner:
             if extract is not None and type(data) is dict:
                 facts_append(Fact(etype_fact, nev, seq,
                                   extract(data, obj.get("surfaceOp"))))
-            elif etype == CHUNK and type(data) is dict:  # chunks off the hot path (projected, first record)
-                ch = data.get("chunk")
-                if type(ch) is dict and type(ch.get("type")) is str and ch["type"] in FACT_CHUNKS:
-                    facts_append(Fact("chunk/" + ch["type"], nev, seq,
-                                      {**turn_step(data),
-                                       "usage": ch.get("usage"), "reason": ch.get("reason")}))
+            elif etype == CHUNK and type(data) is dict and is_usage_chunk(ch := data.get("chunk")):
+                facts_append(usage_fact(data, ch, nev, seq))  # chunks off the hot path (projected, first record)
             tid = type_ids.get(etype)
             if tid is None:
                 tid = _type_id(etype, type_ids, types)
