@@ -37,7 +37,7 @@ def wanted(size: int) -> bool:
             and os.environ.get(ENV, "1") != "0")
 
 
-def choose_split(data: bytes, share: float = HEAD_SHARE) -> int | None:
+def choose_split(data: bytes) -> int | None:
     """A file offset near the middle where a complete frame starts, or None.
 
     A magic number can occur inside compressed bytes by chance, so a candidate
@@ -45,7 +45,7 @@ def choose_split(data: bytes, share: float = HEAD_SHARE) -> int | None:
     The parent still verifies the split when it reaches it.
     """
     n = len(data)
-    pos = data.find(ZSTD_MAGIC, int(n * share))
+    pos = data.find(ZSTD_MAGIC, int(n * HEAD_SHARE))
     view = memoryview(data)
     while 0 < pos < n:
         try:
