@@ -84,20 +84,25 @@ class ExplorerActions:
         first, last = log.seq_of(0), log.seq_of(len(log) - 1)
         self.ask("goto", "go to seq: ", self.goto_seq, integer=True, placeholder=f"{first}–{last}")
 
+    def _main_command_line(self) -> CommandLine | None:
+        """The docked line of the main screen (the events list's count shows there)."""
+        found = self.screen_stack[0].query(CommandLine) if self.screen_stack else None
+        return found.first() if found else None
+
     def on_seq_count_changed(self, message: SeqCountChanged) -> None:
         """Show the events list's pending count (``123`` of ``123G``) in the footer's place."""
-        found = self.screen_stack[0].query(CommandLine) if self.screen_stack else None
-        if not found:
+        line = self._main_command_line()
+        if line is None:
             return
         count = message.count
         text = Content.assemble(("go to seq ", "$text-muted"), (count, "bold"),
                                 ("   G jumps there · esc clears", "$text-muted")) if count else None
-        found.first().note(text, hide=tuple(self.screen_stack[0].query(Footer)))
+        line.note(text, hide=tuple(self.screen_stack[0].query(Footer)))
 
     def on_goto_seq_count(self, message: GotoSeqCount) -> None:
-        found = self.screen_stack[0].query(CommandLine) if self.screen_stack else None
-        if found:
-            found.first().note(None)
+        line = self._main_command_line()
+        if line is not None:
+            line.note(None)
         self.goto_seq(str(message.seq))
 
     def goto_seq(self, value: str | None) -> None:
