@@ -53,6 +53,35 @@ def test_packed_rows_expand_with_seq_and_dt_times(write_zstd):
     assert log.type_of(6) == "assistant/chunk"
 
 
+MAX_SAFE = 2**53 - 1
+
+
+@pytest.mark.parametrize("texts, dt, extra, malformed", [
+    (["a", "b", "c"], [0, 0], {}, False),
+    (["a"], [], {}, False),  # one member, no dt
+    (["a", "b", "c"], [-MAX_SAFE, MAX_SAFE], {}, False),  # the safe-integer bounds are legal
+    (["a", "b", "c"], [0, MAX_SAFE + 1], {}, True),
+    (["a", "b", "c"], [-MAX_SAFE - 1, 0], {}, True),
+    (["a", "b", "c"], [0, 1.0], {}, True),  # a float, even a whole one
+    (["a", "b", "c"], [True, 0], {}, True),  # a bool is not an integer
+    (["a", "b", "c"], [0, None], {}, True),
+    (["a", "b", "c"], [0], {}, True),  # dt too short
+    (["a", "b", "c"], [0, 0, 0], {}, True),
+    (["a", 1, "c"], [0, 0], {}, True),  # a member that is not a string
+    (["a", ["b"], "c"], [0, 0], {}, True),
+    ([], [], {}, True),  # no members
+    ("abc", [0, 0], {}, True),
+    (["a", "b"], [0], {"extra_envelope": True}, True),  # a key outside type/seq0/time0/data
+])
+def test_packed_row_checks_at_their_edges(write_jsonl, texts, dt, extra, malformed):
+    r = row(0, texts, dt)
+    if extra:
+        r["ignorable"] = True
+    log = load_session(write_jsonl([r]))
+    assert log.res.malformed_rows == int(malformed)
+    assert any(c.kind == "malformed-row" for c in log.res.corruption) == malformed
+
+
 def test_seq_gap_reported_with_expected_found_line_and_cause(write_jsonl):
     path = write_jsonl([ev("turn/start", 0, {"turn": 1}), ev("step/start", 1, {"turn": 1, "step": 1}),
                         chunk(5, "x"), chunk(6, "y"), chunk(6, "dup")])

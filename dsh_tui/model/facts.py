@@ -41,16 +41,19 @@ def _text_of(blocks: Any) -> str:
     return _preview(blocks) if blocks is not None else ""
 
 
+_PLAIN = frozenset({type(None), str, int, float, bool})  # JSON values fit for a dict key as they are
+
+
 def key_value(value: Any) -> Any:
     """A JSON value fit for a dict key: turn and step numbers key the diagnosis's tables, and a
     crafted log may hold a list or an object there (shown then as its JSON text)."""
-    if value is None or type(value) in (str, int, float, bool):
-        return value
-    return _preview(value)
+    return value if type(value) in _PLAIN else _preview(value)
 
 
-def turn_step(d: dict) -> dict:
-    return {"turn": key_value(d.get("turn")), "step": key_value(d.get("step"))}
+def turn_step(d: dict, _op: Any = None) -> dict:
+    t, s = d.get("turn"), d.get("step")
+    # Inlined key_value: this runs for most facts of a big log.
+    return {"turn": t if type(t) in _PLAIN else _preview(t), "step": s if type(s) in _PLAIN else _preview(s)}
 
 
 def is_usage_chunk(chunk: Any) -> bool:
@@ -60,11 +63,9 @@ def is_usage_chunk(chunk: Any) -> bool:
 
 def usage_fact(d: dict, chunk: dict, index: int, seq: int) -> Fact:
     """The ``chunk/usage`` fact of an assistant/chunk event whose ``data`` is ``d``."""
-    return Fact("chunk/usage", index, seq, {**turn_step(d), "usage": chunk.get("usage"), "reason": chunk.get("reason")})
-
-
-def _turn_step(d: dict, _op: Any) -> dict:
-    return turn_step(d)
+    f = turn_step(d)
+    f["usage"], f["reason"] = chunk.get("usage"), chunk.get("reason")
+    return Fact("chunk/usage", index, seq, f)
 
 
 def _turn_end(d: dict, _op: Any) -> dict:
@@ -72,32 +73,41 @@ def _turn_end(d: dict, _op: Any) -> dict:
 
 
 def _tool_call(d: dict, _op: Any) -> dict:
+    f = turn_step(d)
     args = d.get("arguments")
-    return {**turn_step(d), "callId": d.get("callId"), "name": d.get("name"),
-            "args": _preview(args), "args_len": len(args) if isinstance(args, str) else None}
+    f["callId"], f["name"] = d.get("callId"), d.get("name")
+    f["args"] = args[:PREVIEW] if type(args) is str else _preview(args)
+    f["args_len"] = len(args) if isinstance(args, str) else None
+    return f
 
 
 def _tool_result(d: dict, op: Any) -> dict:
-    msg = d.get("message") if isinstance(d.get("message"), dict) else {}
-    src = msg.get("source") if isinstance(msg.get("source"), dict) else {}
+    f = turn_step(d)
+    msg = d.get("message")
+    if not isinstance(msg, dict):
+        msg = {}
+    src = msg.get("source")
     content = msg.get("content")
-    block = content[0] if isinstance(content, list) and content and isinstance(content[0], dict) else {}
+    block = content[0] if type(content) is list and content and isinstance(content[0], dict) else {}
     meta = d.get("meta")
     err = d.get("error")
-    return {**turn_step(d),
-            "callId": src.get("callId", block.get("toolCallId")),
-            "isError": block.get("isError") is True, "error": err if isinstance(err, dict) else None,
-            "text": _text_of(block.get("content")),
-            "diffs": isinstance(meta, dict) and isinstance(meta.get("diffs"), list) and bool(meta["diffs"]),
-            "replace": isinstance(op, dict)}
+    f["callId"] = src.get("callId", block.get("toolCallId")) if isinstance(src, dict) else block.get("toolCallId")
+    f["isError"] = block.get("isError") is True
+    f["error"] = err if isinstance(err, dict) else None
+    f["text"] = _text_of(block.get("content"))
+    f["diffs"] = isinstance(meta, dict) and isinstance(meta.get("diffs"), list) and bool(meta["diffs"])
+    f["replace"] = isinstance(op, dict)
+    return f
 
 
 def _assistant_message(d: dict, _op: Any) -> dict:
-    msg = d.get("message") if isinstance(d.get("message"), dict) else {}
-    blocks = msg.get("content") if isinstance(msg.get("content"), list) else ()
-    calls = [{"id": b.get("id"), "name": b.get("name"), "args": _preview(b.get("arguments"))}
-             for b in blocks if isinstance(b, dict) and b.get("type") == "tool-call"]
-    return {**turn_step(d), "calls": calls, "usage": d.get("usage"), "interrupted": d.get("interrupted") is True}
+    f = turn_step(d)
+    msg = d.get("message")
+    blocks = msg.get("content") if isinstance(msg, dict) else None
+    f["calls"] = [{"id": b.get("id"), "name": b.get("name"), "args": _preview(b.get("arguments"))}
+                  for b in blocks if isinstance(b, dict) and b.get("type") == "tool-call"] if type(blocks) is list else []
+    f["usage"], f["interrupted"] = d.get("usage"), d.get("interrupted") is True
+    return f
 
 
 def _small_fields(d: dict, _op: Any) -> dict:
@@ -111,7 +121,7 @@ def _small_fields(d: dict, _op: Any) -> dict:
 def _request_header(d: dict, _op: Any) -> dict:
     header = d.get("header") if isinstance(d.get("header"), dict) else {}
     tools = header.get("tools")
-    names = tuple(t.get("name") for t in tools if isinstance(t, dict)) if isinstance(tools, list) else None
+    names = tuple([t.get("name") for t in tools if isinstance(t, dict)]) if isinstance(tools, list) else None
     config = header.get("config") if isinstance(header.get("config"), dict) else {}
     return {"tools": names, "provider": config.get("provider"), "model": config.get("model"), "reason": d.get("reason")}
 
@@ -122,7 +132,7 @@ def _scalars(d: dict, _op: Any) -> dict:
 
 # The compact subset of an event the diagnosis needs (never whole payloads).
 FACT_EXTRACTORS = {
-    "turn/start": _turn_step, "step/start": _turn_step, "step/end": _turn_step, "session/end-seed": _turn_step,
+    "turn/start": turn_step, "step/start": turn_step, "step/end": turn_step, "session/end-seed": turn_step,
     "turn/end": _turn_end, "tool/call": _tool_call, "tool/result": _tool_result,
     "assistant/message": _assistant_message, "request/header": _request_header, "subagent/descriptor": _scalars,
     **{t: _small_fields for t in ("command/run", "command/done", "approval/asked", "approval/decided", "llm/retry",

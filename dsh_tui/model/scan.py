@@ -104,6 +104,7 @@ class Scanner:
         self.skipped = 0  # blank or unparsable lines so far (for physical line numbers)
         self.chunk_id = -1
         self.type_ids: dict[str, int] = {}
+        self.plans: dict[str, tuple] = {}  # event type -> what feed does with it (_plan)
 
     def finish(self) -> ScanResult:
         self.res.projected = bool(self.projected)
@@ -121,7 +122,7 @@ class Scanner:
         res = self.res
         rec_start, rec_end, rec_first_ev = res.rec_start, res.rec_end, res.rec_first_ev
         ev_type, facts = res.ev_type, res.facts
-        types, type_ids, session_id = res.types, self.type_ids, self.session_id
+        types, type_ids, session_id, plans = res.types, self.type_ids, self.session_id, self.plans
         loads, JSONError = orjson.loads, orjson.JSONDecodeError
         view = memoryview(buf)
         find = buf.find if not isinstance(buf, memoryview) else bytes(buf).find
@@ -168,9 +169,12 @@ class Scanner:
                 seq = expected  # the int seq this event answers to (resynchronised on gaps)
                 expected += 1
                 et_append(chunk_id)
-                d = obj.get("data")
-                if type(d) is dict and is_usage_chunk(ch := d.get("chunk")):
-                    facts_append(usage_fact(d, ch, nev, seq))
+                try:  # inlined is_usage_chunk: this runs for most records of a big log
+                    usage = obj["data"]["chunk"]["type"] == "usage"
+                except (KeyError, TypeError):  # not the dicts dsh writes: no usage fact
+                    usage = False
+                if usage:
+                    facts_append(usage_fact(obj["data"], obj["data"]["chunk"], nev, seq))
                 nev += 1
                 rec += 1
                 pos = nl + 1
@@ -179,7 +183,10 @@ class Scanner:
                 projected = "seq" not in obj and "seq0" not in obj
             if chunk_id < 0:
                 chunk_id = _type_id(CHUNK, type_ids, types)
-            row = PACKED_ROWS.get(etype)
+            plan = plans.get(etype)
+            if plan is None:
+                plan = self._plan(etype)
+            tid, row, known, legacy, extract = plan
             if row is not None:
                 m = self._row_members(obj, row, base + pos, rec)
                 seq = obj.get("seq0")
@@ -199,7 +206,7 @@ class Scanner:
             if len(obj) > 4 and not ENVELOPE_KEYS.issuperset(obj) and len(res.envelope_issues) < 50:
                 extra = sorted(set(obj) - ENVELOPE_KEYS)
                 res.envelope_issues.append(f"seq {seq}: unknown envelope key(s) {extra} (dsh rejects the log)")
-            if etype not in KNOWN_EVENT_TYPES and etype not in LEGACY_TYPES:
+            if not known:
                 u = res.unknown.get(etype)
                 if u is None:
                     u = res.unknown[etype] = UnknownType(etype, first_index=nev,
@@ -208,21 +215,18 @@ class Scanner:
                 if obj.get("ignorable") is not True:
                     u.ignorable = False
             data = obj.get("data")
-            etype_fact = etype
-            if etype in LEGACY_CANDIDATES and type(data) is dict:
-                new_type, data, tag = upgrade(etype, data, seq, session_id)
-                if tag is not None:
-                    res.legacy[tag] += 1
-                    etype_fact = new_type
-            extract = FACT_EXTRACTORS.get(etype_fact)
-            if extract is not None and type(data) is dict:
-                facts_append(Fact(etype_fact, nev, seq,
-                                  extract(data, obj.get("surfaceOp"))))
-            elif etype == CHUNK and type(data) is dict and is_usage_chunk(ch := data.get("chunk")):
-                facts_append(usage_fact(data, ch, nev, seq))  # chunks off the hot path (projected, first record)
-            tid = type_ids.get(etype)
-            if tid is None:
-                tid = _type_id(etype, type_ids, types)
+            if type(data) is dict:
+                etype_fact = etype
+                if legacy:
+                    new_type, data, tag = upgrade(etype, data, seq, session_id)
+                    if tag is not None:
+                        res.legacy[tag] += 1
+                        etype_fact = new_type
+                        extract = FACT_EXTRACTORS.get(new_type)
+                if extract is not None:
+                    facts_append(Fact(etype_fact, nev, seq, extract(data, obj.get("surfaceOp"))))
+                elif etype == CHUNK and is_usage_chunk(ch := data.get("chunk")):
+                    facts_append(usage_fact(data, ch, nev, seq))  # chunks off the hot path (projected, first record)
             et_append(tid)
             nev += 1
             rec += 1
@@ -244,8 +248,34 @@ class Scanner:
         res.seq_shift.append((index, found - index))
         return found
 
+    def _plan(self, etype: str) -> tuple:
+        """(type id, packed-row spec, known type, legacy candidate, fact extractor): one lookup per event."""
+        row = PACKED_ROWS.get(etype)
+        tid = self.type_ids.get(etype)
+        if tid is None and row is None:  # a row's members are chunk events: the row type gets no id
+            tid = _type_id(etype, self.type_ids, self.res.types)
+        plan = (tid, row, etype in KNOWN_EVENT_TYPES or etype in LEGACY_TYPES,
+                etype in LEGACY_CANDIDATES, FACT_EXTRACTORS.get(etype))
+        self.plans[etype] = plan
+        return plan
+
     def _row_members(self, obj: dict, row: tuple[str, str], offset: int, rec: int) -> int:
         """Member count of a packed row; a malformed row is reported (dsh calls it corruption)."""
+        d = obj.get("data")
+        if type(d) is dict:  # fast path: the checks below, done with C-level passes
+            members, dt = d.get(row[1]), d.get("dt")
+            if (type(members) is list and type(dt) is list and len(dt) == len(members) - 1
+                    and ROW_KEYS.issuperset(obj)):
+                try:
+                    "".join(members)  # TypeError unless every member is a str
+                except TypeError:
+                    pass
+                else:
+                    if not dt or (set(map(type, dt)) <= _INT and -MAX_SAFE <= min(dt) and max(dt) <= MAX_SAFE):
+                        return len(members)
+        return self._row_checked(obj, row, offset, rec)
+
+    def _row_checked(self, obj: dict, row: tuple[str, str], offset: int, rec: int) -> int:
         res = self.res
         d = obj.get("data")
         members = d.get(row[1]) if isinstance(d, dict) else None
