@@ -67,20 +67,52 @@ class Diagnosis:
 
 
 @dataclass
+class Notes:
+    """What the diagnosis gathers fact by fact, besides the pairing (one pass, resumable)."""
+    turn_ends: list = field(default_factory=list)  # TURN_NOT_COMPLETED findings, in log order
+    retries: dict = field(default_factory=dict)  # (turn, step) -> llm/retry facts
+    answered: dict = field(default_factory=dict)  # (turn, step) -> index of its latest assistant/message
+    preset: list = field(default_factory=list)  # the latest agent-preset/selected's agentPreset, if any
+    descriptor: dict | None = None
+    latest_tools: Any = None
+
+
+def _take_notes(notes: Notes, facts) -> None:
+    retries, answered = notes.retries, notes.answered
+    for f in facts:
+        t, d = f.type, f.data
+        if t == "turn/end":
+            _turn_end(f, notes.turn_ends)
+        elif t == "llm/retry":
+            retries.setdefault((d.get("turn"), d.get("step")), []).append(f)
+        elif t == "assistant/message":
+            answered[(d.get("turn"), d.get("step"))] = f.index
+        elif t == "agent-preset/selected":
+            if "agentPreset" in d:
+                notes.preset[:] = [d["agentPreset"]]
+        elif t == "subagent/descriptor":
+            notes.descriptor = d
+        elif t == "request/header":
+            notes.latest_tools = d.get("tools")
+
+
+@dataclass
 class Head:
     """The diagnosis of a log's first facts, done while the rest is still being read."""
     fed: int
     pairing: Pairing
     usage_calls: dict
+    notes: Notes
 
 
 def begin(facts: list) -> Head:
     """Pair the facts indexed so far (the index only appends: they stay the log's first facts).
     The Head is used up by the `diagnose` it is given to."""
     with gc_paused():
-        pairing = Pairing()
+        pairing, notes = Pairing(), Notes()
         feed_facts(pairing, facts)
-        return Head(len(facts), pairing, usage_calls(facts, {}))
+        _take_notes(notes, facts)
+        return Head(len(facts), pairing, usage_calls(facts, {}), notes)
 
 
 def diagnose(log: SessionLog, head: Head | None = None) -> Diagnosis:
@@ -91,31 +123,17 @@ def diagnose(log: SessionLog, head: Head | None = None) -> Diagnosis:
 def _diagnose(log: SessionLog, head: Head | None) -> Diagnosis:
     facts = log.res.facts
     if head is None or head.fed > len(facts):
-        head = Head(0, Pairing(), {})
-    pairing = head.pairing
-    feed_facts(pairing, facts[head.fed:])
+        head = Head(0, Pairing(), {}, Notes())
+    pairing, notes = head.pairing, head.notes
+    rest = facts[head.fed:]
+    feed_facts(pairing, rest)
     close_pairing(pairing)
+    _take_notes(notes, rest)
     found: list[Finding] = []
     _tool_findings(pairing, found)
     _command_and_approval(pairing, found)
-    preset, descriptor, latest_tools = log.header.get("agentPreset"), None, None
-    retries: dict[tuple, list] = {}
-    answered: dict[tuple, int] = {}
-    for f in facts:
-        t, d = f.type, f.data
-        if t == "turn/end":
-            _turn_end(f, found)
-        elif t == "llm/retry":
-            retries.setdefault((d.get("turn"), d.get("step")), []).append(f)
-        elif t == "assistant/message":
-            answered[(d.get("turn"), d.get("step"))] = f.index
-        elif t == "agent-preset/selected":
-            preset = d.get("agentPreset", preset)
-        elif t == "subagent/descriptor":
-            descriptor = d
-        elif t == "request/header":
-            latest_tools = d.get("tools")
-    _retries(retries, answered, found)
+    found += notes.turn_ends
+    _retries(notes.retries, notes.answered, found)
     st = pairing.state
     if st.open_turn_index is not None:
         found.append(Finding("OPEN_TURN", st.open_turn_index, log.seq_of(st.open_turn_index),
@@ -125,8 +143,9 @@ def _diagnose(log: SessionLog, head: Head | None) -> Diagnosis:
     # Newest first; at one event the conclusion comes before its evidence.
     found.sort(key=lambda f: (-1 if f.index is None else f.index, _rank(f.kind)), reverse=True)
     return Diagnosis(found, _verdict(found), pairing, pairing.all_pairs(),
-                     compute_usage(log, head.usage_calls, head.fed), preset,
-                     st.open_turn, latest_tools, descriptor, bool(log.raw.corruption or log.res.corruption))
+                     compute_usage(log, head.usage_calls, head.fed),
+                     notes.preset[0] if notes.preset else log.header.get("agentPreset"),
+                     st.open_turn, notes.latest_tools, notes.descriptor, bool(log.raw.corruption or log.res.corruption))
 
 
 def _rank(kind: str) -> int:

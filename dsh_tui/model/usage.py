@@ -30,8 +30,11 @@ class Usage:
 
 
 def _add(into: dict[str, int], usage: dict) -> None:
-    for k, v in usage.items():
-        if k in into and type(v) in (int, float):
+    for k in TOKEN_KEYS:
+        v = usage.get(k)
+        if type(v) is int:
+            into[k] += v
+        elif type(v) is float:
             into[k] += int(v)
 
 
@@ -41,14 +44,20 @@ def compute_usage(log, per_call: dict | None = None, fed: int = 0) -> Usage:
     seed = int(seed) if isinstance(seed, (int, float)) and not isinstance(seed, bool) else 0
     per_call = usage_calls(log.res.facts[fed:], {} if per_call is None else per_call)
     out = Usage()
+    turns = out.turns
     for (turn, _step), (seq, usage, from_chunk) in per_call.items():
         if seq < seed:
             _add(out.inherited, usage)
             continue
         out.calls += 1
         out.from_message += not from_chunk
-        _add(out.session, usage)
-        _add(out.turns.setdefault(turn, dict.fromkeys(TOKEN_KEYS, 0)), usage)
+        into = turns.get(turn)
+        if into is None:
+            into = turns[turn] = dict.fromkeys(TOKEN_KEYS, 0)
+        _add(into, usage)
+    for into in turns.values():  # the session is the sum of its turns: half the additions of adding each call twice
+        for k in TOKEN_KEYS:
+            out.session[k] += into[k]
     return out
 
 
