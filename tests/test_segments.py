@@ -70,6 +70,59 @@ def test_clean_log_is_merged_and_identical(synthetic, merges):
     assert len(merges) == 1 and log.whole
 
 
+@pytest.fixture(params=[(1, 1 << 14), (200_000, 1 << 14), (1, 1 << 20)], ids=["every-chunk", "some-chunks", "big-chunks"])
+def slices(request, monkeypatch):
+    """The child slices its tail small (the forked child inherits the patch)."""
+    monkeypatch.setattr(segments, "SLICE_PLAIN_BYTES", request.param[0])
+    monkeypatch.setattr(segments, "TAIL_CHUNK_BYTES", request.param[1])
+    return request.param
+
+
+def test_slices_merge_into_the_linear_index(synthetic, slices, merges):
+    log = _assert_same(synthetic)
+    assert log.whole and len(merges) >= (2 if slices == (1, 1 << 14) else 1)
+
+
+def test_torn_tail_in_the_last_slice(synthetic, tmp_path, slices, merges):
+    path = tmp_path / "torn.zst"
+    path.write_bytes(synthetic.read_bytes()[:-7])
+    assert _assert_same(path).raw.torn is not None and merges
+
+
+def _with_bad_record(path, tmp_path, at: float):
+    """A copy of ``path`` whose frame at ``at`` (a share of the file) starts with a line that is not JSON."""
+    data = path.read_bytes()
+    spans = list(walk_frames(memoryview(data)))
+    span = next(s for s in spans if s.start >= len(data) * at)
+    import zstandard
+    plain = zstandard.ZstdDecompressor().decompressobj().decompress(data[span.start:span.end])
+    out = tmp_path / f"bad-record-{at}.zst"
+    out.write_bytes(data[:span.start] + frame(b"{not json\n" + plain) + data[span.end:])
+    return out
+
+
+def test_a_bad_record_in_a_late_slice_is_read_by_the_parent_from_there(synthetic, tmp_path, monkeypatch, merges):
+    monkeypatch.setattr(segments, "SLICE_PLAIN_BYTES", 1)
+    monkeypatch.setattr(segments, "TAIL_CHUNK_BYTES", 1 << 14)
+    log = _assert_same(_with_bad_record(synthetic, tmp_path, 0.9))
+    assert log.res.corruption and len(merges) >= 2  # the slices before it were merged
+
+
+def test_the_diagnosis_advances_between_slices(synthetic, monkeypatch, isolated_xdg, merges):
+    from dsh_tui.model import opener
+    monkeypatch.setattr(segments, "MIN_FILE_BYTES", 0)
+    monkeypatch.setattr(segments, "SLICE_PLAIN_BYTES", 1)
+    monkeypatch.setattr(segments, "TAIL_CHUNK_BYTES", 1 << 14)
+    monkeypatch.delenv(segments.ENV, raising=False)
+    fed = []
+    real = opener.advance_diagnosis
+    monkeypatch.setattr(opener, "advance_diagnosis", lambda head, facts: fed.append(len(facts)) or real(head, facts))
+    log, diag = opener.open_session(synthetic, use_cache=False)
+    assert len(fed) == len(merges) - 1 and fed == sorted(fed) and fed[-1] < len(log.res.facts)
+    linear = load_session(synthetic, parallel=False)
+    assert check_json(log, diag, None) == check_json(linear, diagnose(linear), None)
+
+
 def test_torn_tail_in_the_helpers_segment(synthetic, tmp_path, merges):
     data = synthetic.read_bytes()
     path = tmp_path / "torn.zst"
@@ -179,7 +232,7 @@ def test_when_the_helper_is_used(monkeypatch):
 def test_real_large_log_reads_the_same_split(merges):
     from .conftest import shared_log
     log = _assert_same(shared_log("large/big-936k-events__session.jsonl.zstd"))
-    assert len(merges) == 1 and len(log) == 936_202
+    assert len(merges) > 1 and len(log) == 936_202  # the tail came in slices
 
 
 def test_the_diagnosis_begins_on_the_head_while_the_helper_reads_the_tail(synthetic, monkeypatch, isolated_xdg,

@@ -7,6 +7,7 @@ every way a session can end badly into a Finding that points at a real event.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from .gcpause import gc_paused
@@ -53,13 +54,17 @@ class Diagnosis:
     findings: list[Finding]
     verdict: Finding | None
     pairing: Pairing
-    pairs: list[Pair]  # newest first
     usage: Usage
     effective_preset: Any
     open_turn: Any
     tool_set: tuple | None  # tools of the latest request/header
     descriptor: dict | None
     corrupt: bool = False  # corrupt records or frames: the decode lost data mid-log
+
+    @cached_property
+    def pairs(self) -> list[Pair]:
+        """Every pair, newest first (sorted on first use: `check` never needs them)."""
+        return self.pairing.all_pairs()
 
     @property
     def failed(self) -> bool:
@@ -108,11 +113,19 @@ class Head:
 def begin(facts: list) -> Head:
     """Pair the facts indexed so far (the index only appends: they stay the log's first facts).
     The Head is used up by the `diagnose` it is given to."""
+    head = Head(0, Pairing(), {}, Notes())
+    advance(head, facts)
+    return head
+
+
+def advance(head: Head, facts: list) -> None:
+    """Go on with the facts indexed since ``head`` was begun or last advanced."""
     with gc_paused():
-        pairing, notes = Pairing(), Notes()
-        feed_facts(pairing, facts)
-        _take_notes(notes, facts)
-        return Head(len(facts), pairing, usage_calls(facts, {}), notes)
+        new = facts[head.fed:]
+        feed_facts(head.pairing, new)
+        _take_notes(head.notes, new)
+        usage_calls(new, head.usage_calls)
+        head.fed = len(facts)
 
 
 def diagnose(log: SessionLog, head: Head | None = None) -> Diagnosis:
@@ -142,7 +155,7 @@ def _diagnose(log: SessionLog, head: Head | None) -> Diagnosis:
     _integrity(log, found)
     # Newest first; at one event the conclusion comes before its evidence.
     found.sort(key=lambda f: (-1 if f.index is None else f.index, _rank(f.kind)), reverse=True)
-    return Diagnosis(found, _verdict(found), pairing, pairing.all_pairs(),
+    return Diagnosis(found, _verdict(found), pairing,
                      compute_usage(log, head.usage_calls, head.fed),
                      notes.preset[0] if notes.preset else log.header.get("agentPreset"),
                      st.open_turn, notes.latest_tools, notes.descriptor, bool(log.raw.corruption or log.res.corruption))
@@ -160,6 +173,8 @@ def _pending_note(pairing: Pairing) -> str:
 def _tool_findings(pairing: Pairing, found: list[Finding]) -> None:
     interrupted = {id(p) for p in pairing.interrupted}
     for p in pairing.tools.values():
+        if p.status == "paired":
+            continue  # most pairs: nothing to report
         related = [i for i in (p.ask, p.open, p.close) if i is not None]
         common = dict(call_id=p.key, name=p.name, turn=p.turn, step=p.step, related=related)
         if p.status in ("TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN"):

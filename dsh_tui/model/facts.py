@@ -11,6 +11,8 @@ from typing import Any
 
 import orjson
 
+from .usage import tokens
+
 PREVIEW = 240
 CHUNK = "assistant/chunk"
 
@@ -64,7 +66,7 @@ def is_usage_chunk(chunk: Any) -> bool:
 def usage_fact(d: dict, chunk: dict, index: int, seq: int) -> Fact:
     """The ``chunk/usage`` fact of an assistant/chunk event whose ``data`` is ``d``."""
     f = turn_step(d)
-    f["usage"], f["reason"] = chunk.get("usage"), chunk.get("reason")
+    f["usage"], f["reason"] = tokens(chunk.get("usage")), chunk.get("reason")
     return Fact("chunk/usage", index, seq, f)
 
 
@@ -106,7 +108,7 @@ def _assistant_message(d: dict, _op: Any) -> dict:
     blocks = msg.get("content") if isinstance(msg, dict) else None
     f["calls"] = [{"id": b.get("id"), "name": b.get("name"), "args": _preview(b.get("arguments"))}
                   for b in blocks if isinstance(b, dict) and b.get("type") == "tool-call"] if type(blocks) is list else []
-    f["usage"], f["interrupted"] = d.get("usage"), d.get("interrupted") is True
+    f["usage"], f["interrupted"] = tokens(d.get("usage")), d.get("interrupted") is True
     return f
 
 

@@ -1,9 +1,11 @@
-"""Run one function in a forked child and collect its (pickled) result without ever blocking.
+"""Run one function in a forked child and collect its (pickled) results without ever blocking.
 
 Used where a second core pays off and threads would only contend for the GIL:
-the tail segment of a big log (segments.py) and the explorer's early look at a
-crash's tail (tail.py) while Textual is still being imported. The child never
-returns into the caller's stack, and the parent can always give up on it.
+the tail segment of a big log (segments.py, results streamed as they are made)
+and the explorer's early look at a crash's tail (tail.py) while Textual is still
+being imported. The child never returns into the caller's stack, and the parent
+can always give up on it. Each result goes through the pipe as a length-prefixed
+pickle, so the parent reads exactly one result and never waits on a read-ahead.
 """
 
 from __future__ import annotations
@@ -12,7 +14,10 @@ import gc
 import os
 import pickle
 import select
+import queue
 import signal
+import struct
+import threading
 import time
 from typing import Any, Callable
 
@@ -21,10 +26,47 @@ from .source import Cancelled
 _exit = os._exit  # bound at import: the child leaves through it whatever happens later
 
 
-class ForkedCall:
-    """``fn(*args)`` in a forked child; `collect` returns its result, or None when it failed."""
+_LEN = struct.Struct("<Q")
 
-    def __init__(self, fn: Callable[..., Any], *args: Any) -> None:
+
+def _write_all(fd: int, payload: bytes) -> None:
+    with memoryview(_LEN.pack(len(payload)) + payload) as view:
+        while view:
+            view = view[os.write(fd, view):]
+
+
+def _writer(fd: int, out: queue.SimpleQueue, failed: list) -> None:
+    """Child-side: write queued payloads while the main thread makes the next (the pipe may be full)."""
+    try:
+        while (payload := out.get()) is not None:
+            _write_all(fd, payload)
+    except OSError:
+        failed.append(True)
+
+
+def _child(wfd: int, fn: Callable[..., Any], args: tuple, stream: bool) -> int:
+    if not stream:
+        _write_all(wfd, pickle.dumps(fn(*args), protocol=pickle.HIGHEST_PROTOCOL))
+        return 0
+    out: queue.SimpleQueue = queue.SimpleQueue()
+    failed: list = []
+    writer = threading.Thread(target=_writer, args=(wfd, out, failed), daemon=True)
+    writer.start()
+    try:
+        for item in fn(*args):
+            out.put(pickle.dumps(item, protocol=pickle.HIGHEST_PROTOCOL))
+    finally:
+        out.put(None)
+        writer.join()
+    return 1 if failed else 0
+
+
+class ForkedCall:
+    """``fn(*args)`` in a forked child; `collect` returns its result, or None when it failed.
+
+    With ``stream=True`` ``fn`` is a generator: `next` returns each item as the child yields it."""
+
+    def __init__(self, fn: Callable[..., Any], *args: Any, stream: bool = False) -> None:
         self.started = time.monotonic()
         self.status = -1
         rfd, wfd = os.pipe()
@@ -34,11 +76,7 @@ class ForkedCall:
             try:
                 os.close(rfd)
                 gc.disable()  # short-lived: nothing to collect before it exits
-                payload = pickle.dumps(fn(*args), protocol=pickle.HIGHEST_PROTOCOL)
-                with memoryview(payload) as view:
-                    while view:
-                        view = view[os.write(wfd, view):]
-                code = 0
+                code = _child(wfd, fn, args, stream)
             finally:
                 _exit(code)
         os.close(wfd)
@@ -48,26 +86,50 @@ class ForkedCall:
         """True once the child has started writing (or died): `collect` will not wait."""
         return self.rfd < 0 or bool(select.select([self.rfd], [], [], 0)[0])
 
-    def collect(self, cancel=None, patience: float = 30.0) -> Any:
-        """The child's result; None when it failed, was killed, or took over ``patience`` s."""
+    def next(self, cancel=None, patience: float = 30.0) -> Any:
+        """The child's next result; None when it failed, was killed, ended or took over ``patience`` s
+        (the child is then killed: after a None there is nothing more to read)."""
         result = None
+        ok = False
         deadline = time.monotonic() + patience
         try:
             if self.rfd < 0:
                 return None
-            while True:  # the child writes once it is done
+            while True:  # the child writes once a result is made
                 if cancel is not None and cancel.is_set():
                     raise Cancelled()
                 if select.select([self.rfd], [], [], 0.1)[0]:
                     break
                 if time.monotonic() > deadline:
                     return None
-            with os.fdopen(self.rfd, "rb", buffering=1 << 20, closefd=False) as pipe:
-                result = pickle.load(pipe)  # streamed: the payload is never held twice
-        except (EOFError, pickle.UnpicklingError, ValueError, TypeError, AttributeError):
+            head = self._read(_LEN.size)
+            if head is not None:
+                body = self._read(_LEN.unpack(head)[0])
+                if body is not None:
+                    result, ok = pickle.loads(body), True
+        except (EOFError, pickle.UnpicklingError, ValueError, TypeError, AttributeError, OSError):
             result = None  # the child failed or was killed mid-write
         finally:
-            self.close(kill=result is None)
+            if not ok:
+                self.close()
+        return result
+
+    def _read(self, n: int) -> bytes | None:
+        """Exactly ``n`` bytes from the pipe (blocking: the child is writing them), or None at its end."""
+        buf = bytearray(n)
+        with memoryview(buf) as view:
+            got = 0
+            while got < n:
+                k = os.readv(self.rfd, [view[got:]])
+                if k == 0:
+                    return None
+                got += k
+        return bytes(buf)
+
+    def collect(self, cancel=None, patience: float = 30.0) -> Any:
+        """The child's (only) result; None when it failed, was killed, or took over ``patience`` s."""
+        result = self.next(cancel, patience)
+        self.close(kill=result is None)
         return result if self.status == 0 else None
 
     def close(self, *, kill: bool = True) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from . import cache
 from .diagnosis import Diagnosis, diagnose
-from .diagnosis import begin as begin_diagnosis
+from .diagnosis import advance as advance_diagnosis, begin as begin_diagnosis
 from .exportzip import is_export_zip, load_zip_session
 from .plainstore import FileStore, FrameStore
 from .session import SessionLog, load_session
@@ -40,7 +40,10 @@ def open_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
     head: list = []  # the diagnosis of the head's facts, begun while the tail is still being read
 
     def while_waiting(scanner) -> None:
-        head.append(begin_diagnosis(scanner.res.facts))
+        if head:
+            advance_diagnosis(head[0], scanner.res.facts)
+        else:
+            head.append(begin_diagnosis(scanner.res.facts))
     log = load_session(path, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress,
                        while_waiting=while_waiting)
     diag = diagnose(log, head[0] if head else None)

@@ -69,7 +69,13 @@ class Pairing:
     def all_pairs(self) -> list[Pair]:
         """Newest first: walking backward from the end of the log."""
         pairs = [*self.tools.values(), *self.commands.values(), *self.approvals.values()]
-        return sorted(pairs, key=lambda p: (p.anchor, p.first), reverse=True)
+        return sorted(pairs, key=_span, reverse=True)
+
+
+def _span(p: Pair) -> tuple[int, int]:
+    """(anchor, first), without the properties' generators: this keys a sort of every pair."""
+    xs = [i for i in (p.ask, p.open, p.close) if i is not None]
+    return max(xs), min(xs)
 
 
 def _key(value: Any) -> str:

@@ -3,8 +3,10 @@
 Per-record Python work, not decompression, bounds a single-process decode
 (threads only contend for the GIL). zstd frames end on record boundaries, so
 the file splits at a frame boundary into two segments indexed independently:
-the parent reads the head, a forked child the tail, and the parent then appends
-the child's index as if it had scanned on. The split is verified, never
+the parent reads the head, a forked child the tail, and the parent appends the
+child's index as if it had scanned on. The child sends its tail in slices as it
+goes, so the parent merges and diagnoses the first slices while the child is
+still reading the last. The split is verified, never
 trusted: a head that does not end exactly on a complete frame, a head that
 stops early (corruption), or anything in the tail the merge cannot shift
 exactly (bad records, projected logs, an unusable first seq) makes the parent
@@ -18,6 +20,7 @@ import os
 import time
 from array import array
 from dataclasses import dataclass
+from typing import Iterator
 
 import orjson
 
@@ -28,6 +31,8 @@ from .zstdframes import ZSTD_MAGIC, FrameError, walk_frames
 
 MIN_FILE_BYTES = 4 << 20  # below this a fork costs more than it saves
 HEAD_SHARE = 0.55  # the child also pickles its index, and the parent begins the diagnosis while it waits (best measured)
+SLICE_PLAIN_BYTES = 8 << 20  # the child sends its index every this many plaintext bytes
+TAIL_CHUNK_BYTES = 1 << 20  # plaintext the child decodes before indexing it (slices end on these)
 MIN_PATIENCE_S = 10.0  # at least this long for the child once the head is read
 ENV = "DSH_TUI_SEGMENTS"  # "0" turns the helper off (benchmarks, debugging)
 
@@ -73,6 +78,7 @@ class TailIndex:
     torn: object
     corruption: list
     facts: bytes = b""  # marshal of (type, index, seq, data) tuples: 3x faster than pickling Fact objects
+    final: bool = True  # the last slice of the tail
 
 
 def _first_seq(chunk: bytes) -> int | None:
@@ -85,38 +91,71 @@ def _first_seq(chunk: bytes) -> int | None:
     return seq if type(seq) is int and seq >= 0 else None
 
 
-def _index_tail(raw: RawLog, data: bytes, split: int, limit: int, session_id: str | None) -> TailIndex | None:
-    """Runs in the child: decode and index the frames from ``split`` on."""
+def _index_tail(raw: RawLog, data: bytes, split: int, limit: int, session_id: str | None) -> Iterator[TailIndex | None]:
+    """Runs in the child: decode and index the frames from ``split`` on, yielding a slice of the
+    index about every SLICE_PLAIN_BYTES; None (and nothing after it) where the parent must read on
+    itself. A slice is held until the next one begins, so the last one sent is the one marked final."""
     part = RawLog(raw.path, raw.size, raw.mtime_ns, "zstd", b"", frames=1)  # frames=1: not the header frame
-    scanner = Scanner(0, session_id)
-    scanner.projected = False
-    scanner.chunk_id = _type_id(CHUNK, scanner.type_ids, scanner.res.types)
-    produced, first = 0, None
-    for chunk in iter_plain(part, data, limit, start=split, produced=0):
-        if first is None:
+    scanner, first, produced, frames0 = None, -1, 0, 0
+    held: TailIndex | None = None
+    for chunk in iter_plain(part, data, limit, start=split, produced=0, chunk_bytes=TAIL_CHUNK_BYTES):
+        if scanner is None:
             first = _first_seq(chunk)
             if first is None:
-                return None
+                if held is not None:
+                    yield held
+                yield None
+                return
+            if held is not None:
+                yield held
+                held = None
+            scanner = Scanner(0, session_id)
+            scanner.projected = False
+            scanner.chunk_id = _type_id(CHUNK, scanner.type_ids, scanner.res.types)
             scanner.expected = first
         scanner.feed(chunk, produced)
         produced += len(chunk)
-    if first is None or scanner.res.corruption or scanner.projected is not False:
+        if produced >= SLICE_PLAIN_BYTES:
+            held = _slice(part, scanner, first, produced, frames0)
+            if held is None:
+                yield None
+                return
+            scanner, produced, frames0 = None, 0, len(part.frame_offsets)
+    if scanner is not None:
+        held = _slice(part, scanner, first, produced, frames0)
+    if held is not None:  # the last slice: it carries how the file ends
+        held.final, held.torn, held.corruption = True, part.torn, part.corruption
+        if part.torn is not None:
+            held.frames -= 1  # the torn frame has an entry but is not a complete frame
+    yield held
+
+
+def _slice(part: RawLog, scanner: Scanner, first: int, produced: int, frames0: int) -> TailIndex | None:
+    """The index of the frames from ``frames0`` on (a slice of the tail segment), or None if unusable."""
+    if scanner.res.corruption or scanner.projected is not False:
         return None
     facts = marshal.dumps([(f.type, f.index, f.seq, f.data) for f in scanner.res.facts])
     scanner.res.facts = []
-    return TailIndex(scanner, first, produced, part.frames - 1, part.frame_offsets, part.frame_plain,
-                     part.frames_end, part.torn, part.corruption, facts)
+    frame_plain = part.frame_plain[frames0:]
+    base = frame_plain[0] if frame_plain else 0
+    return TailIndex(scanner, first, produced, len(part.frame_offsets) - frames0, part.frame_offsets[frames0:],
+                     array("Q", (x - base for x in frame_plain)), part.frames_end, None, [], facts, final=False)
 
 
 class TailHelper(ForkedCall):
-    """A forked child indexing the tail segment; the parent collects or discards it."""
+    """A forked child indexing the tail segment; the parent merges its slices or discards it."""
 
     def __init__(self, raw: RawLog, data: bytes, split: int, limit: int, session_id: str | None) -> None:
-        super().__init__(_index_tail, raw, data, split, limit, session_id)
+        super().__init__(_index_tail, raw, data, split, limit, session_id, stream=True)
 
-    def collect(self, cancel=None, patience: float = 30.0) -> TailIndex | None:
-        result = super().collect(cancel, patience)
-        return result if isinstance(result, TailIndex) else None
+    def next_slice(self, cancel=None, patience: float = 30.0) -> TailIndex | None:
+        result = self.next(cancel, patience)
+        if isinstance(result, TailIndex):
+            if result.final:
+                self.close(kill=False)
+            return result
+        self.close()
+        return None
 
 
 def merge_tail(scanner: Scanner, raw: RawLog, tail: TailIndex, base: int, limit: int) -> int:
@@ -173,10 +212,10 @@ class SplitMissed(Exception):
 
 def read_tail(raw: RawLog, scanner: Scanner, helper: TailHelper | None, tail: tuple[bytes, int, int],
               produced: int, cancel, while_waiting=None) -> int:
-    """Append the tail segment's index (the helper's, else read here); returns the plaintext length.
+    """Append the tail segment's index (the helper's slices, else read here); returns the plaintext length.
 
-    ``while_waiting(scanner)`` runs once the head is indexed, before waiting for the helper
-    (the caller's use of an idle moment: the diagnosis starts on the head's facts)."""
+    ``while_waiting(scanner)`` runs once the head is indexed and after each slice merged but the
+    last (the caller's use of an idle moment: the diagnosis advances on the facts so far)."""
     data, split, limit = tail
     if raw.torn is not None:
         raise SplitMissed()
@@ -184,17 +223,20 @@ def read_tail(raw: RawLog, scanner: Scanner, helper: TailHelper | None, tail: tu
         return produced
     if raw.frames_end != split:
         raise SplitMissed()
-    merged = None
     if helper is not None and scanner.projected is not False:
         helper.close()  # the child assumed a seq-carrying log: its index cannot be merged
     elif helper is not None:
-        if while_waiting is not None:
-            while_waiting(scanner)
-        # Patience: the child has about as much to do as the head that just finished here.
-        merged = helper.collect(cancel, max(MIN_PATIENCE_S, 4 * (time.monotonic() - helper.started)))
-    if merged is not None:
-        return merge_tail(scanner, raw, merged, produced, limit)
-    for chunk in iter_plain(raw, data, limit, start=split, produced=produced, cancel=cancel):
+        while True:
+            if while_waiting is not None:
+                while_waiting(scanner)
+            # Patience: the child has about as much to do as the head that just finished here.
+            piece = helper.next_slice(cancel, max(MIN_PATIENCE_S, 4 * (time.monotonic() - helper.started)))
+            if piece is None:
+                break  # read on from the end of the slices merged so far
+            produced = merge_tail(scanner, raw, piece, produced, limit)
+            if piece.final:
+                return produced
+    for chunk in iter_plain(raw, data, limit, start=raw.frames_end, produced=produced, cancel=cancel):
         scanner.feed(chunk, produced)
         produced += len(chunk)
     return produced

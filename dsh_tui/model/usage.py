@@ -29,13 +29,17 @@ class Usage:
                 "source": "usage chunks; assistant/message.usage only where a call has no usage chunk"}
 
 
-def _add(into: dict[str, int], usage: dict) -> None:
-    for k in TOKEN_KEYS:
-        v = usage.get(k)
-        if type(v) is int:
-            into[k] += v
-        elif type(v) is float:
-            into[k] += int(v)
+def tokens(usage: Any) -> tuple[int, ...] | None:
+    """The TOKEN_KEYS counts of a usage object, as ints (what is not a number counts 0); None if
+    it is not an object. Done once per fact, in the scan, so summing is plain tuple arithmetic."""
+    if not isinstance(usage, dict):
+        return None
+    get = usage.get
+    return tuple(v if type(v) is int else int(v) if type(v) is float else 0 for v in map(get, TOKEN_KEYS))
+
+
+def _sums(rows: list[tuple[int, ...]]) -> dict[str, int]:
+    return dict(zip(TOKEN_KEYS, map(sum, zip(*rows)))) if rows else dict.fromkeys(TOKEN_KEYS, 0)
 
 
 def compute_usage(log, per_call: dict | None = None, fed: int = 0) -> Usage:
@@ -44,30 +48,31 @@ def compute_usage(log, per_call: dict | None = None, fed: int = 0) -> Usage:
     seed = int(seed) if isinstance(seed, (int, float)) and not isinstance(seed, bool) else 0
     per_call = usage_calls(log.res.facts[fed:], {} if per_call is None else per_call)
     out = Usage()
-    turns = out.turns
-    for (turn, _step), (seq, usage, from_chunk) in per_call.items():
+    inherited: list = []
+    by_turn: dict[Any, list] = {}
+    for (turn, _step), (seq, counts, from_chunk) in per_call.items():
         if seq < seed:
-            _add(out.inherited, usage)
+            inherited.append(counts)
             continue
         out.calls += 1
         out.from_message += not from_chunk
-        into = turns.get(turn)
-        if into is None:
-            into = turns[turn] = dict.fromkeys(TOKEN_KEYS, 0)
-        _add(into, usage)
-    for into in turns.values():  # the session is the sum of its turns: half the additions of adding each call twice
-        for k in TOKEN_KEYS:
-            out.session[k] += into[k]
+        rows = by_turn.get(turn)
+        if rows is None:
+            rows = by_turn[turn] = []
+        rows.append(counts)
+    out.inherited = _sums(inherited)
+    out.turns = {turn: _sums(rows) for turn, rows in by_turn.items()}
+    out.session = _sums([tuple(t.values()) for t in out.turns.values()])  # the sum of its turns
     return out
 
 
 def usage_calls(facts, per_call: dict) -> dict[tuple, tuple[int, dict, bool]]:
-    """(turn, step) -> (seq, usage, from a usage chunk), facts after those already in ``per_call``."""
+    """(turn, step) -> (seq, token counts, from a usage chunk), facts after those already in ``per_call``."""
     for f in facts:
-        if f.type == "chunk/usage" and isinstance(f.data.get("usage"), dict):
+        if f.type == "chunk/usage" and f.data.get("usage") is not None:
             key = (f.data.get("turn"), f.data.get("step"))
             per_call[key] = (f.seq, f.data["usage"], True)
-        elif f.type == "assistant/message" and isinstance(f.data.get("usage"), dict):
+        elif f.type == "assistant/message" and f.data.get("usage") is not None:
             key = (f.data.get("turn"), f.data.get("step"))
             if key not in per_call or not per_call[key][2]:
                 per_call[key] = (f.seq, f.data["usage"], False)
