@@ -97,3 +97,14 @@ def test_corrupt_or_foreign_cache_entry_is_ignored(cache_home, big_log):
     entry.write_bytes(pickle.dumps({"format": cache.FORMAT, "x": os.system}))  # would run code if trusted
     log, _ = open_session(big_log)
     assert not log.from_cache
+
+
+def test_a_first_open_does_not_hash_the_file(cache_home, big_log, monkeypatch):
+    hashed = []
+    real = cache.file_key
+    monkeypatch.setattr(cache, "file_key", lambda *a: hashed.append(1) or real(*a))
+    log, _diag = open_session(big_log, write_cache=False)
+    assert not log.from_cache and not hashed  # nothing cached for this path: no lookup key needed
+    save_to_cache(log, _diag)
+    hashed.clear()
+    assert open_session(big_log)[0].from_cache and hashed  # a cached entry is only served against the hash

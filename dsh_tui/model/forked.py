@@ -13,8 +13,8 @@ from __future__ import annotations
 import gc
 import os
 import pickle
-import select
 import queue
+import select
 import signal
 import struct
 import threading
@@ -114,7 +114,7 @@ class ForkedCall:
                 self.close()
         return result
 
-    def _read(self, n: int) -> bytes | None:
+    def _read(self, n: int) -> bytearray | None:
         """Exactly ``n`` bytes from the pipe (blocking: the child is writing them), or None at its end."""
         buf = bytearray(n)
         with memoryview(buf) as view:
@@ -124,7 +124,7 @@ class ForkedCall:
                 if k == 0:
                     return None
                 got += k
-        return bytes(buf)
+        return buf
 
     def collect(self, cancel=None, patience: float = 30.0) -> Any:
         """The child's (only) result; None when it failed, was killed, or took over ``patience`` s."""
