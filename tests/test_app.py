@@ -475,3 +475,22 @@ async def test_lists_and_objects_as_ids_and_turns_are_shown_not_a_crash(tmp_path
         await pilot.press("tab", "down", "down", "y")  # the pairs pane and the report
         await settle(app, pilot)
         assert app.is_running and app._exception is None
+
+
+async def test_the_explorers_helper_reads_the_larger_part(tmp_path, monkeypatch):
+    """The decode thread shares its GIL with Textual, so the forked helper takes the bigger share."""
+    from dsh_tui.gen.synthetic import write_synthetic
+    from dsh_tui.model import segments
+
+    path = tmp_path / "big.jsonl.zstd"
+    write_synthetic(path, 20_000, seed=4)
+    monkeypatch.setattr(segments, "MIN_FILE_BYTES", 0)
+    monkeypatch.delenv(segments.ENV, raising=False)
+    shares = []
+    real = segments.choose_split
+    monkeypatch.setattr(segments, "choose_split", lambda data, share=None: shares.append(share) or real(data, share))
+    app = make_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        assert app.diag is not None and len(app.log_) == 20_000
+    assert shares == [segments.UI_HEAD_SHARE] and segments.UI_HEAD_SHARE < segments.HEAD_SHARE

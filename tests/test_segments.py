@@ -136,7 +136,7 @@ def test_dropped_frame_at_the_split_is_a_gap_at_the_boundary(synthetic, tmp_path
     split, end = _boundary(data)
     path = tmp_path / "gap.zst"
     path.write_bytes(data[:split] + data[end:])
-    monkeypatch.setattr(segments, "choose_split", lambda _data: split)  # the frame after the hole
+    monkeypatch.setattr(segments, "choose_split", lambda _data, _share=None: split)  # the frame after the hole
     log = _assert_same(path)
     assert merges and len(log.res.gaps) == 1
     assert log.res.gaps[0].index == log.res.rec_first_ev[log.record_index_at(log.raw.frame_plain[
@@ -157,7 +157,7 @@ def test_corrupt_frame_in_either_segment(synthetic, tmp_path):
 def test_split_inside_a_frame_falls_back_to_a_linear_read(synthetic, monkeypatch):
     data = synthetic.read_bytes()
     split, end = _boundary(data)
-    monkeypatch.setattr(segments, "choose_split", lambda _data: split + 3)
+    monkeypatch.setattr(segments, "choose_split", lambda _data, _share=None: split + 3)
     assert _assert_same(synthetic).whole
 
 

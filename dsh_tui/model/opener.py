@@ -17,7 +17,8 @@ from .session import SessionLog, load_session
 
 def open_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: int | None = None,
                  cancel=None, progress=None, use_cache: bool = True,
-                 write_cache: bool = True, before_decode=None) -> tuple[SessionLog, Diagnosis]:
+                 write_cache: bool = True, before_decode=None, head_share: float | None = None
+                 ) -> tuple[SessionLog, Diagnosis]:
     """Raises what `load_session` raises (LogUnreadable, LogRejected, Cancelled).
 
     ``write_cache=False`` leaves the writing to the caller (`save_to_cache`), e.g.
@@ -45,7 +46,7 @@ def open_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
         else:
             head.append(begin_diagnosis(scanner.res.facts))
     log = load_session(path, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress,
-                       while_waiting=while_waiting)
+                       head_share=head_share, while_waiting=while_waiting)
     diag = diagnose(log, head[0] if head else None)
     if use_cache and write_cache:
         save_to_cache(log, diag)

@@ -31,6 +31,7 @@ from .zstdframes import ZSTD_MAGIC, FrameError, walk_frames
 
 MIN_FILE_BYTES = 4 << 20  # below this a fork costs more than it saves
 HEAD_SHARE = 0.55  # the child also pickles its index, and the parent begins the diagnosis while it waits (best measured)
+UI_HEAD_SHARE = 0.4  # the explorer's decode thread shares its GIL with Textual: its child takes more (measured)
 SLICE_PLAIN_BYTES = 8 << 20  # the child sends its index every this many plaintext bytes
 TAIL_CHUNK_BYTES = 1 << 20  # plaintext the child decodes before indexing it (slices end on these)
 MIN_PATIENCE_S = 10.0  # at least this long for the child once the head is read
@@ -42,15 +43,15 @@ def wanted(size: int) -> bool:
             and os.environ.get(ENV, "1") != "0")
 
 
-def choose_split(data: bytes) -> int | None:
-    """A file offset near the middle where a complete frame starts, or None.
+def choose_split(data: bytes, share: float | None = None) -> int | None:
+    """A file offset near ``share`` of the file (HEAD_SHARE) where a complete frame starts, or None.
 
     A magic number can occur inside compressed bytes by chance, so a candidate
     must parse as a whole frame followed by another frame or the end of file.
     The parent still verifies the split when it reaches it.
     """
     n = len(data)
-    pos = data.find(ZSTD_MAGIC, int(n * HEAD_SHARE))
+    pos = data.find(ZSTD_MAGIC, int(n * (HEAD_SHARE if share is None else share)))
     view = memoryview(data)
     while 0 < pos < n:
         try:

@@ -266,20 +266,22 @@ def _expand_member(row: dict, spec: tuple[str, str], k: int, seq: int) -> tuple[
 
 
 def load_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: int | None = None,
-                 cancel=None, progress=None, parallel: bool | None = None, while_waiting=None) -> SessionLog:
+                 cancel=None, progress=None, parallel: bool | None = None, while_waiting=None,
+                 head_share: float | None = None) -> SessionLog:
     """Read, decode and index a log. Raises LogUnreadable / LogRejected / Cancelled.
 
     zstd frames are indexed chunk by chunk as they are decoded. A header that dsh would reject
     (missing delegationDepth, other version, ...) still yields a SessionLog with
     ``header.rejection`` set; callers refuse it unless ``lenient``. ``while_waiting``: see
-    `segments.read_tail`.
+    `segments.read_tail`; ``head_share``: the part of a big log read here (`segments.choose_split`).
     """
     raw, data, limit = open_log(path, max_plain=max_plain)
     if raw.encoding == "jsonl":  # the file bytes are the plaintext: index them in place
         del data
         return session_from_raw(raw, lenient=lenient, cancel=cancel)
     report = None if progress is None else (lambda done, total: progress("decode", done, total))
-    split = segments.choose_split(data) if (segments.wanted(len(data)) if parallel is None else parallel) else None
+    split = (segments.choose_split(data, head_share) if (segments.wanted(len(data)) if parallel is None else parallel)
+             else None)
     # Frames are indexed as they are decoded (a decode thread was measured slower: GIL contention;
     # a big log's second half goes to a forked helper), and the plaintext is not kept: the views
     # decode the few frames they show.

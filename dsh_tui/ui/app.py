@@ -24,6 +24,7 @@ from textual.worker import Worker, WorkerState
 from ..model.diagnosis import diagnose
 from ..live import is_zip_target, load_target
 from ..model.opener import open_session, save_to_cache
+from ..model.segments import UI_HEAD_SHARE
 from ..model.source import Cancelled, LogUnreadable
 from ..model.summary import detail_sections, light_event
 from ..safety import one_line
@@ -165,7 +166,7 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
         else:  # the index cache when it is fresh; written by `save_cache` after the first paint
             log, diag = open_session(self.path, lenient=self.lenient, max_plain=self.max_plain,
                                      cancel=self.cancel_event, progress=progress, write_cache=False,
-                                     before_decode=self.probe_tail)
+                                     before_decode=self.probe_tail, head_share=UI_HEAD_SHARE)
         if self.cancel_event.is_set():
             raise Cancelled()
         return log, diag
