@@ -154,6 +154,17 @@ def test_corrupt_frame_in_either_segment(synthetic, tmp_path):
         assert _assert_same(path).raw.corruption
 
 
+def test_a_bad_frame_in_the_helpers_segment_is_reported_at_its_file_offset(synthetic, tmp_path):
+    data = synthetic.read_bytes()
+    split, end = _boundary(data)
+    at = next(s.start for s in walk_frames(memoryview(data)) if s.start > (split + len(data)) // 2)
+    path = tmp_path / "skippable.zst"
+    path.write_bytes(data[:at] + b"\x50\x2a\x4d\x18" + (4).to_bytes(4, "little") + b"abcd" + data[at:])
+    log = _assert_same(path)  # the same report as a linear read, message included
+    (c,) = log.raw.corruption
+    assert c.kind == "skippable-frame" and c.offset == at and f"at byte {at} " in c.message
+
+
 def test_split_inside_a_frame_falls_back_to_a_linear_read(synthetic, monkeypatch):
     data = synthetic.read_bytes()
     split, end = _boundary(data)

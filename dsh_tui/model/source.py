@@ -181,7 +181,7 @@ def iter_plain(raw: RawLog, data: bytes, limit: int, *, progress: Progress | Non
     pending: list[bytes] = []
     pending_len = 0
     try:
-        for span in walk_frames(view[start:]):
+        for span in walk_frames(view[start:], start):
             begin, end = span.start + start, span.end + start
             if frames % 512 == 0:
                 if cancel is not None and cancel.is_set():
@@ -225,7 +225,7 @@ def iter_plain(raw: RawLog, data: bytes, limit: int, *, progress: Progress | Non
                 yield b"".join(pending) if len(pending) > 1 else pending[0]
                 pending, pending_len = [], 0
     except FrameError as exc:
-        raw.corruption.append(Corruption(exc.offset + start, exc.kind, exc.message))
+        raw.corruption.append(Corruption(exc.offset, exc.kind, exc.message))
     raw.frames = frames
     if pending:
         yield b"".join(pending)

@@ -44,18 +44,19 @@ class FrameSpan:
         return max(1, self.blocks) * BLOCK_MAX
 
 
-def _describe_bad_magic(data: bytes | memoryview, pos: int) -> tuple[str, str]:
+def _describe_bad_magic(data: bytes | memoryview, pos: int, base: int) -> tuple[str, str]:
     head = bytes(data[pos:pos + 4])
     if len(head) == 4 and head[1:] == b"\x2a\x4d\x18" and 0x50 <= head[0] <= 0x5F:
-        return "skippable-frame", f"skippable zstd frame at byte {pos} (dsh allows none)"
-    return "trailing-garbage", f"bytes at offset {pos} are not a zstd frame (invalid frame magic)"
+        return "skippable-frame", f"skippable zstd frame at byte {base + pos} (dsh allows none)"
+    return "trailing-garbage", f"bytes at offset {base + pos} are not a zstd frame (invalid frame magic)"
 
 
-def walk_frames(data: bytes | memoryview) -> Iterator[FrameSpan]:
+def walk_frames(data: bytes | memoryview, base: int = 0) -> Iterator[FrameSpan]:
     """Yield every frame's extent. The last one may be incomplete (torn tail).
 
     Raises FrameError at the first structurally invalid frame; frames yielded
-    before it stay valid.
+    before it stay valid. ``base``: the file offset of ``data``, for the error's
+    offset and message (spans stay relative to ``data``).
     """
     n = len(data)
     pos = 0
@@ -65,14 +66,14 @@ def walk_frames(data: bytes | memoryview) -> Iterator[FrameSpan]:
             yield FrameSpan(start, n, 0, False)
             return
         if data[pos:pos + 4] != ZSTD_MAGIC:
-            kind, msg = _describe_bad_magic(data, pos)
-            raise FrameError(pos, kind, msg)
+            kind, msg = _describe_bad_magic(data, pos, base)
+            raise FrameError(base + pos, kind, msg)
         if pos + 5 > n:
             yield FrameSpan(start, n, 0, False)
             return
         fhd = data[pos + 4]
         if fhd & 0x08:
-            raise FrameError(pos, "reserved-bit", f"frame at byte {pos} sets a reserved header bit")
+            raise FrameError(base + pos, "reserved-bit", f"frame at byte {base + pos} sets a reserved header bit")
         single = (fhd >> 5) & 1
         fcs = _FCS_SIZES[fhd >> 6]
         if single and fcs == 0:
@@ -88,7 +89,8 @@ def walk_frames(data: bytes | memoryview) -> Iterator[FrameSpan]:
             pos += 3
             btype = (bh >> 1) & 3
             if btype == 3:
-                raise FrameError(start, "reserved-block", f"frame at byte {start} has a reserved block type")
+                raise FrameError(base + start, "reserved-block",
+                                 f"frame at byte {base + start} has a reserved block type")
             pos += 1 if btype == 1 else bh >> 3
             blocks += 1
             if bh & 1:
