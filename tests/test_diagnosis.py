@@ -130,6 +130,22 @@ def test_usage_prefers_chunks_and_skips_fork_seed(write_jsonl):
     assert usage.turns[2]["outputTokens"] == 2
 
 
+def test_token_counts_that_are_not_finite_count_zero(tmp_path, capsys):
+    """A hand-edited line read leniently can hold 1e999 or NaN where dsh writes token counts."""
+    head = json.dumps(HEADER).encode()
+    lines = [b'{"type":"assistant/chunk","seq":0,"time":1,"data":{"turn":1,"step":1,"chunk":{"type":"usage",'
+             b'"usage":{"inputTokens":1e999,"outputTokens":NaN,"cacheReadTokens":-Infinity,"reasoningTokens":2.9}}}}',
+             b'{"type":"assistant/message","seq":1,"time":1,"data":{"turn":1,"step":2,"usage":{"inputTokens":NaN,'
+             b'"outputTokens":3},"message":{"id":"m","role":"assistant","content":[],"source":{}}}}']
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(b"\n".join([head, *lines]) + b"\n")
+    usage = diagnose(load_session(path)).usage
+    assert usage.session == {"inputTokens": 0, "outputTokens": 3, "cacheReadTokens": 0, "cacheWriteTokens": 0,
+                             "reasoningTokens": 2}
+    assert main(["check", str(path), "--format", "json"]) in (0, 1)  # a report, not a traceback
+    assert json.loads(capsys.readouterr().out)["usage"]["calls"] == 2
+
+
 def test_legacy_pre_identity_results_pair_with_their_calls(write_jsonl):
     recs = [
         ev("turn/start", 0, {"turn": 1, "trigger": {"kind": "user"}}),

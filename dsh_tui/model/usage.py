@@ -9,6 +9,7 @@ are summed apart: they were the parent's calls.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import isfinite
 from typing import Any
 
 TOKEN_KEYS = ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "reasoningTokens")
@@ -29,13 +30,19 @@ class Usage:
                 "source": "usage chunks; assistant/message.usage only where a call has no usage chunk"}
 
 
+def _count(v: Any) -> int:
+    if type(v) is int:
+        return v
+    # A line read leniently can hold 1e999 or NaN: no count, not a crash.
+    return int(v) if type(v) is float and isfinite(v) else 0
+
+
 def tokens(usage: Any) -> tuple[int, ...] | None:
-    """The TOKEN_KEYS counts of a usage object, as ints (what is not a number counts 0); None if
-    it is not an object. Done once per fact, in the scan, so summing is plain tuple arithmetic."""
+    """The TOKEN_KEYS counts of a usage object, as ints (what is not a finite number counts 0); None
+    if it is not an object. Done once per fact, in the scan, so summing is plain tuple arithmetic."""
     if not isinstance(usage, dict):
         return None
-    get = usage.get
-    return tuple(v if type(v) is int else int(v) if type(v) is float else 0 for v in map(get, TOKEN_KEYS))
+    return tuple(map(_count, map(usage.get, TOKEN_KEYS)))
 
 
 def _sums(rows: list[tuple[int, ...]]) -> dict[str, int]:
