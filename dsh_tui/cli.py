@@ -159,16 +159,23 @@ def ui_target(file: str | None, demo: bool) -> tuple[str, Path, str | None]:
     return ("browse" if path.is_dir() else "explore"), path, None
 
 
-def start_background(path) -> dict:
+def start_background(path, max_plain: int | None = None) -> dict:
     """Work forked before Textual is imported (~0.25 s), so it overlaps on a second core: a
-    crash's verdict from the tail (model/tail.py). The explorer's keyword arguments; the
-    benchmark starts the explorer the same way. (Forking the whole decode here as well was
+    crash's verdict from the tail (model/tail.py), and, niced below it, the helper that indexes
+    the tail of a big log for the decode (model/segments.py). The explorer's keyword arguments;
+    the benchmark starts the explorer the same way. (Forking the whole decode here as well was
     measured: no faster, the two cores were already busy, and the tail verdict came later.)"""
     from .live import is_zip_target
     if is_zip_target(path):
         return {}
+    from .model.segments import TailHelper, wanted
     from .model.tail import start_tail_probe
-    return {"tail_probe": start_tail_probe(path)}
+    probe = start_tail_probe(path)
+    try:
+        big = wanted(os.stat(path).st_size)
+    except OSError:
+        big = False
+    return {"tail_probe": probe, "early_tail": TailHelper.early(path, max_plain) if big else None}
 
 
 def run_ui(argv: list[str]) -> int:
@@ -183,7 +190,7 @@ def run_ui(argv: list[str]) -> int:
         from .ui.navigation import run_browser
         return run_browser(path, lenient=args.lenient, max_plain=args.max_plain_size)
     if notice is None:
-        background = start_background(path)
+        background = start_background(path, args.max_plain_size)
         from .ui.app import run_app
         return run_app(path, lenient=args.lenient, max_plain=args.max_plain_size, at_seq=args.at, **background)
     from .ui.navigation import run_explorer

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -108,3 +109,16 @@ def result(seq: int, call_id: str, *, text="ok", error=None, is_error=False, met
     if meta is not None:
         data["meta"] = meta
     return ev("tool/result", seq, data, surfaceOp="append")
+
+
+def no_children(wait: float = 0.0) -> bool:
+    """True once this process has no child left (reaping finished ones), within ``wait`` seconds."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.02)

@@ -17,6 +17,8 @@ from dsh_tui.ui.screens.error import ErrorScreen
 from dsh_tui.ui.screens.report import ReportModal
 from dsh_tui.ui.widgets.progress import LoadBar
 
+from .conftest import no_children
+
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "dsh-logs"
 WRITTEN = SHARED / "written"
 LARGE = SHARED / "large"
@@ -494,3 +496,32 @@ async def test_the_explorers_helper_reads_the_larger_part(tmp_path, monkeypatch)
         await ready(app, pilot)
         assert app.diag is not None and len(app.log_) == 20_000
     assert shares == [segments.UI_HEAD_SHARE] and segments.UI_HEAD_SHARE < segments.HEAD_SHARE
+
+
+async def test_the_early_tail_helper_is_used_or_reaped(tmp_path, monkeypatch):
+    """`dsh-tui FILE` forks the tail's helper before Textual loads: the decode takes it over, and an
+    app that quits first, or opens from the index cache, leaves no child behind."""
+    from dsh_tui.cli import start_background
+    from dsh_tui.gen.synthetic import write_synthetic
+    from dsh_tui.model import segments
+
+    path = tmp_path / "big.jsonl.zstd"
+    write_synthetic(path, 20_000, seed=5)
+    monkeypatch.setattr(segments, "MIN_FILE_BYTES", 0)
+    monkeypatch.delenv(segments.ENV, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+    for quit_at_once in (True, False, False):  # the last run opens from the cache the second one wrote
+        background = start_background(path)
+        assert background["early_tail"] is not None
+        app = make_app(path, **background)
+        async with app.run_test(size=(80, 24)) as pilot:
+            if not quit_at_once:
+                await ready(app, pilot)
+                assert len(app.log_) == 20_000 and app.early_tail is None
+            await pilot.press("q")
+        await workers_done(app)
+        if not quit_at_once:
+            app.save_cache(app.log_, app.diag)
+            await workers_done(app)
+        assert no_children(wait=5)  # the load thread may still be closing one

@@ -11,15 +11,9 @@ from dsh_tui.demo import write_demo
 from dsh_tui.model.forked import ForkedCall
 from dsh_tui.model.tail import start_tail_probe, tail_verdict
 
+from .conftest import no_children
+
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
-
-
-def _no_children() -> bool:
-    try:
-        os.waitpid(-1, os.WNOHANG)
-    except ChildProcessError:
-        return True
-    return False
 
 
 def _boom() -> None:
@@ -30,14 +24,14 @@ def test_result_comes_back_and_the_child_is_reaped(tmp_path):
     log = write_demo(tmp_path / "demo.jsonl.zstd")
     call = ForkedCall(tail_verdict, log)
     assert call.collect() == tail_verdict(log)
-    assert call.status == 0 and _no_children()
+    assert call.status == 0 and no_children()
 
 
 def test_a_failing_or_stuck_child_gives_none():
-    assert ForkedCall(_boom).collect() is None and _no_children()
+    assert ForkedCall(_boom).collect() is None and no_children()
     stuck = ForkedCall(time.sleep, 3600)
     assert not stuck.ready()
-    assert stuck.collect(patience=0.2) is None and _no_children()
+    assert stuck.collect(patience=0.2) is None and no_children()
 
 
 def test_probe_only_for_regular_files(tmp_path):
@@ -46,7 +40,7 @@ def test_probe_only_for_regular_files(tmp_path):
     assert probe is not None or (os.cpu_count() or 1) < 2
     if probe is not None:
         probe.close()
-        assert _no_children()
+        assert no_children()
 
 
 @pytest.fixture
@@ -74,7 +68,7 @@ async def test_explorer_paints_the_probes_verdict_without_computing_it_again(pro
         while not app.load_finished:
             await pilot.pause(0.02)
         assert app.tail_probe is None and shown == [expected]
-    assert _no_children()
+    assert no_children()
 
 
 async def test_a_probe_done_by_mount_is_in_the_first_paint(provisional):
@@ -90,4 +84,4 @@ async def test_a_probe_done_by_mount_is_in_the_first_paint(provisional):
         while not app.load_finished:
             await pilot.pause(0.02)
         assert app._shown_early is None and len(shown) == 1  # the decode consumed it: no second paint
-    assert _no_children()
+    assert no_children()

@@ -17,7 +17,7 @@ from dsh_tui.model.session import load_session
 from dsh_tui.model.source import Cancelled
 from dsh_tui.model.zstdframes import walk_frames
 
-from .conftest import ev, frame
+from .conftest import ev, frame, no_children
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the tail helper needs os.fork")
 
@@ -258,3 +258,52 @@ def test_the_diagnosis_begins_on_the_head_while_the_helper_reads_the_tail(synthe
     assert merges and len(begun) == 1 and 0 < begun[0] < len(log.res.facts)
     linear = load_session(synthetic, parallel=False)
     assert check_json(log, diag, None) == check_json(linear, diagnose(linear), None)
+
+
+def test_an_early_helper_is_used_when_the_file_is_unchanged(synthetic, monkeypatch, merges):
+    monkeypatch.setattr(segments, "MIN_FILE_BYTES", 0)
+    monkeypatch.delenv(segments.ENV, raising=False)
+    early = segments.TailHelper.early(synthetic, share=0.3)
+
+    def no_second_fork(*_args, **_kw):
+        raise AssertionError("forked a second helper")
+    monkeypatch.setattr(segments.TailHelper, "__init__", no_second_fork)
+    log = load_session(synthetic, early=early)
+    linear = load_session(synthetic, parallel=False)
+    assert merges and log.res == linear.res and no_children()
+    assert check_json(log, diagnose(log), None) == check_json(linear, diagnose(linear), None)
+
+
+def test_an_early_helper_on_a_file_that_changed_since_is_dropped(synthetic, tmp_path, monkeypatch, merges):
+    monkeypatch.setattr(segments, "MIN_FILE_BYTES", 0)
+    monkeypatch.delenv(segments.ENV, raising=False)
+    path = tmp_path / "live.zst"
+    data = synthetic.read_bytes()
+    path.write_bytes(data[:len(data) * 3 // 4])
+    early = segments.TailHelper.early(path, share=0.3)
+    deadline = time.monotonic() + 10
+    while not early.ready() and time.monotonic() < deadline:  # it has read the file as it was
+        time.sleep(0.01)
+    path.write_bytes(data)  # the log grew (and its mtime moved) before the decode began
+    log = load_session(path, early=early)
+    assert log.res == load_session(path, parallel=False).res and len(log) == 20_000 and no_children()
+
+
+def test_an_early_helper_is_closed_whatever_the_open_does(synthetic, tmp_path, monkeypatch, isolated_xdg):
+    from dsh_tui.model import opener
+    monkeypatch.setattr(segments, "MIN_FILE_BYTES", 0)
+    monkeypatch.delenv(segments.ENV, raising=False)
+    log, diag = opener.open_session(synthetic)  # decoded, then cached
+    opener.save_to_cache(log, diag)
+    assert opener.open_session(synthetic, early_tail=segments.TailHelper.early(synthetic))[0].from_cache
+    assert no_children()
+    jsonl = tmp_path / "plain.jsonl"
+    jsonl.write_bytes(b"not a log\n")
+    with pytest.raises(Exception):
+        opener.open_session(jsonl, early_tail=segments.TailHelper.early(jsonl), use_cache=False)
+    assert no_children()
+    cancel = threading.Event()
+    cancel.set()
+    with pytest.raises(Cancelled):
+        load_session(synthetic, early=segments.TailHelper.early(synthetic), cancel=cancel)
+    assert no_children()

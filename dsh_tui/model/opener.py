@@ -17,27 +17,34 @@ from .session import SessionLog, load_session
 
 def open_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: int | None = None,
                  cancel=None, progress=None, use_cache: bool = True,
-                 write_cache: bool = True, before_decode=None, head_share: float | None = None
-                 ) -> tuple[SessionLog, Diagnosis]:
+                 write_cache: bool = True, before_decode=None, head_share: float | None = None,
+                 early_tail=None) -> tuple[SessionLog, Diagnosis]:
     """Raises what `load_session` raises (LogUnreadable, LogRejected, Cancelled).
 
     ``write_cache=False`` leaves the writing to the caller (`save_to_cache`), e.g.
     a UI worker after the first paint, so writing never delays the answer.
     ``before_decode()`` runs only when the file must be decoded (no fresh cache),
-    e.g. the explorer's quick look at the tail.
+    e.g. the explorer's quick look at the tail. ``early_tail``: a `TailHelper.early`
+    started on ``path``; used by the decode if the file is unchanged, always closed.
     """
     path = Path(path)
-    if is_export_zip(path):  # the web UI's export: read in memory, nothing to follow or cache
-        log = load_zip_session(path, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress)
-        log.followable = False
-        return log, diagnose(log)
-    use_cache = use_cache and cache.enabled()
-    if use_cache:
-        cached = _from_cache(path, lenient)
-        if cached is not None:
-            return cached
-    if before_decode is not None:
-        before_decode()
+    handed_over = False  # load_session closes early_tail once it has it
+    try:
+        if is_export_zip(path):  # the web UI's export: read in memory, nothing to follow or cache
+            log = load_zip_session(path, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress)
+            log.followable = False
+            return log, diagnose(log)
+        use_cache = use_cache and cache.enabled()
+        if use_cache:
+            cached = _from_cache(path, lenient)
+            if cached is not None:
+                return cached
+        if before_decode is not None:
+            before_decode()
+        handed_over = True
+    finally:
+        if early_tail is not None and not handed_over:
+            early_tail.close()
     head: list = []  # the diagnosis of the head's facts, begun while the tail is still being read
 
     def while_waiting(scanner) -> None:
@@ -46,7 +53,7 @@ def open_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
         else:
             head.append(begin_diagnosis(scanner.res.facts))
     log = load_session(path, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress,
-                       head_share=head_share, while_waiting=while_waiting)
+                       head_share=head_share, while_waiting=while_waiting, early=early_tail)
     diag = diagnose(log, head[0] if head else None)
     if use_cache and write_cache:
         save_to_cache(log, diag)

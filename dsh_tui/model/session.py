@@ -267,21 +267,36 @@ def _expand_member(row: dict, spec: tuple[str, str], k: int, seq: int) -> tuple[
 
 def load_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: int | None = None,
                  cancel=None, progress=None, parallel: bool | None = None, while_waiting=None,
-                 head_share: float | None = None) -> SessionLog:
+                 head_share: float | None = None, early: segments.TailHelper | None = None) -> SessionLog:
     """Read, decode and index a log. Raises LogUnreadable / LogRejected / Cancelled.
 
     zstd frames are indexed chunk by chunk as they are decoded. A header that dsh would reject
     (missing delegationDepth, other version, ...) still yields a SessionLog with
     ``header.rejection`` set; callers refuse it unless ``lenient``. ``while_waiting``: see
-    `segments.read_tail`; ``head_share``: the part of a big log read here (`segments.choose_split`).
+    `segments.read_tail`; ``head_share``: the part of a big log read here (`segments.choose_split`);
+    ``early``: a `segments.TailHelper.early` started on this path, used if the file is unchanged
+    (always closed).
     """
-    raw, data, limit = open_log(path, max_plain=max_plain)
+    try:
+        raw, data, limit = open_log(path, max_plain=max_plain)
+    except BaseException:
+        if early is not None:
+            early.close()
+        raise
+    plan = early.plan(cancel) if early is not None else None
+    if plan is not None and ((plan.size, plan.mtime_ns) != (raw.size, raw.mtime_ns) or raw.encoding != "zstd"
+                             or parallel is False):
+        early.close()  # the file changed since the helper read it (a live log), or no split is wanted
+        plan = None
     if raw.encoding == "jsonl":  # the file bytes are the plaintext: index them in place
         del data
         return session_from_raw(raw, lenient=lenient, cancel=cancel)
     report = None if progress is None else (lambda done, total: progress("decode", done, total))
-    split = (segments.choose_split(data, head_share) if (segments.wanted(len(data)) if parallel is None else parallel)
-             else None)
+    if plan is not None:  # the early helper's split: it has been reading the tail since before we began
+        split = plan.split
+    else:
+        split = (segments.choose_split(data, head_share) if (segments.wanted(len(data)) if parallel is None
+                                                              else parallel) else None)
     # Frames are indexed as they are decoded (a decode thread was measured slower: GIL contention;
     # a big log's second half goes to a forked helper), and the plaintext is not kept: the views
     # decode the few frames they show.
@@ -289,7 +304,7 @@ def load_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
     try:
         return _index(raw, iter_plain(raw, head, limit, progress=report, cancel=cancel), lenient, cancel,
                       keep_plain=False, tail=None if split is None else (data, split, limit),
-                      while_waiting=while_waiting)
+                      while_waiting=while_waiting, helper=early if plan is not None else None)
     except segments.SplitMissed:  # a frame crossed the chosen split (crafted input): read it linearly
         return load_session(path, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress,
                             parallel=False)
@@ -305,11 +320,12 @@ def session_from_raw(raw: RawLog, *, lenient: bool = False, cancel=None) -> Sess
 
 
 def _index(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, *, keep_plain: bool = True,
-           tail: tuple[bytes, int, int] | None = None, while_waiting=None) -> SessionLog:
+           tail: tuple[bytes, int, int] | None = None, while_waiting=None,
+           helper: segments.TailHelper | None = None) -> SessionLog:
     """Feed decoded chunks to a Scanner. Without ``keep_plain`` the plaintext is not held:
     a FrameStore decodes the frames a view needs from the file instead. With ``tail``
     (file bytes, split, limit) the chunks are the head segment; a helper indexes the rest."""
-    helpers: list[segments.TailHelper] = []
+    helpers: list[segments.TailHelper] = [] if helper is None else [helper]
     with gc_paused():
         try:
             return _build(raw, chunks, lenient, cancel, keep_plain, tail, helpers, while_waiting)
@@ -346,7 +362,7 @@ def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_pla
             scanner = Scanner(first_nl + 1, header.session_id, cancel=cancel)
             scanner.feed(buf, 0, first_nl + 1)
             pending = bytearray()
-            if tail is not None:  # fork once the header is known, while the head is read here
+            if tail is not None and not helpers:  # fork once the header is known, while the head is read here
                 helpers.append(segments.TailHelper(raw, tail[0], tail[1], tail[2], header.session_id))
         else:
             scanner.feed(chunk, base)

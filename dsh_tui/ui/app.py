@@ -56,7 +56,7 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
 
     def __init__(self, path: str | Path, *, lenient: bool = False, max_plain: int | None = None,
                  at_seq: int | None = None, detail_delay: float = 0.06, native_clipboard: bool = True,
-                 tail_probe=None) -> None:
+                 tail_probe=None, early_tail=None) -> None:
         super().__init__()
         self.path = Path(path)
         self.lenient, self.max_plain, self.at_seq = lenient, max_plain, at_seq
@@ -71,6 +71,7 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
         self.detail_shown: int | None = None
         self.load_finished = False  # the log is shown, or the error screen is
         self.tail_probe = tail_probe  # a ForkedCall of tail_verdict started by the CLI, or None
+        self.early_tail = early_tail  # a TailHelper.early started by the CLI (handed to the decode), or None
         self._shown_early: threading.Event | None = None  # set once a verdict painted at mount is on screen
         self.quiet_gc = QuietGC()  # full GC passes between key presses (ui/quietgc.py)
 
@@ -156,7 +157,10 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
                 self.post_message(LoadProgress(stage, done, total))
 
         # The model pauses the cyclic GC while it indexes and diagnoses (model/gcpause.py).
+        early, self.early_tail = self.early_tail, None  # the decode owns (and closes) it from here
         if is_zip_target(self.path):  # ZIPs and their members: live.py
+            if early is not None:
+                early.close()
             log = load_target(self.path, lenient=self.lenient, max_plain=self.max_plain,
                               cancel=self.cancel_event, progress=progress)
             if self.cancel_event.is_set():
@@ -166,7 +170,7 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
         else:  # the index cache when it is fresh; written by `save_cache` after the first paint
             log, diag = open_session(self.path, lenient=self.lenient, max_plain=self.max_plain,
                                      cancel=self.cancel_event, progress=progress, write_cache=False,
-                                     before_decode=self.probe_tail, head_share=UI_HEAD_SHARE)
+                                     before_decode=self.probe_tail, head_share=UI_HEAD_SHARE, early_tail=early)
         if self.cancel_event.is_set():
             raise Cancelled()
         return log, diag
@@ -324,6 +328,8 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
         self.cancel_event.set()
         if self.tail_probe is not None:  # not needed (fresh index cache) or the app quit early
             self.tail_probe.close()
+        if self.early_tail is not None:  # the app quit before its decode began
+            self.early_tail.close()
 
     def get_system_commands(self, screen):
         yield from super().get_system_commands(screen)
@@ -331,7 +337,8 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
             yield SystemCommand(title, help_text, partial(self.run_action, action))
 
 def run_app(path: str | Path, *, lenient: bool = False, max_plain: int | None = None, at_seq: int | None = None,
-            tail_probe=None) -> int:
-    app = ExplorerApp(path, lenient=lenient, max_plain=max_plain, at_seq=at_seq, tail_probe=tail_probe)
+            tail_probe=None, early_tail=None) -> int:
+    app = ExplorerApp(path, lenient=lenient, max_plain=max_plain, at_seq=at_seq, tail_probe=tail_probe,
+                      early_tail=early_tail)
     app.run()
     return app.return_code or 0
