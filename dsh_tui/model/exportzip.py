@@ -13,16 +13,19 @@ from __future__ import annotations
 import os
 import stat
 import re
-import zipfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .entry import SessionEntry, apply_header
 from .header import parse_header
 from .session import SessionLog, session_from_raw
 from .source import MAX_PLAIN_ENV, Cancelled, LogUnreadable, RawLog, TornTail, iter_plain, max_plain_bytes
 from .zstdframes import ZSTD_MAGIC
+
+if TYPE_CHECKING:
+    import zipfile
 
 ROOT_MEMBER = "session.jsonl"
 _CHILD = re.compile(r"^subagents/([^/]+)/session\.jsonl$")
@@ -66,6 +69,10 @@ def is_export_zip(path: str | os.PathLike) -> bool:
                 return False
         finally:
             os.close(fd)
+    except OSError:
+        return False
+    import zipfile  # here, not at import: `check` on a log never needs it (~5 ms)
+    try:
         with zipfile.ZipFile(path) as zf:
             return any(i.filename == ROOT_MEMBER for i in zf.infolist())
     except (OSError, zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError, RuntimeError):
@@ -73,6 +80,7 @@ def is_export_zip(path: str | os.PathLike) -> bool:
 
 
 def _open(path: str | os.PathLike) -> zipfile.ZipFile:
+    import zipfile
     try:
         return zipfile.ZipFile(path)
     except FileNotFoundError:
