@@ -19,6 +19,7 @@ import marshal
 import os
 import time
 from array import array
+from itertools import starmap
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -86,6 +87,7 @@ class TailIndex:
     corruption: list
     facts: bytes = b""  # marshal of (type, index, seq, data) tuples: 3x faster than pickling Fact objects
     final: bool = True  # the last slice of the tail
+    index_base: int = 0  # what the child added to the event indices of ``facts`` and ``rec_first_ev``
 
 
 def _first_seq(chunk: bytes) -> int | None:
@@ -141,12 +143,18 @@ def _slice(part: RawLog, scanner: Scanner, first: int, produced: int, frames0: i
     """The index of the frames from ``frames0`` on (a slice of the tail segment), or None if unusable."""
     if scanner.res.corruption or scanner.projected is not False:
         return None
-    facts = marshal.dumps([(f.type, f.index, f.seq, f.data) for f in scanner.res.facts])
-    scanner.res.facts = []
+    # Event indices as the parent will most likely need them: a log's index equals its seq until a
+    # gap, so the slice's first event is probably event `first` (the merge checks, and shifts if not).
+    res = scanner.res
+    at = first if 0 <= first and first + len(res.ev_type) < 1 << 32 else 0
+    facts = marshal.dumps([(f.type, f.index + at, f.seq, f.data) for f in res.facts])
+    res.facts = []
+    res.rec_first_ev = array("I", map(at.__add__, res.rec_first_ev))
     frame_plain = part.frame_plain[frames0:]
     base = frame_plain[0] if frame_plain else 0
     return TailIndex(scanner, first, produced, len(part.frame_offsets) - frames0, part.frame_offsets[frames0:],
-                     array("Q", (x - base for x in frame_plain)), part.frames_end, None, [], facts, final=False)
+                     array("Q", (x - base for x in frame_plain)), part.frames_end, None, [], facts, final=False,
+                     index_base=at)
 
 
 @dataclass
@@ -228,7 +236,8 @@ def merge_tail(scanner: Scanner, raw: RawLog, tail: TailIndex, base: int, limit:
         table[cid] = _type_id(name, scanner.type_ids, res.types) if tid is None else tid
     res.rec_start.extend(array("Q", map(base.__add__, t.rec_start)))
     res.rec_end.extend(array("Q", map(base.__add__, t.rec_end)))
-    res.rec_first_ev.extend(array("I", map(nev0.__add__, t.rec_first_ev)))
+    shift = nev0 - tail.index_base
+    res.rec_first_ev.extend(array("I", map(shift.__add__, t.rec_first_ev)) if shift else t.rec_first_ev)
     res.ev_type.frombytes(t.ev_type.tobytes().translate(table))
     for g in t.gaps:
         g.index += nev0
@@ -245,7 +254,10 @@ def merge_tail(scanner: Scanner, raw: RawLog, tail: TailIndex, base: int, limit:
             mine.count += u.count
             mine.ignorable = mine.ignorable and u.ignorable
     res.legacy.update(t.legacy)
-    res.facts.extend(Fact(kind, i + nev0, seq, d) for kind, i, seq, d in marshal.loads(tail.facts))
+    if shift:
+        res.facts.extend(Fact(kind, i + shift, seq, d) for kind, i, seq, d in marshal.loads(tail.facts))
+    else:  # the child guessed the indices right (the usual case): no Python loop over the facts
+        res.facts.extend(starmap(Fact, marshal.loads(tail.facts)))
     res.envelope_issues.extend(t.envelope_issues[:max(0, 50 - len(res.envelope_issues))])
     res.lenient_records += t.lenient_records
     scanner.expected = tail.scanner.expected
