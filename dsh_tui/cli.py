@@ -168,14 +168,9 @@ def start_background(path, max_plain: int | None = None) -> dict:
     from .live import is_zip_target
     if is_zip_target(path):
         return {}
-    from .model.segments import TailHelper, wanted
+    from .model.segments import TailHelper
     from .model.tail import start_tail_probe
-    probe = start_tail_probe(path)
-    try:
-        big = wanted(os.stat(path).st_size)
-    except OSError:
-        big = False
-    return {"tail_probe": probe, "early_tail": TailHelper.early(path, max_plain) if big else None}
+    return {"tail_probe": start_tail_probe(path), "early_tail": TailHelper.early(path, max_plain)}
 
 
 def run_ui(argv: list[str]) -> int:

@@ -29,6 +29,11 @@ _exit = os._exit  # bound at import: the child leaves through it whatever happen
 _LEN = struct.Struct("<Q")
 
 
+def can_fork() -> bool:
+    """A forked child pays off only where there is a second core to run it."""
+    return hasattr(os, "fork") and (os.cpu_count() or 1) > 1
+
+
 def _write_all(fd: int, payload: bytes) -> None:
     with memoryview(_LEN.pack(len(payload)) + payload) as view:
         while view:

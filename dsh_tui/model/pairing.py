@@ -39,11 +39,11 @@ class Pair:
     @property
     def anchor(self) -> int:
         """The newest event of the pair: where a backward walk meets it."""
-        return max(i for i in (self.ask, self.open, self.close) if i is not None)
+        return _span(self)[0]
 
     @property
     def first(self) -> int:
-        return min(i for i in (self.ask, self.open, self.close) if i is not None)
+        return _span(self)[1]
 
 
 @dataclass
@@ -73,7 +73,7 @@ class Pairing:
 
 
 def _span(p: Pair) -> tuple[int, int]:
-    """(anchor, first), without the properties' generators: this keys a sort of every pair."""
+    """(anchor, first): the newest and the oldest event of the pair (keys a sort of every pair)."""
     xs = [i for i in (p.ask, p.open, p.close) if i is not None]
     return max(xs), min(xs)
 

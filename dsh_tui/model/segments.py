@@ -25,7 +25,7 @@ from typing import Iterator
 
 import orjson
 
-from .forked import ForkedCall
+from .forked import ForkedCall, can_fork
 from .header import parse_header
 from .scan import CHUNK, Fact, Scanner, _type_id
 from .source import LogUnreadable, RawLog, iter_plain, open_log
@@ -46,8 +46,7 @@ ENV = "DSH_TUI_SEGMENTS"  # "0" turns the helper off (benchmarks, debugging)
 
 
 def wanted(size: int) -> bool:
-    return (size >= MIN_FILE_BYTES and hasattr(os, "fork") and (os.cpu_count() or 1) > 1
-            and os.environ.get(ENV, "1") != "0")
+    return size >= MIN_FILE_BYTES and can_fork() and os.environ.get(ENV, "1") != "0"
 
 
 def choose_split(data: bytes, share: float | None = None) -> int | None:
@@ -194,8 +193,12 @@ class TailHelper(ForkedCall):
 
     @classmethod
     def early(cls, path, max_plain: int | None = None, share: float | None = None) -> TailHelper | None:
-        """Start on ``path`` before the caller has read it (see `_early_tail`); None where it cannot."""
-        if not (hasattr(os, "fork") and (os.cpu_count() or 1) > 1 and os.environ.get(ENV, "1") != "0"):
+        """Start on ``path`` before the caller has read it (see `_early_tail`); None where no helper
+        is wanted (a small file, one core, DSH_TUI_SEGMENTS=0) or the file cannot be read."""
+        try:
+            if not wanted(os.stat(path).st_size):
+                return None
+        except OSError:
             return None
         helper = cls.__new__(cls)
         ForkedCall.__init__(helper, _early_tail, path, max_plain, EARLY_HEAD_SHARE if share is None else share,

@@ -119,7 +119,7 @@ def _decide(plain: bytes) -> TailVerdict | None:
 def start_tail_probe(path: str | Path):
     """`tail_verdict` in a forked child, started before the UI imports (~0.25 s of Textual) so
     the two overlap on two cores. Returns a ForkedCall, or None where fork is unavailable."""
-    from .forked import ForkedCall
-    if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2 or not os.path.isfile(path):
+    from .forked import ForkedCall, can_fork
+    if not can_fork() or not os.path.isfile(path):
         return None
     return ForkedCall(tail_verdict, path)
