@@ -74,6 +74,7 @@ class ForkedCall:
     def __init__(self, fn: Callable[..., Any], *args: Any, stream: bool = False) -> None:
         self.started = time.monotonic()
         self.status = -1
+        self._collected: list = []  # collect's answer, kept: the splash collects, the app reads it again
         rfd, wfd = os.pipe()
         pid = os.fork()
         if pid == 0:  # child
@@ -132,10 +133,13 @@ class ForkedCall:
         return buf
 
     def collect(self, cancel=None, patience: float = 30.0) -> Any:
-        """The child's (only) result; None when it failed, was killed, or took over ``patience`` s."""
-        result = self.next(cancel, patience)
-        self.close(kill=result is None)
-        return result if self.status == 0 else None
+        """The child's (only) result; None when it failed, was killed, or took over ``patience`` s.
+        A second call returns the first one's answer."""
+        if not self._collected:
+            result = self.next(cancel, patience)
+            self.close(kill=result is None)
+            self._collected.append(result if self.status == 0 else None)
+        return self._collected[0]
 
     def close(self, *, kill: bool = True) -> None:
         """Reap the child, killing it first unless it is known to be exiting (idempotent)."""
