@@ -101,7 +101,7 @@ def test_a_chunk_whose_type_is_not_a_string_is_indexed_not_a_crash(write_jsonl, 
                                                      "chunk": {"type": "usage", "usage": {"inputTokens": 3}}})
     log = load_session(write_jsonl([odd, usage] if first else [usage, odd]))
     assert len(log) == 2 and log.whole
-    assert [f.type for f in log.res.facts] == ["chunk/usage"]
+    assert [f[0] for f in log.res.facts] == ["chunk/usage"]
 
 
 def test_projected_fixture_gets_seq_by_position(write_jsonl):

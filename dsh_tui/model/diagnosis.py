@@ -85,13 +85,13 @@ class Notes:
 def _take_notes(notes: Notes, facts) -> None:
     retries, answered = notes.retries, notes.answered
     for f in facts:
-        t, d = f.type, f.data
+        t, index, _seq, d = f
         if t == "turn/end":
             _turn_end(f, notes.turn_ends)
         elif t == "llm/retry":
             retries.setdefault((d.get("turn"), d.get("step")), []).append(f)
         elif t == "assistant/message":
-            answered[(d.get("turn"), d.get("step"))] = f.index
+            answered[(d.get("turn"), d.get("step"))] = index
         elif t == "agent-preset/selected":
             if "agentPreset" in d:
                 notes.preset[:] = [d["agentPreset"]]
@@ -224,11 +224,12 @@ def _command_and_approval(pairing: Pairing, found: list[Finding]) -> None:
 
 
 def _turn_end(f, found: list[Finding]) -> None:
-    reason = f.data.get("reason")
+    _t, index, seq, data = f
+    reason = data.get("reason")
     kind = reason.get("kind") if isinstance(reason, dict) else None
     if kind == "completed":
         return
-    code, msg, severity = str(kind), f"turn {f.data.get('turn')} ended: {kind}", "failure"
+    code, msg, severity = str(kind), f"turn {data.get('turn')} ended: {kind}", "failure"
     if kind == "error":
         err = reason.get("error") if isinstance(reason.get("error"), dict) else {}
         code = err.get("code") or "error"
@@ -240,27 +241,27 @@ def _turn_end(f, found: list[Finding]) -> None:
     elif kind == "interrupted":
         msg += " (written by dsh's crash repair: the process had died inside this turn)"
     elif kind is None:
-        msg = f"turn {f.data.get('turn')} ended without a reason (legacy or malformed)"
+        msg = f"turn {data.get('turn')} ended without a reason (legacy or malformed)"
         severity = "warning"
-    found.append(Finding("TURN_NOT_COMPLETED", f.index, f.seq, msg, severity=severity, turn=f.data.get("turn"),
+    found.append(Finding("TURN_NOT_COMPLETED", index, seq, msg, severity=severity, turn=data.get("turn"),
                          code=code, repaired=kind == "interrupted"))
 
 
 def _retries(retries: dict, answered: dict, found: list[Finding]) -> None:
     for (turn, step), rows in retries.items():
-        last = rows[-1]
-        failure = last.data.get("failure") if isinstance(last.data.get("failure"), dict) else {}
+        _t, last_index, last_seq, last = rows[-1]
+        failure = last.get("failure") if isinstance(last.get("failure"), dict) else {}
         code = failure.get("code")
-        recovered = answered.get((turn, step), -1) > last.index
-        for r in rows:
-            fl = r.data.get("failure") if isinstance(r.data.get("failure"), dict) else {}
-            found.append(Finding("LLM_RETRY", r.index, r.seq,
-                                 f"model request retry {r.data.get('retry')}/{r.data.get('maxRetries', '∞')} after "
+        recovered = answered.get((turn, step), -1) > last_index
+        for _t, index, seq, data in rows:
+            fl = data.get("failure") if isinstance(data.get("failure"), dict) else {}
+            found.append(Finding("LLM_RETRY", index, seq,
+                                 f"model request retry {data.get('retry')}/{data.get('maxRetries', '∞')} after "
                                  f"{fl.get('code')}: {str(fl.get('message'))[:160]}"
                                  f"{' (recovered)' if recovered else ''}",
                                  severity="info" if recovered else "warning", turn=turn, step=step, code=fl.get("code")))
         if not recovered:
-            found.append(Finding("MODEL_REQUEST_FAILED", last.index, last.seq,
+            found.append(Finding("MODEL_REQUEST_FAILED", last_index, last_seq,
                                  f"{len(rows)} retr{'y' if len(rows) == 1 else 'ies'} and no assistant/message after "
                                  f"them: the model request failed ({code}: {str(failure.get('message'))[:160]})",
                                  turn=turn, step=step, code=code))

@@ -225,9 +225,9 @@ def fill_status(entry: SessionEntry, *, cancel=None, max_plain: int | None = Non
 def _last_outcome(log, diag) -> str | None:
     if diag.pairing.state.open_turn_index is not None:
         return "open"
-    for f in reversed(log.res.facts):
-        if f.type == "turn/end":
-            reason = f.data.get("reason")
+    for t, _index, _seq, data in reversed(log.res.facts):
+        if t == "turn/end":
+            reason = data.get("reason")
             kind = reason.get("kind") if isinstance(reason, dict) else reason
             return kind if isinstance(kind, str) and kind else "ended"
     return None

@@ -1,12 +1,14 @@
 """Facts: the compact subset of an event the diagnosis needs (never whole payloads).
 
-The scan (scan.py) keeps one Fact per event of the types below, built by these
-extractors; pairing, diagnosis and usage read nothing else of the log.
+The scan (scan.py) keeps one fact per event of the types below, built by these
+extractors; pairing, diagnosis and usage read nothing else of the log. A fact is
+a plain ``(type, index, seq, data)`` tuple: built ~100k times on a big log, sent
+through the tail helper's pipe as it is (marshal), and unpacked in the loops
+that read it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -17,12 +19,7 @@ PREVIEW = 240
 CHUNK = "assistant/chunk"
 
 
-@dataclass(slots=True)
-class Fact:
-    type: str
-    index: int
-    seq: int
-    data: dict
+Fact = tuple  # (type: str, index: int, seq: int, data: dict)
 
 
 def _preview(value: Any) -> str:
@@ -67,7 +64,7 @@ def usage_fact(d: dict, chunk: dict, index: int, seq: int) -> Fact:
     """The ``chunk/usage`` fact of an assistant/chunk event whose ``data`` is ``d``."""
     f = turn_step(d)
     f["usage"], f["reason"] = tokens(chunk.get("usage")), chunk.get("reason")
-    return Fact("chunk/usage", index, seq, f)
+    return ("chunk/usage", index, seq, f)
 
 
 def _turn_end(d: dict, _op: Any) -> dict:

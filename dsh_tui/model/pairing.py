@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .scan import Fact
+from .facts import Fact
 
 REPAIR_CODES = ("TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN")
 
@@ -96,16 +96,16 @@ def feed_facts(out: Pairing, facts: list[Fact]) -> None:
     tools = out.tools
     latest_tools: Any = out.latest_tools
     for f in facts:
-        t, d = f.type, f.data
+        t, index, seq, d = f
         if t == "turn/start":
-            st.open_turn, st.open_turn_index = d.get("turn"), f.index
+            st.open_turn, st.open_turn_index = d.get("turn"), index
             st.open_step = st.open_step_index = None
             st.pending.clear()
         elif t == "turn/end":
             st.open_turn = st.open_turn_index = None
             st.open_step = st.open_step_index = None
         elif t == "step/start":
-            st.open_step, st.open_step_index = d.get("step"), f.index
+            st.open_step, st.open_step_index = d.get("step"), index
         elif t == "step/end":
             st.open_step = st.open_step_index = None
             st.pending.clear()
@@ -113,15 +113,15 @@ def feed_facts(out: Pairing, facts: list[Fact]) -> None:
             for call in d.get("calls", ()):
                 cid = _key(call.get("id"))
                 p = _tool_pair(tools, cid, call.get("name"), d)
-                p.ask = f.index
-                p.seqs["ask"] = f.seq
+                p.ask = index
+                p.seqs["ask"] = seq
                 p.detail = p.detail or call.get("args") or ""
                 st.pending[cid] = p
         elif t == "tool/call":
             cid = _key(d.get("callId"))
             p = _tool_pair(tools, cid, d.get("name"), d)
-            p.open = f.index
-            p.seqs["call"] = f.seq
+            p.open = index
+            p.seqs["call"] = seq
             p.name = d.get("name") or p.name
             p.detail = d.get("args") or p.detail
             out.tool_set[cid] = latest_tools
@@ -133,8 +133,8 @@ def feed_facts(out: Pairing, facts: list[Fact]) -> None:
             if p is None:
                 out.orphan_results.append(f)
                 p = tools[cid] = Pair("tool", cid, None, turn=d.get("turn"), step=d.get("step"))
-            p.close = f.index
-            p.seqs["result"] = f.seq
+            p.close = index
+            p.seqs["result"] = seq
             err = d.get("error") or {}
             p.code = err.get("code") if isinstance(err.get("code"), str) else None
             p.result = d.get("text") or ""
@@ -170,18 +170,18 @@ def close_pairing(out: Pairing) -> Pairing:
 
 
 def _command(out: Pairing, f: Fact) -> None:
-    d = f.data
+    t, index, seq, d = f
     cid = _key(d.get("commandId"))
     p = out.commands.get(cid)
     if p is None:
         p = out.commands[cid] = Pair("command", cid, d.get("name"))
-    if f.type == "command/run":
-        p.open, p.name = f.index, d.get("name")
-        p.seqs["run"] = f.seq
+    if t == "command/run":
+        p.open, p.name = index, d.get("name")
+        p.seqs["run"] = seq
         p.detail = d.get("args") if isinstance(d.get("args"), str) else ""
         return
-    p.close = f.index
-    p.seqs["done"] = f.seq
+    p.close = index
+    p.seqs["done"] = seq
     p.result = d.get("text") if isinstance(d.get("text"), str) else ""
     p.status = "paired" if d.get("kind") == "success" else "error"
     p.code = None if d.get("kind") == "success" else str(d.get("kind"))
@@ -190,18 +190,18 @@ def _command(out: Pairing, f: Fact) -> None:
 
 
 def _approval(out: Pairing, f: Fact) -> None:
-    d = f.data
+    t, index, seq, d = f
     aid = _key(d.get("id"))
     p = out.approvals.get(aid)
     if p is None:
         p = out.approvals[aid] = Pair("approval", aid, None, status="undecided")
-    if f.type == "approval/asked":
-        p.open, p.name = f.index, d.get("toolName")
-        p.seqs["asked"] = f.seq
+    if t == "approval/asked":
+        p.open, p.name = index, d.get("toolName")
+        p.seqs["asked"] = seq
         p.detail = " ".join(str(x) for x in (d.get("callId"), d.get("reason")) if x)
         return
-    p.close = f.index
-    p.seqs["decided"] = f.seq
+    p.close = index
+    p.seqs["decided"] = seq
     outcome = d.get("outcome")
     p.result = str(outcome)
     p.status = "paired" if outcome == "allowed-once" else str(outcome)

@@ -66,7 +66,7 @@ class ScanResult:
     line_shift: list[tuple[int, int]] = field(default_factory=list)  # (from record, lines skipped before it)
     unknown: dict[str, UnknownType] = field(default_factory=dict)
     legacy: Counter = field(default_factory=Counter)
-    facts: list[Fact] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)  # (type, index, seq, data): facts.py
     corruption: list[Corruption] = field(default_factory=list)
     envelope_issues: list[str] = field(default_factory=list)
     lenient_records: int = 0
@@ -105,6 +105,7 @@ class Scanner:
         self.chunk_id = -1
         self.type_ids: dict[str, int] = {}
         self.plans: dict[str, tuple] = {}  # event type -> what feed does with it (_plan)
+        self.index_base = 0  # added to every event index: a tail helper's guess of where its part starts
 
     def finish(self) -> ScanResult:
         self.res.projected = bool(self.projected)
@@ -130,7 +131,7 @@ class Scanner:
         pos = start
         expected, projected, chunk_id = self.expected, self.projected, self.chunk_id
         rec = len(rec_start)
-        nev = len(ev_type)
+        nev = self.index_base + len(ev_type)
         rs_append, re_append, rf_append = rec_start.append, rec_end.append, rec_first_ev.append
         et_append, facts_append = ev_type.append, facts.append
         while pos < n:
@@ -224,7 +225,7 @@ class Scanner:
                         etype_fact = new_type
                         extract = FACT_EXTRACTORS.get(new_type)
                 if extract is not None:
-                    facts_append(Fact(etype_fact, nev, seq, extract(data, obj.get("surfaceOp"))))
+                    facts_append((etype_fact, nev, seq, extract(data, obj.get("surfaceOp"))))
                 elif etype == CHUNK and is_usage_chunk(ch := data.get("chunk")):
                     facts_append(usage_fact(data, ch, nev, seq))  # chunks off the hot path (projected, first record)
             et_append(tid)

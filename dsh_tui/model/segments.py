@@ -19,7 +19,6 @@ import marshal
 import os
 import time
 from array import array
-from itertools import starmap
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -27,7 +26,7 @@ import orjson
 
 from .forked import ForkedCall, can_fork
 from .header import parse_header
-from .scan import CHUNK, Fact, Scanner, _type_id
+from .scan import CHUNK, Scanner, _type_id
 from .source import LogUnreadable, RawLog, iter_plain, open_log
 from .zstdframes import ZSTD_MAGIC, FrameError, walk_frames
 
@@ -39,6 +38,7 @@ HEAD_SHARE = 0.45
 UI_HEAD_SHARE = 0.4
 EARLY_HEAD_SHARE = 0.3  # an early helper (TailHelper.early) starts ~0.3 s sooner: it takes more still
 EARLY_NICE = 10
+INDEX_BASE_MAX = 3 << 30  # a slice's first event index stays below this: rec_first_ev is 32-bit
 SLICE_PLAIN_BYTES = 8 << 20  # the child sends its index every this many plaintext bytes
 TAIL_CHUNK_BYTES = 1 << 20  # plaintext the child decodes before indexing it (slices end on these)
 MIN_PATIENCE_S = 10.0  # at least this long for the child once the head is read
@@ -84,9 +84,9 @@ class TailIndex:
     frames_end: int
     torn: object
     corruption: list
-    facts: bytes = b""  # marshal of (type, index, seq, data) tuples: 3x faster than pickling Fact objects
+    facts: bytes = b""  # marshal of the slice's facts (plain tuples): 3x faster than pickling them
     final: bool = True  # the last slice of the tail
-    index_base: int = 0  # what the child added to the event indices of ``facts`` and ``rec_first_ev``
+    index_base: int = 0  # where the child's event indices start (its scanner's index_base)
 
 
 def _first_seq(chunk: bytes) -> int | None:
@@ -121,6 +121,10 @@ def _index_tail(raw: RawLog, data: bytes, split: int, limit: int, session_id: st
             scanner.projected = False
             scanner.chunk_id = _type_id(CHUNK, scanner.type_ids, scanner.res.types)
             scanner.expected = first
+            # Event indices as the parent will most likely need them: a log's index equals its seq
+            # until a gap, so this slice's first event is probably event `first` (the merge checks,
+            # and shifts if not). Bounded so rec_first_ev (32-bit) cannot overflow in a slice.
+            scanner.index_base = first if first < INDEX_BASE_MAX else 0
         scanner.feed(chunk, produced)
         produced += len(chunk)
         if produced >= SLICE_PLAIN_BYTES:
@@ -142,18 +146,14 @@ def _slice(part: RawLog, scanner: Scanner, first: int, produced: int, frames0: i
     """The index of the frames from ``frames0`` on (a slice of the tail segment), or None if unusable."""
     if scanner.res.corruption or scanner.projected is not False:
         return None
-    # Event indices as the parent will most likely need them: a log's index equals its seq until a
-    # gap, so the slice's first event is probably event `first` (the merge checks, and shifts if not).
     res = scanner.res
-    at = first if 0 <= first and first + len(res.ev_type) < 1 << 32 else 0
-    facts = marshal.dumps([(f.type, f.index + at, f.seq, f.data) for f in res.facts])
+    facts = marshal.dumps(res.facts)
     res.facts = []
-    res.rec_first_ev = array("I", map(at.__add__, res.rec_first_ev))
     frame_plain = part.frame_plain[frames0:]
     base = frame_plain[0] if frame_plain else 0
     return TailIndex(scanner, first, produced, len(part.frame_offsets) - frames0, part.frame_offsets[frames0:],
                      array("Q", (x - base for x in frame_plain)), part.frames_end, None, [], facts, final=False,
-                     index_base=at)
+                     index_base=scanner.index_base)
 
 
 @dataclass
@@ -243,24 +243,24 @@ def merge_tail(scanner: Scanner, raw: RawLog, tail: TailIndex, base: int, limit:
     res.rec_first_ev.extend(array("I", map(shift.__add__, t.rec_first_ev)) if shift else t.rec_first_ev)
     res.ev_type.frombytes(t.ev_type.tobytes().translate(table))
     for g in t.gaps:
-        g.index += nev0
+        g.index += shift
         g.line += rec0 + skip0
     res.gaps.extend(t.gaps[:max(0, 10_000 - len(res.gaps))])
-    res.seq_shift.extend((i + nev0, d - nev0) for i, d in t.seq_shift)
+    res.seq_shift.extend((i + shift, d - shift) for i, d in t.seq_shift)
     res.line_shift.extend((r + rec0, s + skip0) for r, s in t.line_shift)
     for name, u in t.unknown.items():
         mine = res.unknown.get(name)
         if mine is None:
-            u.first_index += nev0
+            u.first_index += shift
             res.unknown[name] = u
         else:
             mine.count += u.count
             mine.ignorable = mine.ignorable and u.ignorable
     res.legacy.update(t.legacy)
     if shift:
-        res.facts.extend(Fact(kind, i + shift, seq, d) for kind, i, seq, d in marshal.loads(tail.facts))
+        res.facts.extend([(kind, i + shift, seq, d) for kind, i, seq, d in marshal.loads(tail.facts)])
     else:  # the child guessed the indices right (the usual case): no Python loop over the facts
-        res.facts.extend(starmap(Fact, marshal.loads(tail.facts)))
+        res.facts.extend(marshal.loads(tail.facts))
     res.envelope_issues.extend(t.envelope_issues[:max(0, 50 - len(res.envelope_issues))])
     res.lenient_records += t.lenient_records
     scanner.expected = tail.scanner.expected

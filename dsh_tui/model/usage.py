@@ -75,12 +75,11 @@ def compute_usage(log, per_call: dict | None = None, fed: int = 0) -> Usage:
 
 def usage_calls(facts, per_call: dict) -> dict[tuple, tuple[int, dict, bool]]:
     """(turn, step) -> (seq, token counts, from a usage chunk), facts after those already in ``per_call``."""
-    for f in facts:
-        if f.type == "chunk/usage" and f.data.get("usage") is not None:
-            key = (f.data.get("turn"), f.data.get("step"))
-            per_call[key] = (f.seq, f.data["usage"], True)
-        elif f.type == "assistant/message" and f.data.get("usage") is not None:
-            key = (f.data.get("turn"), f.data.get("step"))
+    for t, _index, seq, d in facts:
+        if t == "chunk/usage" and d.get("usage") is not None:
+            per_call[(d.get("turn"), d.get("step"))] = (seq, d["usage"], True)
+        elif t == "assistant/message" and d.get("usage") is not None:
+            key = (d.get("turn"), d.get("step"))
             if key not in per_call or not per_call[key][2]:
-                per_call[key] = (f.seq, f.data["usage"], False)
+                per_call[key] = (seq, d["usage"], False)
     return per_call
