@@ -35,12 +35,14 @@ def test_check_command_runs_without_textual(tmp_path):
     assert out.stderr.endswith("[]")
 
 
-def test_check_without_the_cache_loads_no_zip_or_hash_module(tmp_path):
-    """Start-up is part of `check`'s time: what only ZIP exports and the index cache need stays unloaded."""
+def test_check_without_the_cache_loads_no_zip_hash_or_redaction_module(tmp_path):
+    """Start-up is part of `check`'s time: what only ZIP exports, the index cache and bug reports
+    need stays unloaded."""
     path = tmp_path / "s.jsonl"
     path.write_text('{"type":"session","version":0,"id":"x","createdAt":1,"delegationDepth":0}\n')
     code = ("import sys; from dsh_tui.cli import main; rc = main(['check', sys.argv[1], '--no-cache']); "
-            "sys.stderr.write(repr(sorted(m for m in ('zipfile', 'hashlib') if m in sys.modules))); sys.exit(rc)")
+            "mods = ('zipfile', 'hashlib', 'dsh_tui.model.redact'); "
+            "sys.stderr.write(repr(sorted(m for m in mods if m in sys.modules))); sys.exit(rc)")
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stderr.endswith("[]")

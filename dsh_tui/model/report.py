@@ -12,7 +12,6 @@ from typing import Any
 
 from .. import __version__
 from .diagnosis import ADVICE, Diagnosis, Finding
-from .redact import redact
 from .session import SessionLog
 
 SCHEMA = "dsh-tui/check/1"
@@ -144,6 +143,7 @@ def bug_report_markdown(log: SessionLog, diag: Diagnosis, finding: Finding | Non
         out.append(f"- {_finding_line(x)}")
     if len(diag.findings) > 50:
         out.append(f"- ... {len(diag.findings) - 50} more (`dsh-tui check --format json`)")
+    from .redact import redact  # here, not at import: ~6 ms of regexes `check` never needs
     return redact("\n".join(out) + "\n")
 
 
