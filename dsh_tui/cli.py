@@ -89,12 +89,13 @@ def run_check(argv: list[str]) -> int:
 
 def _check(argv: list[str]) -> int:
     args = check_parser().parse_args(argv)
+    early = _early_check_helper(args)
     from .model.opener import open_session
     from .model.report import check_json, check_text
     from .model.source import LogUnreadable
     try:
         log, diag = open_session(args.file, lenient=args.lenient, max_plain=args.max_plain_size,
-                                 use_cache=not args.no_cache, write_cache=False)
+                                 use_cache=not args.no_cache, write_cache=False, early_tail=early)
     except LogUnreadable as exc:
         return _fail(exc.message)
     except MemoryError:
@@ -119,6 +120,20 @@ def _check(argv: list[str]) -> int:
         sys.stdout.write(clean(text))
     child_failed = lineage is not None and bool(lineage.failures())
     return EXIT_FINDINGS if diag.failed or child_failed else EXIT_OK
+
+
+def _early_check_helper(args):
+    """The helper that indexes a big log's tail, forked before the rest of `check` is imported and
+    before the file is read here (~30 ms sooner), unless the index cache will answer."""
+    from .model import cache, segments
+    try:
+        if not segments.wanted(os.stat(args.file).st_size):
+            return None
+        if not args.no_cache and cache.enabled() and cache.entry_path(Path(args.file)).is_file():
+            return None  # a cached index is likely: no child to fork and kill
+    except (OSError, ImportError):
+        return None  # the decode reports what is wrong with the file
+    return segments.TailHelper.early(args.file, args.max_plain_size, segments.HEAD_SHARE, nice=0)
 
 
 def _rejected_json(path: str, log) -> dict:

@@ -307,3 +307,36 @@ def test_an_early_helper_is_closed_whatever_the_open_does(synthetic, tmp_path, m
     with pytest.raises(Cancelled):
         load_session(synthetic, early=segments.TailHelper.early(synthetic), cancel=cancel)
     assert no_children()
+
+
+def test_check_forks_its_helper_early_unless_the_cache_will_answer(synthetic, monkeypatch, isolated_xdg, merges,
+                                                                 capsys):
+    """`check` starts the tail helper before it reads the file (TailHelper.early, not niced) when
+    it will decode; with a cached index on disk it forks nothing. The report is the same."""
+    from dsh_tui.cli import main
+    monkeypatch.setattr(segments, "MIN_FILE_BYTES", 0)
+    monkeypatch.delenv(segments.ENV, raising=False)
+    started = []
+    real = segments.TailHelper.early.__func__
+
+    def spy(cls, *args, **kw):
+        helper = real(cls, *args, **kw)
+        started.append((helper is not None, kw.get("nice")))
+        return helper
+    monkeypatch.setattr(segments.TailHelper, "early", classmethod(spy))
+
+    def check_out(*extra: str) -> dict:
+        assert main(["check", str(synthetic), "--format", "json", *extra]) in (0, 1)
+        out = orjson.loads(capsys.readouterr().out)
+        out.pop("cache", None)
+        return out
+    split = check_out("--no-cache")
+    assert started == [(True, 0)] and merges and no_children()
+    monkeypatch.setenv(segments.ENV, "0")
+    assert check_out("--no-cache") == split  # no helper at all: the same report
+    monkeypatch.delenv(segments.ENV)
+    from dsh_tui.model import opener
+    opener.save_to_cache(*opener.open_session(synthetic, use_cache=False))
+    started.clear()
+    check_out()
+    assert started == [] and no_children()

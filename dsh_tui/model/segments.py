@@ -164,11 +164,13 @@ class TailPlan:
     split: int
 
 
-def _early_tail(path, max_plain: int | None, share: float) -> Iterator[TailPlan | TailIndex | None]:
-    """Runs in a child forked before the explorer imports Textual: read the file, split it, then
-    stream the tail's slices as `_index_tail` does. Niced: the tail probe and Textual's import,
-    which decide when the first paint comes, keep the CPU they need."""
-    os.nice(EARLY_NICE)
+def _early_tail(path, max_plain: int | None, share: float, nice: int) -> Iterator[TailPlan | TailIndex | None]:
+    """Runs in a child forked before the caller has read the file (and, for the explorer, before
+    it imports Textual): read the file, split it, then stream the tail's slices as `_index_tail`
+    does. The explorer's is niced: the tail probe and Textual's import, which decide when the first
+    paint comes, keep the CPU they need."""
+    if nice:
+        os.nice(nice)
     try:
         raw, data, limit = open_log(path, max_plain=max_plain)
     except LogUnreadable:
@@ -192,7 +194,8 @@ class TailHelper(ForkedCall):
         super().__init__(_index_tail, raw, data, split, limit, session_id, stream=True)
 
     @classmethod
-    def early(cls, path, max_plain: int | None = None, share: float | None = None) -> TailHelper | None:
+    def early(cls, path, max_plain: int | None = None, share: float | None = None,
+              nice: int = EARLY_NICE) -> TailHelper | None:
         """Start on ``path`` before the caller has read it (see `_early_tail`); None where no helper
         is wanted (a small file, one core, DSH_TUI_SEGMENTS=0) or the file cannot be read."""
         try:
@@ -202,7 +205,7 @@ class TailHelper(ForkedCall):
             return None
         helper = cls.__new__(cls)
         ForkedCall.__init__(helper, _early_tail, path, max_plain, EARLY_HEAD_SHARE if share is None else share,
-                            stream=True)
+                            nice, stream=True)
         return helper
 
     def plan(self, cancel=None) -> TailPlan | None:
