@@ -127,9 +127,7 @@ def _early_check_helper(args):
     before the file is read here (~30 ms sooner), unless the index cache will answer."""
     from .model import cache, segments
     try:
-        if not segments.wanted(os.stat(args.file).st_size):
-            return None
-        if not args.no_cache and cache.enabled() and cache.entry_path(Path(args.file)).is_file():
+        if not args.no_cache and cache.enabled() and cache.has_entry(Path(args.file)):
             return None  # a cached index is likely: no child to fork and kill
     except (OSError, ImportError):
         return None  # the decode reports what is wrong with the file

@@ -24,25 +24,25 @@ def test_model_module_imports_no_textual_or_rich(module):
     assert out.stdout.strip() == "", f"{module} pulled in {out.stdout.strip()}"
 
 
-def test_check_command_runs_without_textual(tmp_path):
+def _modules_after_check(tmp_path, args: list[str], wanted: str) -> str:
+    """Run `check` on a header-only log in a fresh interpreter; the sorted names of the loaded
+    modules that ``wanted`` (an expression over ``m``) selects, as their repr."""
     path = tmp_path / "s.jsonl"
     path.write_text('{"type":"session","version":0,"id":"x","createdAt":1,"delegationDepth":0}\n')
-    code = ("import sys; from dsh_tui.cli import main; rc = main(['check', sys.argv[1], '--format', 'json']); "
-            "bad = [m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')]; "
-            "sys.stderr.write(repr(bad)); sys.exit(rc)")
+    code = (f"import sys; from dsh_tui.cli import main; rc = main(['check', sys.argv[1], *{args!r}]); "
+            f"sys.stderr.write(repr(sorted(m for m in sys.modules if {wanted}))); sys.exit(rc)")
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    assert out.stderr.endswith("[]")
+    return out.stderr
+
+
+def test_check_command_runs_without_textual(tmp_path):
+    assert _modules_after_check(tmp_path, ["--format", "json"],
+                                "m.split('.')[0] in ('textual', 'rich')").endswith("[]")
 
 
 def test_check_without_the_cache_loads_no_zip_hash_or_redaction_module(tmp_path):
     """Start-up is part of `check`'s time: what only ZIP exports, the index cache and bug reports
     need stays unloaded."""
-    path = tmp_path / "s.jsonl"
-    path.write_text('{"type":"session","version":0,"id":"x","createdAt":1,"delegationDepth":0}\n')
-    code = ("import sys; from dsh_tui.cli import main; rc = main(['check', sys.argv[1], '--no-cache']); "
-            "mods = ('zipfile', 'hashlib', 'dsh_tui.model.redact'); "
-            "sys.stderr.write(repr(sorted(m for m in mods if m in sys.modules))); sys.exit(rc)")
-    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    assert out.stderr.endswith("[]")
+    assert _modules_after_check(tmp_path, ["--no-cache"],
+                                "m in ('zipfile', 'hashlib', 'dsh_tui.model.redact')").endswith("[]")

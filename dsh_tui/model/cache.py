@@ -59,6 +59,12 @@ def entry_path(path: Path) -> Path:
     return cache_dir() / f"{name}.idx"
 
 
+def has_entry(path: Path) -> bool:
+    """Whether anything is cached for this path (no hash of the file: whether it is fresh is `load`'s
+    call). Without one, a first open neither hashes the file nor forks anything to throw away."""
+    return entry_path(path).is_file()
+
+
 _ALLOWED_MODULES = ("dsh_tui.model.",)
 _ALLOWED_BUILTINS = {("builtins", n) for n in ("set", "frozenset", "list", "dict", "tuple", "bytearray", "bytes")}
 _ALLOWED_OTHER = {("array", "array"), ("array", "_array_reconstructor"), ("collections", "Counter"),

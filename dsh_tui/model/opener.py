@@ -63,8 +63,8 @@ def open_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
 def _from_cache(path: Path, lenient: bool) -> tuple[SessionLog, Diagnosis] | None:
     try:
         st = os.stat(path)
-        if not os.path.isfile(path) or st.st_size == 0 or not cache.entry_path(path).is_file():
-            return None  # nothing cached for this path: do not hash the file for nothing (a first open)
+        if not os.path.isfile(path) or st.st_size == 0 or not cache.has_entry(path):
+            return None
         key = cache.file_key(path, st)
     except OSError:
         return None
