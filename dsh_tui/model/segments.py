@@ -24,7 +24,7 @@ from typing import Iterator
 
 import orjson
 
-from .forked import ForkedCall, can_fork
+from .forked import ForkedCall, can_fork, drop_at_exit
 from .header import parse_header
 from .scan import CHUNK, Scanner, _type_id
 from .source import LogUnreadable, RawLog, iter_plain, open_log
@@ -148,6 +148,7 @@ def _slice(part: RawLog, scanner: Scanner, first: int, produced: int, frames0: i
         return None
     res = scanner.res
     facts = marshal.dumps(res.facts)
+    drop_at_exit(res.facts)
     res.facts = []
     frame_plain = part.frame_plain[frames0:]
     base = frame_plain[0] if frame_plain else 0
