@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from dsh_tui.bench import parser
-from dsh_tui.benchmarks import report, tmuxrun
+from dsh_tui.benchmarks import core, proc as bench_proc, report, tmuxrun
 
 
 def test_quick_run_writes_the_expected_json(tmp_path):
@@ -22,6 +22,7 @@ def test_quick_run_writes_the_expected_json(tmp_path):
     assert doc["schema"] == "dsh-tui/bench/1"
     assert doc["options"]["quick"] is True and doc["options"]["repeat"] == 1
     assert doc["growth"] is None
+    assert doc["package"]  # where the measured processes load dsh_tui from
     assert len(doc["logs"]) == 1
     res = doc["logs"][0]["results"]
     for key in ("floor", "check", "reopen", "startup", "tui"):
@@ -53,6 +54,17 @@ def test_quick_run_writes_the_expected_json(tmp_path):
     # the same table is printed
     assert "METRIC" in proc.stdout and "check verdict" in proc.stdout
     assert work.joinpath(out.name).exists() is False  # --json elsewhere: nothing written twice
+
+
+def test_floor_check_and_jq_runs_take_turns(tmp_path):
+    """A ratio of two measurements means something only if the machine's drift hits both alike."""
+    log, facts = core.generated_log(tmp_path, 2000)
+    floor, check, jq = core.alternated(log, tmp_path, 3, jq=True)
+    assert check["verdict"]["call_id"] == facts["last_call_id"] and floor["lines"] > 0
+    measured = [floor, check] + ([jq] if bench_proc.which("jq") and bench_proc.which("zstd") else [])
+    assert (jq is None) == (len(measured) == 2)
+    starts = sorted((t, k) for k, m in enumerate(measured) for t in m["starts"])
+    assert [k for _, k in starts] == list(range(len(measured))) * 3  # one of each, in turn, three times
 
 
 def test_markdown_table_and_option_parsing():

@@ -36,7 +36,7 @@ def _floor_once(path: Path) -> dict:
     import zstandard
 
     from ..model.zstdframes import decode_frame, walk_frames
-    t0 = time.perf_counter()
+    start, t0 = time.monotonic(), time.perf_counter()
     with open(path, "rb") as fh:
         data = fh.read()
     loads, bad, lines, plain = orjson.loads, 0, 0, 0
@@ -68,15 +68,15 @@ def _floor_once(path: Path) -> dict:
     if carry:
         consume(b"\n")
     wall = time.perf_counter() - t0
-    return {"wall": wall, "lines": lines, "bad_lines": bad, "plain_bytes": plain, "last_line": last}
+    return {"wall": wall, "start": start, "lines": lines, "bad_lines": bad, "plain_bytes": plain, "last_line": last}
 
 
-def floor(path: Path, repeat: int) -> dict:
-    """Decode every frame and ``orjson.loads`` every line, in-process, best of ``repeat``."""
-    runs = [_floor_once(path) for _ in range(repeat)]
+def _floor_result(runs: list[dict]) -> dict:
+    """Best of the runs of `_floor_once` (decode every frame and ``orjson.loads`` every line, in-process)."""
     gc.collect()
     last = runs[-1]
-    return {"best": min(r["wall"] for r in runs), "runs": [r["wall"] for r in runs], "lines": last["lines"],
+    return {"best": min(r["wall"] for r in runs), "runs": [r["wall"] for r in runs],
+            "starts": [r["start"] for r in runs], "lines": last["lines"],
             "bad_lines": last["bad_lines"], "plain_bytes": last["plain_bytes"],
             "last_line": last["last_line"].decode("utf-8", "replace")}
 
@@ -94,15 +94,37 @@ def _verdict(stdout: bytes) -> dict:
 
 def check(path: Path, workdir: Path, repeat: int, *, cache: bool) -> dict:
     """`dsh-tui check FILE --format json [--no-cache]` as a whole process, best of ``repeat``."""
+    argv, env = _check_command(path, workdir, cache)
+    return _check_result([proc.run(argv, env=env) for _ in range(repeat)], argv)
+
+
+def _check_command(path: Path, workdir: Path, cache: bool) -> tuple[list[str], dict[str, str]]:
     argv = proc.dsh_tui_argv() + ["check", str(path), "--format", "json"] + ([] if cache else ["--no-cache"])
-    env = proc.child_env(workdir, no_cache=not cache)
-    runs = [proc.run(argv, env=env) for _ in range(repeat)]
+    return argv, proc.child_env(workdir, no_cache=not cache)
+
+
+def _check_result(runs: list[proc.Run], argv: list[str]) -> dict:
     bad = [r for r in runs if r.rc not in (0, 1)]
     if bad:
         raise RuntimeError(f"{shlex.join(argv)} exited {bad[0].rc}: {bad[0].stderr.decode(errors='replace')[-2000:]}")
     out = proc.best(runs)
     out.update(rc=runs[-1].rc, verdict=_verdict(runs[-1].stdout), argv=argv)
     return out
+
+
+def alternated(path: Path, workdir: Path, repeat: int, *, jq: bool) -> tuple[dict, dict, dict | None]:
+    """The floor, `check --no-cache` and (with ``jq``) the jq pipeline, one run of each in turn,
+    ``repeat`` times; best of each. The machine's speed drifts over seconds: measuring all runs of
+    one before the other would let the drift, not the code, decide their ratio."""
+    argv, env = _check_command(path, workdir, cache=False)
+    cmd = _jq_command(path) if jq else None
+    floors, checks, jqs = [], [], []
+    for _ in range(repeat):
+        floors.append(_floor_once(path))
+        checks.append(proc.run(argv, env=env))
+        if cmd is not None:
+            jqs.append(proc.run(["bash", "-c", cmd]))
+    return _floor_result(floors), _check_result(checks, argv), _jq_result(jqs, cmd) if cmd else None
 
 
 # -- 3. re-open ---------------------------------------------------------------------------------
@@ -140,12 +162,14 @@ def reopen(path: Path, workdir: Path, repeat: int) -> dict:
 JQ_FILTER = 'select(.type=="tool/call" or .type=="tool/result")'
 
 
-def jq_pipeline(path: Path, repeat: int) -> dict | None:
+def _jq_command(path: Path) -> str | None:
     if not proc.which("jq") or (not proc.which("zstd") and _is_zstd(path)):
         return None
     cat = "zstd -dc" if _is_zstd(path) else "cat"
-    cmd = f"set -o pipefail; {cat} {shlex.quote(str(path))} | jq -c {shlex.quote(JQ_FILTER)} > /dev/null"
-    runs = [proc.run(["bash", "-c", cmd]) for _ in range(repeat)]
+    return f"set -o pipefail; {cat} {shlex.quote(str(path))} | jq -c {shlex.quote(JQ_FILTER)} > /dev/null"
+
+
+def _jq_result(runs: list[proc.Run], cmd: str) -> dict:
     out = proc.best(runs)
     out.update(rc=runs[-1].rc, command=cmd)
     return out

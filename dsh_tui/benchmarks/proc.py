@@ -69,7 +69,7 @@ def best(runs: list[Run]) -> dict:
     """The fastest run's wall time, plus every wall time and the highest peak RSS."""
     walls = [r.wall for r in runs]
     return {"best": min(walls), "median": statistics.median(walls), "runs": walls,
-            "rss": max(r.rss for r in runs)}
+            "starts": [r.start for r in runs], "rss": max(r.rss for r in runs)}
 
 
 def which(name: str) -> str | None:
