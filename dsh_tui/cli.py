@@ -199,15 +199,17 @@ def run_ui(argv: list[str]) -> int:
         return run_browser(path, lenient=args.lenient, max_plain=args.max_plain_size)
     if notice is None:
         background = start_background(path, args.max_plain_size)
-        from .splash import import_ui_with_splash, leave
-        drawn = import_ui_with_splash(path, background.get("tail_probe"))
-        from .ui.app import run_app
-        try:
-            return run_app(path, lenient=args.lenient, max_plain=args.max_plain_size, at_seq=args.at, **background)
-        except BaseException:
-            if drawn:  # the explorer failed: leave the screen the splash is on
-                leave(sys.stdout)
-            raise
+        from .splash import import_ui_with_splash, leave, quiet_input
+        with quiet_input(sys.stdin.fileno()):
+            drawn = import_ui_with_splash(path, background.get("tail_probe"))
+            from .ui.app import run_app
+            try:
+                return run_app(path, lenient=args.lenient, max_plain=args.max_plain_size, at_seq=args.at,
+                               **background)
+            except BaseException:
+                if drawn:  # the explorer failed: leave the screen the splash is on
+                    leave(sys.stdout)
+                raise
     from .ui.navigation import run_explorer
     return run_explorer(path, notice=notice, lenient=args.lenient, max_plain=args.max_plain_size, at_seq=args.at)
 

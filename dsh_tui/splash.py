@@ -14,7 +14,9 @@ import os
 import shutil
 import sys
 import threading
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from .safety import one_line
 
@@ -76,6 +78,36 @@ def import_ui_with_splash(path: Path, probe, stream=None, module: str = UI_MODUL
             leave(stream)
         raise
     return drawn
+
+
+@contextmanager
+def quiet_input(fd: int) -> Iterator[None]:
+    """Keys typed before the explorer takes the terminal are not echoed over the first frame (or
+    left on the shell's screen); they stay queued, and the explorer reads them. Ctrl-C still
+    interrupts. The settings found are put back when the block ends, whatever Textual restores
+    on its way out (it saves the settings it finds on entry: these)."""
+    try:
+        import termios
+    except ImportError:  # not a POSIX terminal API
+        yield
+        return
+    try:
+        saved = termios.tcgetattr(fd)
+        quiet = list(saved)
+        quiet[3] &= ~(termios.ECHO | termios.ICANON)  # lflag: no echo, keys readable one by one
+        quiet[6] = list(saved[6])
+        quiet[6][termios.VMIN], quiet[6][termios.VTIME] = 1, 0
+        termios.tcsetattr(fd, termios.TCSANOW, quiet)  # TCSANOW: nothing typed so far is dropped
+    except (termios.error, OSError):  # not a terminal
+        yield
+        return
+    try:
+        yield
+    finally:
+        try:
+            termios.tcsetattr(fd, termios.TCSANOW, saved)
+        except (termios.error, OSError):
+            pass  # the terminal is gone (a dropped SSH session): nothing to restore
 
 
 def leave(stream) -> None:

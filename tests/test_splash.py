@@ -89,3 +89,40 @@ def test_a_failed_import_leaves_the_alternate_screen(crash_log, slow_module):
     text = out.getvalue()
     assert verdict.call_id in text and text.endswith(LEAVE)
     assert no_children()
+
+
+def _pty_or_skip():
+    pty = pytest.importorskip("pty")
+    return pty.openpty()
+
+
+def test_keys_typed_before_the_explorer_starts_are_not_echoed_but_reach_it():
+    import select
+    import termios
+    import tty
+
+    from dsh_tui.splash import quiet_input
+    master, slave = _pty_or_skip()
+    try:
+        before = termios.tcgetattr(slave)
+        assert before[3] & termios.ECHO and before[3] & termios.ICANON
+        with quiet_input(slave):
+            lflag = termios.tcgetattr(slave)[3]
+            assert not lflag & (termios.ECHO | termios.ICANON) and lflag & termios.ISIG  # Ctrl-C still works
+            os.write(master, b"q")  # typed while the frame is up
+            assert not select.select([master], [], [], 0.2)[0]  # nothing echoed onto the screen
+            tty.setraw(slave, termios.TCSANOW)  # the explorer takes the terminal as Textual's driver does
+            assert select.select([slave], [], [], 2)[0] and os.read(slave, 10) == b"q"  # and reads the key
+        assert termios.tcgetattr(slave) == before  # the shell gets back what it had, not the raw mode
+        with pytest.raises(KeyboardInterrupt), quiet_input(slave):
+            raise KeyboardInterrupt
+        assert termios.tcgetattr(slave) == before
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_quiet_input_is_a_no_op_off_a_terminal(tmp_path):
+    from dsh_tui.splash import quiet_input
+    with open(tmp_path / "f", "w") as fh, quiet_input(fh.fileno()):
+        pass
