@@ -194,22 +194,26 @@ def run_ui(argv: list[str]) -> int:
     if not sys.stdout.isatty() or not sys.stdin.isatty():
         print("dsh-tui: the explorer needs a terminal; use `dsh-tui check FILE` in scripts", file=sys.stderr)
         return EXIT_USAGE
+    from .splash import quiet_input
+    with quiet_input(sys.stdin.fileno()):  # keys typed while Textual loads: queued, not echoed
+        return _run_ui(args, kind, path, notice)
+
+
+def _run_ui(args, kind: str, path: Path, notice: str | None) -> int:
     if kind == "browse":
         from .ui.navigation import run_browser
         return run_browser(path, lenient=args.lenient, max_plain=args.max_plain_size)
     if notice is None:
         background = start_background(path, args.max_plain_size)
-        from .splash import import_ui_with_splash, leave, quiet_input
-        with quiet_input(sys.stdin.fileno()):
-            drawn = import_ui_with_splash(path, background.get("tail_probe"))
-            from .ui.app import run_app
-            try:
-                return run_app(path, lenient=args.lenient, max_plain=args.max_plain_size, at_seq=args.at,
-                               **background)
-            except BaseException:
-                if drawn:  # the explorer failed: leave the screen the splash is on
-                    leave(sys.stdout)
-                raise
+        from .splash import import_ui_with_splash, leave
+        drawn = import_ui_with_splash(path, background.get("tail_probe"))
+        from .ui.app import run_app
+        try:
+            return run_app(path, lenient=args.lenient, max_plain=args.max_plain_size, at_seq=args.at, **background)
+        except BaseException:
+            if drawn:  # the explorer failed: leave the screen the splash is on
+                leave(sys.stdout)
+            raise
     from .ui.navigation import run_explorer
     return run_explorer(path, notice=notice, lenient=args.lenient, max_plain=args.max_plain_size, at_seq=args.at)
 
