@@ -93,7 +93,7 @@ def _inputs(args, workdir: Path) -> list[tuple[Path, dict | None]]:
     return logs
 
 
-def measure_log(path: Path, facts: dict | None, args, workdir: Path, startup: dict | None) -> dict:
+def measure_log(path: Path, facts: dict | None, args, workdir: Path) -> dict:
     name = path.name
     r: dict = {"path": str(path), "name": name, "file_bytes": path.stat().st_size,
                "expected_call_id": facts.get("last_call_id") if facts else None}
@@ -108,9 +108,11 @@ def measure_log(path: Path, facts: dict | None, args, workdir: Path, startup: di
     _say(f"{name}: re-open with the index cache…")
     r["reopen"] = core.reopen(path, workdir, args.repeat)
     if not args.no_tui:
-        r["startup"] = startup
-        _say(f"{name}: explorer headless, {args.presses} presses per key…")
-        r["tui"] = tui.measure_tui(path, workdir, args.repeat, args.presses)
+        _say(f"{name}: floor, Textual start-up, explorer headless in turn, {args.presses} presses per key…")
+        r["tui"] = tui.measure_tui(path, workdir, args.repeat, args.presses, floor_once=lambda: core._floor_once(path))
+        r["startup"] = r["tui"].pop("startup")
+        r["tui_floor"] = core._floor_result(r["tui"].pop("floors"))
+        r["tui_floor"].pop("last_line")
     verdict = r["check"]["verdict"]
     if args.quick or args.no_tmux:
         r["tmux_skip"] = "--quick/--no-tmux"
@@ -147,14 +149,10 @@ def run_all(args, workdir: Path) -> tuple[dict, list[tuple[str, list[dict]]]]:
     t_start = time.monotonic()
     doc = _meta(args, workdir)
     logs = _inputs(args, workdir)
-    startup = None
-    if not args.no_tui:
-        _say(f"Textual start-up: trivial App (best of {args.repeat})…")
-        startup = tui.measure_startup(workdir, args.repeat)
     sections: list[tuple[str, list[dict]]] = []
     doc["logs"] = []
     for path, facts in logs:
-        r = measure_log(path, facts, args, workdir, startup)
+        r = measure_log(path, facts, args, workdir)
         rows = report.log_rows(r)
         events = f"{r['events']:,} events, " if r.get("events") else ""
         title = f"{r['name']} ({events}{report.mib(r['floor']['plain_bytes'])} plain, {r['file_bytes'] / 1e6:.1f} MB file)"

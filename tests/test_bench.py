@@ -33,6 +33,10 @@ def test_quick_run_writes_the_expected_json(tmp_path):
     assert res["check"]["verdict"]["call_id"] == res["expected_call_id"]
     assert res["tui"]["verdict"]["call_id"] == res["expected_call_id"]
     assert res["check"]["rss"] > 0 and res["tui"]["rss"] > 0
+    # the verdict's budget (2x floor + Textual's start-up) is measured between the explorer's runs
+    assert len(res["tui_floor"]["starts"]) == len(res["startup"]["runs"]) == len(res["tui"]["runs"]) == 1
+    budget_row = next(r for r in doc["rows"] if r["metric"].startswith("TUI: spawn"))
+    assert budget_row["data"]["budget_s"] == 2 * res["tui_floor"]["best"] + res["startup"]["best"]
     keys = res["tui"]["keys"]
     for name in ("down", "pagedown", "end", "home", "goto_prompt", "goto", "goto_count", "search_next"):
         assert keys[name]["n"] == 5, name
