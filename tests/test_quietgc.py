@@ -59,3 +59,31 @@ async def test_loaded_app_defers_full_passes_and_counts_key_presses(tmp_path, is
         before = app.quiet_gc.last_input
         await pilot.press("down")
         assert app.quiet_gc.last_input > before
+
+
+@pytest.fixture
+def unfrozen():
+    yield
+    gc.unfreeze()
+    gc.enable()
+
+
+def test_a_load_leaves_what_it_built_frozen_not_for_the_collector_to_walk(unfrozen):
+    """The explorer's load: one pause around it (the model's own pauses nest inside), then a freeze,
+    so the collector's first pass does not walk every object the decode made."""
+    from dsh_tui.model.gcpause import gc_paused
+    gc.unfreeze()
+    gc.enable()
+    with gc_paused(freeze=True):
+        with gc_paused():  # the model's pause inside: ending it neither freezes nor re-enables
+            built = [{"i": i} for i in range(1000)]
+        assert not gc.isenabled() and gc.get_freeze_count() == 0
+    assert gc.isenabled() and gc.get_freeze_count() >= len(built)
+    gc.unfreeze()
+    with gc_paused():  # check and the tests: no freeze asked, none done
+        built = [{"i": i} for i in range(1000)]
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    gc.disable()
+    with gc_paused(freeze=True):  # the collector was off (check): it stays off, nothing frozen
+        pass
+    assert not gc.isenabled() and gc.get_freeze_count() == 0

@@ -22,6 +22,7 @@ from textual.timer import Timer
 from textual.worker import Worker, WorkerState
 
 from ..model.diagnosis import diagnose
+from ..model.gcpause import gc_paused
 from ..live import is_zip_target, load_target
 from ..model.opener import open_session, save_to_cache
 from ..model.segments import UI_HEAD_SHARE
@@ -148,6 +149,13 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
     # -- loading ----------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="load", exit_on_error=False)
     def load(self):
+        # The model pauses the cyclic GC while it indexes and diagnoses; one pause around the whole
+        # load, frozen at its end, keeps the collector from walking all it built right after
+        # (QuietGC.start freezes too, but only once the log is shown).
+        with gc_paused(freeze=True):
+            return self._load()
+
+    def _load(self):
         last = [0.0]
 
         def progress(stage: str, done: int, total: int) -> None:  # at most 10 a second, plus the last
@@ -156,7 +164,6 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
                 last[0] = now
                 self.post_message(LoadProgress(stage, done, total))
 
-        # The model pauses the cyclic GC while it indexes and diagnoses (model/gcpause.py).
         early, self.early_tail = self.early_tail, None  # the decode owns (and closes) it from here
         if is_zip_target(self.path):  # ZIPs and their members: live.py
             if early is not None:
