@@ -71,6 +71,23 @@ def test_floor_check_and_jq_runs_take_turns(tmp_path):
     assert [k for _, k in starts] == list(range(len(measured))) * 3  # one of each, in turn, three times
 
 
+def test_a_commands_peak_rss_is_its_own_not_the_benchmarks():
+    """Linux carries a spawner's memory high-water mark into a vforked child: measured through the
+    launcher, a small command stays small after this process has grown by 200 MiB."""
+    grown = bytearray(200 << 20)
+    grown[::4096] = b"x" * (len(grown) // 4096)  # touch every page
+    del grown
+    r = bench_proc.run([sys.executable, "-c", "import sys; print('out'); sys.exit(3)"])
+    assert r.rc == 3 and r.stdout == b"out\n" and 0 < r.rss < 100 << 20 and r.wall > 0
+
+
+def test_a_command_past_its_timeout_is_killed_with_what_it_started():
+    with pytest.raises(TimeoutError, match="sleep"):
+        bench_proc.run(["bash", "-c", "sleep 60 & wait"], timeout=1)
+    ps = subprocess.run(["ps", "-eo", "stat=,args="], capture_output=True, text=True).stdout.splitlines()
+    assert not [line for line in ps if "sleep 60" in line and not line.startswith("Z")]
+
+
 def test_markdown_table_and_option_parsing():
     args = parser().parse_args(["--events", "1m,2k", "--growth-sizes", "1m,5m", "--markdown"])
     assert args.events == [[1_000_000, 2_000]] and args.growth_sizes == [1_000_000, 5_000_000]

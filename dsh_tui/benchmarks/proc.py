@@ -1,9 +1,11 @@
-"""Run a child process and measure it: wall time (monotonic) and peak RSS via ``os.wait4``."""
+"""Run a child process and measure it: wall time (monotonic) and peak RSS via ``os.wait4``, its own."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -22,26 +24,52 @@ class Run:
     stderr: bytes
 
 
+# A child's peak RSS (ru_maxrss) starts at the peak of the process that spawned it: subprocess
+# vforks, the child runs in the spawner's memory until exec, and Linux carries that high-water
+# mark across exec. This process grows as it measures (the floor and the in-process re-open read
+# the whole log), so every command is started by a fresh, small launcher instead, which times
+# and reaps it and writes its own figures to a pipe: [start, wall, maxrss KiB, exit code].
+_LAUNCHER = """
+import json, os, sys, time
+fd, argv = int(sys.argv[1]), sys.argv[2:]
+os.set_inheritable(fd, False)  # the measured command must not hold the report pipe open
+start = time.monotonic()
+pid = os.posix_spawnp(argv[0], argv, os.environ)
+_, status, ru = os.wait4(pid, 0)
+wall = time.monotonic() - start
+os.write(fd, json.dumps([start, wall, ru.ru_maxrss, os.waitstatus_to_exitcode(status)]).encode())
+"""
+
+
 def run(argv: list[str], *, env: dict[str, str] | None = None, timeout: float = 3600,
-        shell: bool = False, capture: bool = True) -> Run:
-    """Spawn, read its output, reap with ``os.wait4`` (so the rusage is this child's only)."""
+        capture: bool = True) -> Run:
+    """Run ``argv`` through the launcher; its wall time (spawn to reaped) and peak RSS are its own."""
     out = subprocess.PIPE if capture else subprocess.DEVNULL
-    start = time.monotonic()
-    proc = subprocess.Popen(argv, stdout=out, stderr=out, stdin=subprocess.DEVNULL, env=env, shell=shell)
+    rfd, wfd = os.pipe()
+    os.set_inheritable(wfd, True)  # the launcher writes here; the measured command does not inherit it
     try:
-        # communicate() would reap the child itself (losing the rusage); read the pipes instead.
-        stdout, stderr = _drain(proc, timeout)
+        launcher = [sys.executable, "-I", "-S", "-c", _LAUNCHER, str(wfd), *argv]
+        proc = subprocess.Popen(launcher, stdout=out, stderr=out, stdin=subprocess.DEVNULL, env=env,
+                                pass_fds=(wfd,), start_new_session=True)
+    finally:
+        os.close(wfd)
+    try:
+        stdout, stderr = _drain(proc, timeout, argv)
+        proc.wait(timeout=max(1.0, timeout))
     except BaseException:
-        proc.kill()
-        os.waitpid(proc.pid, 0)
+        os.killpg(proc.pid, signal.SIGKILL)  # the launcher and what it started (its own session)
+        proc.wait()
+        os.close(rfd)
         raise
-    _, status, ru = os.wait4(proc.pid, 0)
-    wall = time.monotonic() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)  # keep Popen from reaping again
-    return Run(wall, ru.ru_maxrss * 1024, proc.returncode, start, stdout, stderr)
+    with os.fdopen(rfd, "rb") as fh:
+        report = fh.read()
+    if proc.returncode != 0 or not report:
+        raise RuntimeError(f"launcher failed ({proc.returncode}) for {argv!r}: {stderr.decode(errors='replace')[-2000:]}")
+    start, wall, maxrss_kib, rc = json.loads(report)
+    return Run(wall, maxrss_kib * 1024, rc, start, stdout, stderr)
 
 
-def _drain(proc: subprocess.Popen, timeout: float) -> tuple[bytes, bytes]:
+def _drain(proc: subprocess.Popen, timeout: float, argv: list[str]) -> tuple[bytes, bytes]:
     import selectors
     bufs: dict[int, list[bytes]] = {}
     sel = selectors.DefaultSelector()
@@ -53,7 +81,7 @@ def _drain(proc: subprocess.Popen, timeout: float) -> tuple[bytes, bytes]:
     while sel.get_map():
         left = deadline - time.monotonic()
         if left <= 0:
-            raise TimeoutError(f"child {proc.args!r} ran past {timeout:.0f} s")
+            raise TimeoutError(f"child {argv!r} ran past {timeout:.0f} s")
         for key, _ in sel.select(min(left, 1.0)):
             chunk = os.read(key.fd, 1 << 20)
             if chunk:
