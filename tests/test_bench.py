@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -81,11 +82,23 @@ def test_a_commands_peak_rss_is_its_own_not_the_benchmarks():
     assert r.rc == 3 and r.stdout == b"out\n" and 0 < r.rss < 100 << 20 and r.wall > 0
 
 
-def test_a_command_past_its_timeout_is_killed_with_what_it_started():
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has exited
+    except FileNotFoundError:
+        return False
+
+
+def test_a_command_past_its_timeout_is_killed_with_what_it_started(tmp_path):
+    pid_file = tmp_path / "pid"
     with pytest.raises(TimeoutError, match="sleep"):
-        bench_proc.run(["bash", "-c", "sleep 60 & wait"], timeout=1)
-    ps = subprocess.run(["ps", "-eo", "stat=,args="], capture_output=True, text=True).stdout.splitlines()
-    assert not [line for line in ps if "sleep 60" in line and not line.startswith("Z")]
+        bench_proc.run(["bash", "-c", f"sleep 60 & echo $! > {pid_file}; wait"], timeout=1)
+    pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while _alive(pid) and time.monotonic() < deadline:  # SIGKILL lands asynchronously
+        time.sleep(0.02)
+    assert not _alive(pid)
 
 
 def test_markdown_table_and_option_parsing():
