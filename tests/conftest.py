@@ -26,6 +26,15 @@ def isolated_xdg(tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.fixture
+def helper_for_small_logs(monkeypatch):
+    """The tail helper forks for the tests' small logs too (it waits for 4 MiB files; a
+    DSH_TUI_SEGMENTS=0 in the environment would turn it off)."""
+    from dsh_tui.model import segments
+    monkeypatch.setattr(segments, "MIN_FILE_BYTES", 0)
+    monkeypatch.delenv(segments.ENV, raising=False)
+
+
 async def until(app, pilot, cond, what: str, timeout: float = 30) -> None:
     """Pause the Pilot until ``cond()``; fails on the app's own exception or after ``timeout`` s."""
     deadline = time.monotonic() + timeout

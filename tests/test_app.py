@@ -479,15 +479,13 @@ async def test_lists_and_objects_as_ids_and_turns_are_shown_not_a_crash(tmp_path
         assert app.is_running and app._exception is None
 
 
-async def test_the_explorers_helper_reads_the_larger_part(tmp_path, monkeypatch):
+async def test_the_explorers_helper_reads_the_larger_part(tmp_path, monkeypatch, helper_for_small_logs):
     """The decode thread shares its GIL with Textual, so the forked helper takes the bigger share."""
     from dsh_tui.gen.synthetic import write_synthetic
     from dsh_tui.model import segments
 
     path = tmp_path / "big.jsonl.zstd"
     write_synthetic(path, 20_000, seed=4)
-    monkeypatch.setattr(segments, "MIN_FILE_BYTES", 0)
-    monkeypatch.delenv(segments.ENV, raising=False)
     shares = []
     real = segments.choose_split
     monkeypatch.setattr(segments, "choose_split", lambda data, share=None: shares.append(share) or real(data, share))
@@ -498,17 +496,14 @@ async def test_the_explorers_helper_reads_the_larger_part(tmp_path, monkeypatch)
     assert shares == [segments.UI_HEAD_SHARE] and segments.UI_HEAD_SHARE < segments.HEAD_SHARE
 
 
-async def test_the_early_tail_helper_is_used_or_reaped(tmp_path, monkeypatch):
+async def test_the_early_tail_helper_is_used_or_reaped(tmp_path, monkeypatch, helper_for_small_logs):
     """`dsh-tui FILE` forks the tail's helper before Textual loads: the decode takes it over, and an
     app that quits first, or opens from the index cache, leaves no child behind."""
     from dsh_tui.cli import start_background
     from dsh_tui.gen.synthetic import write_synthetic
-    from dsh_tui.model import segments
 
     path = tmp_path / "big.jsonl.zstd"
     write_synthetic(path, 20_000, seed=5)
-    monkeypatch.setattr(segments, "MIN_FILE_BYTES", 0)
-    monkeypatch.delenv(segments.ENV, raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
 
     for quit_at_once in (True, False, False):  # the last run opens from the cache the second one wrote

@@ -108,12 +108,10 @@ def test_a_bad_record_in_a_late_slice_is_read_by_the_parent_from_there(synthetic
     assert log.res.corruption and len(merges) >= 2  # the slices before it were merged
 
 
-def test_the_diagnosis_advances_between_slices(synthetic, monkeypatch, isolated_xdg, merges):
+def test_the_diagnosis_advances_between_slices(synthetic, monkeypatch, isolated_xdg, merges, helper_for_small_logs):
     from dsh_tui.model import opener
-    monkeypatch.setattr(segments, "MIN_FILE_BYTES", 0)
     monkeypatch.setattr(segments, "SLICE_PLAIN_BYTES", 1)
     monkeypatch.setattr(segments, "TAIL_CHUNK_BYTES", 1 << 14)
-    monkeypatch.delenv(segments.ENV, raising=False)
     fed = []
     real = opener.advance_diagnosis
     monkeypatch.setattr(opener, "advance_diagnosis", lambda head, facts: fed.append(len(facts)) or real(head, facts))
@@ -247,10 +245,8 @@ def test_real_large_log_reads_the_same_split(merges):
 
 
 def test_the_diagnosis_begins_on_the_head_while_the_helper_reads_the_tail(synthetic, monkeypatch, isolated_xdg,
-                                                                         merges):
+                                                                         merges, helper_for_small_logs):
     from dsh_tui.model import opener
-    monkeypatch.setattr(segments, "MIN_FILE_BYTES", 0)
-    monkeypatch.delenv(segments.ENV, raising=False)
     begun = []
     real = opener.begin_diagnosis
     monkeypatch.setattr(opener, "begin_diagnosis", lambda facts: begun.append(len(facts)) or real(facts))
@@ -260,9 +256,8 @@ def test_the_diagnosis_begins_on_the_head_while_the_helper_reads_the_tail(synthe
     assert check_json(log, diag, None) == check_json(linear, diagnose(linear), None)
 
 
-def test_an_early_helper_is_used_when_the_file_is_unchanged(synthetic, monkeypatch, merges):
-    monkeypatch.setattr(segments, "MIN_FILE_BYTES", 0)
-    monkeypatch.delenv(segments.ENV, raising=False)
+def test_an_early_helper_is_used_when_the_file_is_unchanged(synthetic, monkeypatch, merges,
+                                                            helper_for_small_logs):
     early = segments.TailHelper.early(synthetic, share=0.3)
 
     def no_second_fork(*_args, **_kw):
@@ -274,9 +269,7 @@ def test_an_early_helper_is_used_when_the_file_is_unchanged(synthetic, monkeypat
     assert check_json(log, diagnose(log), None) == check_json(linear, diagnose(linear), None)
 
 
-def test_an_early_helper_on_a_file_that_changed_since_is_dropped(synthetic, tmp_path, monkeypatch, merges):
-    monkeypatch.setattr(segments, "MIN_FILE_BYTES", 0)
-    monkeypatch.delenv(segments.ENV, raising=False)
+def test_an_early_helper_on_a_file_that_changed_since_is_dropped(synthetic, tmp_path, merges, helper_for_small_logs):
     path = tmp_path / "live.zst"
     data = synthetic.read_bytes()
     path.write_bytes(data[:len(data) * 3 // 4])
@@ -289,10 +282,8 @@ def test_an_early_helper_on_a_file_that_changed_since_is_dropped(synthetic, tmp_
     assert log.res == load_session(path, parallel=False).res and len(log) == 20_000 and no_children()
 
 
-def test_an_early_helper_is_closed_whatever_the_open_does(synthetic, tmp_path, monkeypatch, isolated_xdg):
+def test_an_early_helper_is_closed_whatever_the_open_does(synthetic, tmp_path, isolated_xdg, helper_for_small_logs):
     from dsh_tui.model import opener
-    monkeypatch.setattr(segments, "MIN_FILE_BYTES", 0)
-    monkeypatch.delenv(segments.ENV, raising=False)
     log, diag = opener.open_session(synthetic)  # decoded, then cached
     opener.save_to_cache(log, diag)
     assert opener.open_session(synthetic, early_tail=segments.TailHelper.early(synthetic))[0].from_cache
@@ -310,12 +301,10 @@ def test_an_early_helper_is_closed_whatever_the_open_does(synthetic, tmp_path, m
 
 
 def test_check_forks_its_helper_early_unless_the_cache_will_answer(synthetic, monkeypatch, isolated_xdg, merges,
-                                                                 capsys):
+                                                                 capsys, helper_for_small_logs):
     """`check` starts the tail helper before it reads the file (TailHelper.early, not niced) when
     it will decode; with a cached index on disk it forks nothing. The report is the same."""
     from dsh_tui.cli import main
-    monkeypatch.setattr(segments, "MIN_FILE_BYTES", 0)
-    monkeypatch.delenv(segments.ENV, raising=False)
     started = []
     real = segments.TailHelper.early.__func__
 
