@@ -109,10 +109,10 @@ def measure_log(path: Path, facts: dict | None, args, workdir: Path) -> dict:
     r["reopen"] = core.reopen(path, workdir, args.repeat)
     if not args.no_tui:
         _say(f"{name}: floor, Textual start-up, explorer headless in turn, {args.presses} presses per key…")
-        r["tui"] = tui.measure_tui(path, workdir, args.repeat, args.presses, floor_once=lambda: core._floor_once(path))
-        r["startup"] = r["tui"].pop("startup")
-        r["tui_floor"] = core._floor_result(r["tui"].pop("floors"))
-        r["tui_floor"].pop("last_line")
+        r["tui"], r["startup"], floors = tui.measure_tui(path, workdir, args.repeat, args.presses,
+                                                         floor_once=lambda: core.floor_once(path))
+        r["tui_floor"] = core.floor_result(floors)
+        r["tui_floor"].pop("last_line")  # r["floor"] has it already (the tmux needle)
     verdict = r["check"]["verdict"]
     if args.quick or args.no_tmux:
         r["tmux_skip"] = "--quick/--no-tmux"

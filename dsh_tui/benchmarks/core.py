@@ -31,7 +31,7 @@ def generated_log(workdir: Path, n_events: int, *, seed: int = 0) -> tuple[Path,
 
 
 # -- 1. floor ---------------------------------------------------------------------------------
-def _floor_once(path: Path) -> dict:
+def floor_once(path: Path) -> dict:
     import orjson
     import zstandard
 
@@ -71,8 +71,8 @@ def _floor_once(path: Path) -> dict:
     return {"wall": wall, "start": start, "lines": lines, "bad_lines": bad, "plain_bytes": plain, "last_line": last}
 
 
-def _floor_result(runs: list[dict]) -> dict:
-    """Best of the runs of `_floor_once` (decode every frame and ``orjson.loads`` every line, in-process)."""
+def floor_result(runs: list[dict]) -> dict:
+    """Best of the runs of `floor_once` (decode every frame and ``orjson.loads`` every line, in-process)."""
     gc.collect()
     last = runs[-1]
     return {"best": min(r["wall"] for r in runs), "runs": [r["wall"] for r in runs],
@@ -120,11 +120,11 @@ def alternated(path: Path, workdir: Path, repeat: int, *, jq: bool) -> tuple[dic
     cmd = _jq_command(path) if jq else None
     floors, checks, jqs = [], [], []
     for _ in range(repeat):
-        floors.append(_floor_once(path))
+        floors.append(floor_once(path))
         checks.append(proc.run(argv, env=env))
         if cmd is not None:
             jqs.append(proc.run(["bash", "-c", cmd]))
-    return _floor_result(floors), _check_result(checks, argv), _jq_result(jqs, cmd) if cmd else None
+    return floor_result(floors), _check_result(checks, argv), _jq_result(jqs, cmd) if cmd else None
 
 
 # -- 3. re-open ---------------------------------------------------------------------------------

@@ -220,10 +220,12 @@ def _spawn(mode: str, workdir: Path, *extra: str, timeout: float = 900) -> tuple
     return res, r
 
 
-def measure_tui(path: Path, workdir: Path, repeat: int, presses: int, floor_once=None) -> dict:
+def measure_tui(path: Path, workdir: Path, repeat: int, presses: int,
+                floor_once=None) -> tuple[dict, dict, list]:
     """Spawn-to-verdict-painted (best of ``repeat``); keys measured in the first run only. Before each
     run, a trivial App's start-up and (with ``floor_once``) the floor are measured too: the verdict's
-    budget is made of both, so all three take turns and the machine's drift hits them alike."""
+    budget is made of both, so all three take turns and the machine's drift hits them alike.
+    Returns the explorer's figures, the start-up's and the floor runs."""
     runs, walls, floors, startup_rss = [], [], [], 0
     for k in range(repeat):
         if floor_once is not None:
@@ -239,12 +241,11 @@ def measure_tui(path: Path, workdir: Path, repeat: int, presses: int, floor_once
         runs.append(res)
     startup = {"best": min(walls), "runs": walls, "rss": startup_rss}
     first = runs[0]
-    return {"best": min(x["to_verdict"] for x in runs), "runs": [x["to_verdict"] for x in runs], "startup": startup,
-            "floors": floors,
+    return ({"best": min(x["to_verdict"] for x in runs), "runs": [x["to_verdict"] for x in runs],
             "to_loaded": first["to_loaded"], "to_imported": first["to_imported"], "import_s": first["import_s"],
             "rss_at_verdict": max(x["rss_at_verdict"] for x in runs), "rss": max(x["rss_process"] for x in runs),
             "verdict": {"kind": first["kind"], "call_id": first["call_id"], "index": first["index"]},
-            "paint_probe": first["paint_probe"], "keys": first.get("keys", {})}
+            "paint_probe": first["paint_probe"], "keys": first.get("keys", {})}, startup, floors)
 
 
 if __name__ == "__main__":
