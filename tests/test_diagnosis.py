@@ -130,6 +130,32 @@ def test_usage_prefers_chunks_and_skips_fork_seed(write_jsonl):
     assert usage.turns[2]["outputTokens"] == 2
 
 
+def test_per_call_usage_of_two_parts_merges_into_the_whole():
+    """The tail helper's per-call counts, merged, equal one scan of the whole log, cut anywhere:
+    a later chunk wins, a later message only over a message; calls stay in first-seen order."""
+    from dsh_tui.model.facts import note_chunk_usage, note_message_usage
+    from dsh_tui.model.usage import merge_calls
+    events = [("m", 1, 1), ("c", 1, 1), ("m", 1, 1), ("m", 1, 2), ("m", 1, 2), ("c", 2, 1), ("m", 1, 3),
+              ("c", 1, 3), ("m", 2, 1), ("c", 1, 2), ("m", 3, 1), ("m", 1, 1), ("c", 3, 1), ("m", 3, 1)]
+
+    def noted(part):
+        calls: dict = {}
+        for seq, (kind, turn, step) in part:
+            data = {"turn": turn, "step": step, "usage": {"inputTokens": seq}}
+            if kind == "c":
+                note_chunk_usage(calls, data, {"type": "usage", "usage": {"inputTokens": seq}}, seq)
+            else:
+                note_message_usage(calls, {"turn": turn, "step": step}, data, seq)
+        return calls
+    numbered = list(enumerate(events))
+    whole = noted(numbered)
+    assert whole[(1, 1)][:1] == (1,) and whole[(1, 2)][0] == 9 and whole[(3, 1)][0] == 12 and whole[(1, 3)][0] == 7
+    for cut in range(len(events) + 1):
+        calls = noted(numbered[:cut])
+        merge_calls(calls, noted(numbered[cut:]))
+        assert list(calls.items()) == list(whole.items()), cut
+
+
 def test_token_counts_that_are_not_finite_count_zero(tmp_path, capsys):
     """A hand-edited line read leniently can hold 1e999 or NaN where dsh writes token counts."""
     head = json.dumps(HEADER).encode()

@@ -101,7 +101,7 @@ def test_a_chunk_whose_type_is_not_a_string_is_indexed_not_a_crash(write_jsonl, 
                                                      "chunk": {"type": "usage", "usage": {"inputTokens": 3}}})
     log = load_session(write_jsonl([odd, usage] if first else [usage, odd]))
     assert len(log) == 2 and log.whole
-    assert [f[0] for f in log.res.facts] == ["chunk/usage"]
+    assert not log.res.facts and list(log.res.usage_calls.values()) == [(1 if first else 0, (3, 0, 0, 0, 0), True)]
 
 
 def test_projected_fixture_gets_seq_by_position(write_jsonl):
@@ -163,6 +163,40 @@ def test_plain_torn_last_line_and_bad_middle_line(write_jsonl):
     assert log.raw.torn.kind == "partial-line" and log.raw.torn.unreadable_bytes == len(b'{"type":"step/end","seq":2,"ti')
     assert [c.line for c in log.res.corruption] == [3]
     assert len(log) == 2 and log.seq_of(1) == 1
+
+
+def _odd_lines():
+    return [ev("turn/start", 0, {"turn": 1}), b"", b" \r", b"{not json", b"   ", b"[1]",
+            row(1, ["a", "b"], [True]), ev("step/start", 3, {"turn": 1, "step": 1}), b"", chunk(4, "x")]
+
+
+def test_record_and_report_offsets_point_at_their_lines(write_jsonl):
+    """Blank lines, bad lines and a malformed row: every record's span and every report's offset
+    is where its line is in the file (the scan sums them from line lengths after reading)."""
+    path = write_jsonl(_odd_lines())
+    text = path.read_bytes()
+    log = load_session(path)
+    starts = [0] + [i + 1 for i, b in enumerate(text) if b == 10]
+    lines = text.split(b"\n")
+    records = [k for k, line in enumerate(lines) if k and line.strip() and line.startswith(b'{"type"')]
+    assert [(log.res.rec_start[r], log.res.rec_end[r]) for r in range(log.records)] == [
+        (starts[k], starts[k] + len(lines[k])) for k in records]
+    assert [(c.kind, c.offset, c.line) for c in log.res.corruption] == [
+        ("bad-record", starts[4], 5), ("bad-record", starts[5], 6), ("bad-record", starts[6], 7),
+        ("malformed-row", starts[7], 8)]
+    assert "non-integer" in log.res.corruption[-1].message
+    assert [log.line_of_record(r) for r in range(log.records)] == [k + 1 for k in records]
+    assert len(log) == 5 and log.seq_of(4) == 4
+
+
+def test_any_window_size_gives_the_same_index(write_jsonl, monkeypatch):
+    """The scan splits its input into windows of lines; where they end changes nothing."""
+    from dsh_tui.model import scan
+    path = write_jsonl(_odd_lines() * 3)
+    whole = load_session(path).res
+    for window in (1, 7, 40, 200):
+        monkeypatch.setattr(scan, "WINDOW", window)
+        assert load_session(path).res == whole, window
 
 
 def test_lenient_json_fallback_for_lone_surrogates_and_big_ints(write_jsonl):

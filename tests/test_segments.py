@@ -46,6 +46,7 @@ def _assert_same(path):
     split = load_session(path, parallel=True)
     linear = load_session(path, parallel=False)
     assert split.res == linear.res
+    assert list(split.res.usage_calls.items()) == list(linear.res.usage_calls.items())  # order too: turns' order
     for attr in ("frames", "frame_offsets", "frame_plain", "frames_end", "torn", "corruption"):
         assert getattr(split.raw, attr) == getattr(linear.raw, attr), attr
     assert len(split.store) == len(linear.store)

@@ -13,7 +13,7 @@ from typing import Any
 from .gcpause import gc_paused
 from .pairing import Pair, Pairing, close_pairing, feed_facts
 from .session import SessionLog
-from .usage import Usage, compute_usage, usage_calls
+from .usage import Usage, compute_usage
 
 TOOL_KINDS = ("TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN", "TOOL_ERROR")
 FAILURE_KINDS = ("MODEL_REQUEST_FAILED", "TURN_NOT_COMPLETED", "OPEN_TURN", "COMMAND_NOT_DONE", "APPROVAL_UNDECIDED")
@@ -106,14 +106,13 @@ class Head:
     """The diagnosis of a log's first facts, done while the rest is still being read."""
     fed: int
     pairing: Pairing
-    usage_calls: dict
     notes: Notes
 
 
 def begin(facts: list) -> Head:
     """Pair the facts indexed so far (the index only appends: they stay the log's first facts).
     The Head is used up by the `diagnose` it is given to."""
-    head = Head(0, Pairing(), {}, Notes())
+    head = Head(0, Pairing(), Notes())
     advance(head, facts)
     return head
 
@@ -124,7 +123,6 @@ def advance(head: Head, facts: list) -> None:
         new = facts[head.fed:]
         feed_facts(head.pairing, new)
         _take_notes(head.notes, new)
-        usage_calls(new, head.usage_calls)
         head.fed = len(facts)
 
 
@@ -136,7 +134,7 @@ def diagnose(log: SessionLog, head: Head | None = None) -> Diagnosis:
 def _diagnose(log: SessionLog, head: Head | None) -> Diagnosis:
     facts = log.res.facts
     if head is None or head.fed > len(facts):
-        head = Head(0, Pairing(), {}, Notes())
+        head = Head(0, Pairing(), Notes())
     pairing, notes = head.pairing, head.notes
     rest = facts[head.fed:]
     feed_facts(pairing, rest)
@@ -156,7 +154,7 @@ def _diagnose(log: SessionLog, head: Head | None) -> Diagnosis:
     # Newest first; at one event the conclusion comes before its evidence.
     found.sort(key=lambda f: (-1 if f.index is None else f.index, _rank(f.kind)), reverse=True)
     return Diagnosis(found, _verdict(found), pairing,
-                     compute_usage(log, head.usage_calls, head.fed),
+                     compute_usage(log),
                      notes.preset[0] if notes.preset else log.header.get("agentPreset"),
                      st.open_turn, notes.latest_tools, notes.descriptor, bool(log.raw.corruption or log.res.corruption))
 

@@ -17,6 +17,7 @@ from .usage import tokens
 
 PREVIEW = 240
 CHUNK = "assistant/chunk"
+MESSAGE = "assistant/message"
 
 
 Fact = tuple  # (type: str, index: int, seq: int, data: dict)
@@ -56,15 +57,31 @@ def turn_step(d: dict, _op: Any = None) -> dict:
 
 
 def is_usage_chunk(chunk: Any) -> bool:
-    """The one kind of loose chunk kept as a fact: a call's token counts (`usage.py`)."""
+    """The one kind of loose chunk the scan reads: a call's token counts (`usage.py`)."""
     return type(chunk) is dict and chunk.get("type") == "usage"  # ==, not a set lookup: any JSON type is safe
 
 
-def usage_fact(d: dict, chunk: dict, index: int, seq: int) -> Fact:
-    """The ``chunk/usage`` fact of an assistant/chunk event whose ``data`` is ``d``."""
-    f = turn_step(d)
-    f["usage"], f["reason"] = tokens(chunk.get("usage")), chunk.get("reason")
-    return ("chunk/usage", index, seq, f)
+# Token counts are not facts: the scan keeps one entry per model call, (turn, step) -> (seq, counts,
+# from a usage chunk), in the order calls first appear. A usage chunk is the call's source (the
+# last one wins); an assistant/message's usage counts only while the call has no chunk. Kept apart
+# from the facts, this is 1/7 fewer facts to build, send from the tail helper and walk three times.
+
+def note_chunk_usage(calls: dict, d: dict, chunk: dict, seq: int) -> None:
+    """The usage chunk ``chunk`` of an assistant/chunk event whose ``data`` is ``d``."""
+    counts = tokens(chunk.get("usage"))
+    if counts is not None:
+        t, s = d.get("turn"), d.get("step")
+        calls[(t if type(t) in _PLAIN else _preview(t), s if type(s) in _PLAIN else _preview(s))] = (seq, counts, True)
+
+
+def note_message_usage(calls: dict, fact: dict, d: dict, seq: int) -> None:
+    """The usage of an assistant/message whose fact is ``fact`` and ``data`` is ``d``."""
+    counts = tokens(d.get("usage"))
+    if counts is not None:
+        key = (fact["turn"], fact["step"])
+        known = calls.get(key)
+        if known is None or not known[2]:
+            calls[key] = (seq, counts, False)
 
 
 def _turn_end(d: dict, _op: Any) -> dict:
@@ -105,7 +122,6 @@ def _assistant_message(d: dict, _op: Any) -> dict:
     blocks = msg.get("content") if isinstance(msg, dict) else None
     f["calls"] = [{"id": b.get("id"), "name": b.get("name"), "args": _preview(b.get("arguments"))}
                   for b in blocks if isinstance(b, dict) and b.get("type") == "tool-call"] if type(blocks) is list else []
-    f["usage"], f["interrupted"] = tokens(d.get("usage")), d.get("interrupted") is True
     return f
 
 

@@ -95,6 +95,6 @@ def save_to_cache(log: SessionLog, diag: Diagnosis) -> None:
     if key["size"] != log.raw.size or key["mtime_ns"] != log.raw.mtime_ns:
         return  # the file changed while it was read: do not cache a mismatched index
     raw = dataclasses.replace(log.raw, plain=b"")
-    res = dataclasses.replace(log.res, facts=[])  # the diagnosis is cached instead
+    res = dataclasses.replace(log.res, facts=[], usage_calls={})  # the diagnosis is cached instead
     cache.save(path, key, {"raw": raw, "header": log.header, "res": res, "diag": diag,
                            "plain_len": len(log.store)})

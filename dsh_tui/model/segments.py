@@ -28,6 +28,7 @@ from .forked import ForkedCall, can_fork, drop_at_exit
 from .header import parse_header
 from .scan import CHUNK, Scanner, _type_id
 from .source import LogUnreadable, RawLog, iter_plain, open_log
+from .usage import merge_calls
 from .zstdframes import ZSTD_MAGIC, FrameError, walk_frames
 
 MIN_FILE_BYTES = 4 << 20  # below this a fork costs more than it saves
@@ -84,7 +85,7 @@ class TailIndex:
     frames_end: int
     torn: object
     corruption: list
-    facts: bytes = b""  # marshal of the slice's facts (plain tuples): 3x faster than pickling them
+    facts: bytes = b""  # marshal of the slice's (facts, usage_calls) (plain tuples): 3x faster than pickling
     final: bool = True  # the last slice of the tail
     index_base: int = 0  # where the child's event indices start (its scanner's index_base)
 
@@ -147,9 +148,9 @@ def _slice(part: RawLog, scanner: Scanner, first: int, produced: int, frames0: i
     if scanner.res.corruption or scanner.projected is not False:
         return None
     res = scanner.res
-    facts = marshal.dumps(res.facts)
-    drop_at_exit(res.facts)
-    res.facts = []
+    facts = marshal.dumps((res.facts, res.usage_calls))
+    drop_at_exit((res.facts, res.usage_calls))
+    res.facts, res.usage_calls = [], {}
     frame_plain = part.frame_plain[frames0:]
     base = frame_plain[0] if frame_plain else 0
     return TailIndex(scanner, first, produced, len(part.frame_offsets) - frames0, part.frame_offsets[frames0:],
@@ -261,10 +262,12 @@ def merge_tail(scanner: Scanner, raw: RawLog, tail: TailIndex, base: int, limit:
             mine.count += u.count
             mine.ignorable = mine.ignorable and u.ignorable
     res.legacy.update(t.legacy)
+    facts, calls = marshal.loads(tail.facts)
     if shift:
-        res.facts.extend([(kind, i + shift, seq, d) for kind, i, seq, d in marshal.loads(tail.facts)])
+        res.facts.extend([(kind, i + shift, seq, d) for kind, i, seq, d in facts])
     else:  # the child guessed the indices right (the usual case): no Python loop over the facts
-        res.facts.extend(marshal.loads(tail.facts))
+        res.facts.extend(facts)
+    merge_calls(res.usage_calls, calls)
     res.envelope_issues.extend(t.envelope_issues[:max(0, 50 - len(res.envelope_issues))])
     res.lenient_records += t.lenient_records
     scanner.expected = tail.scanner.expected

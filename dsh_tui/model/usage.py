@@ -49,15 +49,14 @@ def _sums(rows: list[tuple[int, ...]]) -> dict[str, int]:
     return dict(zip(TOKEN_KEYS, map(sum, zip(*rows)))) if rows else dict.fromkeys(TOKEN_KEYS, 0)
 
 
-def compute_usage(log, per_call: dict | None = None, fed: int = 0) -> Usage:
-    """``per_call``: `usage_calls` of the log's first ``fed`` facts, if already done."""
+def compute_usage(log) -> Usage:
+    """The log's token usage from the per-call counts its scan kept (``res.usage_calls``, facts.py)."""
     seed = log.header.get("seedLength")
     seed = int(seed) if isinstance(seed, (int, float)) and not isinstance(seed, bool) else 0
-    per_call = usage_calls(log.res.facts[fed:], {} if per_call is None else per_call)
     out = Usage()
     inherited: list = []
     by_turn: dict[Any, list] = {}
-    for (turn, _step), (seq, counts, from_chunk) in per_call.items():
+    for (turn, _step), (seq, counts, from_chunk) in log.res.usage_calls.items():
         if seq < seed:
             inherited.append(counts)
             continue
@@ -73,13 +72,12 @@ def compute_usage(log, per_call: dict | None = None, fed: int = 0) -> Usage:
     return out
 
 
-def usage_calls(facts, per_call: dict) -> dict[tuple, tuple[int, dict, bool]]:
-    """(turn, step) -> (seq, token counts, from a usage chunk), facts after those already in ``per_call``."""
-    for t, _index, seq, d in facts:
-        if t == "chunk/usage" and d.get("usage") is not None:
-            per_call[(d.get("turn"), d.get("step"))] = (seq, d["usage"], True)
-        elif t == "assistant/message" and d.get("usage") is not None:
-            key = (d.get("turn"), d.get("step"))
-            if key not in per_call or not per_call[key][2]:
-                per_call[key] = (seq, d["usage"], False)
-    return per_call
+def merge_calls(calls: dict, later: dict) -> None:
+    """Add the per-call counts of a later part of the log (the tail helper's) as if read on: a later
+    usage chunk wins, a later message's usage only over a message's."""
+    for key, call in later.items():
+        if not call[2]:
+            known = calls.get(key)
+            if known is not None and known[2]:
+                continue
+        calls[key] = call
