@@ -133,12 +133,23 @@ def _small_fields(d: dict, _op: Any) -> dict:
     return out
 
 
+_TOOL_SETS: dict[tuple, tuple] = {}  # one tuple per distinct tool set (marshal sends a repeat as a reference)
+
+
 def _request_header(d: dict, _op: Any) -> dict:
-    header = d.get("header") if isinstance(d.get("header"), dict) else {}
-    tools = header.get("tools")
-    names = tuple([t.get("name") for t in tools if isinstance(t, dict)]) if isinstance(tools, list) else None
-    config = header.get("config") if isinstance(header.get("config"), dict) else {}
-    return {"tools": names, "provider": config.get("provider"), "model": config.get("model"), "reason": d.get("reason")}
+    """Only the tool names: what a later tool/call is checked against (NOT_IN_TOOL_SET)."""
+    header = d.get("header")
+    tools = header.get("tools") if isinstance(header, dict) else None
+    if not isinstance(tools, list):
+        return {"tools": None}
+    names = tuple([t.get("name") for t in tools if isinstance(t, dict)])
+    try:  # a long session sends the same tools with every request
+        if len(_TOOL_SETS) > 64:
+            _TOOL_SETS.clear()
+        names = _TOOL_SETS.setdefault(names, names)
+    except TypeError:  # a name that is not a JSON scalar: not shared
+        pass
+    return {"tools": names}
 
 
 def _scalars(d: dict, _op: Any) -> dict:

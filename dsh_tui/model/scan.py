@@ -174,7 +174,8 @@ class Scanner:
                 obj, _lenient = parse_json(line)
                 if obj is not None:
                     res.lenient_records += 1
-            if type(obj) is not dict or type(obj.get("type")) is not str:
+            etype = obj.get("type") if type(obj) is dict else None
+            if type(etype) is not str:
                 what = "not valid JSON" if obj is None else "not an event object with a string 'type'"
                 line_no = rec + self.skipped + 2
                 k = rec - rec0 + len(skipped)
@@ -182,7 +183,6 @@ class Scanner:
                 skipped.append(k)
                 self._skip(rec)
                 continue
-            etype = obj["type"]
             rf_append(nev)
             if etype == CHUNK and projected is False:
                 # Hot path: most records of a big log are loose chunk deltas.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import isfinite
+from operator import add
 from typing import Any
 
 TOKEN_KEYS = ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "reasoningTokens")
@@ -45,31 +46,31 @@ def tokens(usage: Any) -> tuple[int, ...] | None:
     return tuple(map(_count, map(usage.get, TOKEN_KEYS)))
 
 
-def _sums(rows: list[tuple[int, ...]]) -> dict[str, int]:
-    return dict(zip(TOKEN_KEYS, map(sum, zip(*rows)))) if rows else dict.fromkeys(TOKEN_KEYS, 0)
-
-
 def compute_usage(log) -> Usage:
     """The log's token usage from the per-call counts its scan kept (``res.usage_calls``, facts.py)."""
     seed = log.header.get("seedLength")
     seed = int(seed) if isinstance(seed, (int, float)) and not isinstance(seed, bool) else 0
     out = Usage()
     inherited: list = []
-    by_turn: dict[Any, list] = {}
+    by_turn: dict[Any, tuple[int, ...]] = {}  # turn -> its calls' summed counts
+    calls = from_message = 0
     for (turn, _step), (seq, counts, from_chunk) in log.res.usage_calls.items():
         if seq < seed:
             inherited.append(counts)
             continue
-        out.calls += 1
-        out.from_message += not from_chunk
-        rows = by_turn.get(turn)
-        if rows is None:
-            rows = by_turn[turn] = []
-        rows.append(counts)
+        calls += 1
+        from_message += not from_chunk
+        summed = by_turn.get(turn)
+        by_turn[turn] = counts if summed is None else tuple(map(add, summed, counts))
+    out.calls, out.from_message = calls, from_message
     out.inherited = _sums(inherited)
-    out.turns = {turn: _sums(rows) for turn, rows in by_turn.items()}
-    out.session = _sums([tuple(t.values()) for t in out.turns.values()])  # the sum of its turns
+    out.turns = {turn: dict(zip(TOKEN_KEYS, summed)) for turn, summed in by_turn.items()}
+    out.session = _sums(by_turn.values())  # the sum of its turns
     return out
+
+
+def _sums(rows) -> dict[str, int]:
+    return dict(zip(TOKEN_KEYS, map(sum, zip(*rows)))) if rows else dict.fromkeys(TOKEN_KEYS, 0)
 
 
 def merge_calls(calls: dict, later: dict) -> None:
