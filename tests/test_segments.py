@@ -84,6 +84,17 @@ def test_slices_merge_into_the_linear_index(synthetic, slices, merges):
     assert log.whole and len(merges) >= (2 if slices == (1, 1 << 14) else 1)
 
 
+def test_the_last_slice_is_short(synthetic, monkeypatch, merges):
+    """The parent merges and pairs the last slice only once the child has finished: however big the
+    slices, the last one holds just the file's last ~2% (LAST_SLICE_SHARE) and a chunk."""
+    monkeypatch.setattr(segments, "SLICE_PLAIN_BYTES", 1 << 40)
+    monkeypatch.setattr(segments, "TAIL_CHUNK_BYTES", 1 << 14)
+    _assert_same(synthetic)
+    assert len(merges) == 2
+    bulk, last = merges
+    assert last.final and not bulk.final and 0 < last.produced < bulk.produced / 8
+
+
 def test_torn_tail_in_the_last_slice(synthetic, tmp_path, slices, merges):
     path = tmp_path / "torn.zst"
     path.write_bytes(synthetic.read_bytes()[:-7])

@@ -42,6 +42,10 @@ EARLY_NICE = 10
 INDEX_BASE_MAX = 3 << 30  # a slice's first event index stays below this: rec_first_ev is 32-bit
 SLICE_PLAIN_BYTES = 8 << 20  # the child sends its index every this many plaintext bytes
 TAIL_CHUNK_BYTES = 1 << 20  # plaintext the child decodes before indexing it (slices end on these)
+# The last slice is cut short: what the parent does with it (merge, pair) comes after the child has
+# finished, while the earlier slices are merged as the child reads on. A slice also ends once the
+# undecoded rest is this part of the file, so the last one is ~1 MiB of plaintext, not up to 8.
+LAST_SLICE_SHARE = 0.02
 MIN_PATIENCE_S = 10.0  # at least this long for the child once the head is read
 ENV = "DSH_TUI_SEGMENTS"  # "0" turns the helper off (benchmarks, debugging)
 
@@ -107,6 +111,7 @@ def _index_tail(raw: RawLog, data: bytes, split: int, limit: int, session_id: st
     part = RawLog(raw.path, raw.size, raw.mtime_ns, "zstd", b"", frames=1)  # frames=1: not the header frame
     scanner, first, produced, frames0 = None, -1, 0, 0
     held: TailIndex | None = None
+    last_part, last_cut = int(len(data) * LAST_SLICE_SHARE), False
     for chunk in iter_plain(part, data, limit, start=split, produced=0, chunk_bytes=TAIL_CHUNK_BYTES):
         if scanner is None:
             first = _first_seq(chunk)
@@ -128,12 +133,13 @@ def _index_tail(raw: RawLog, data: bytes, split: int, limit: int, session_id: st
             scanner.index_base = first if first < INDEX_BASE_MAX else 0
         scanner.feed(chunk, produced)
         produced += len(chunk)
-        if produced >= SLICE_PLAIN_BYTES:
+        if produced >= SLICE_PLAIN_BYTES or (not last_cut and len(data) - part.frames_end <= last_part):
             held = _slice(part, scanner, first, produced, frames0)
             if held is None:
                 yield None
                 return
             scanner, produced, frames0 = None, 0, len(part.frame_offsets)
+            last_cut = len(data) - part.frames_end <= last_part
     if scanner is not None:
         held = _slice(part, scanner, first, produced, frames0)
     if held is not None:  # the last slice: it carries how the file ends
