@@ -145,7 +145,7 @@ def test_per_call_usage_of_two_parts_merges_into_the_whole():
             if kind == "c":
                 note_chunk_usage(calls, data, {"type": "usage", "usage": {"inputTokens": seq}}, seq)
             else:
-                note_message_usage(calls, {"turn": turn, "step": step}, data, seq)
+                note_message_usage(calls, (turn, step, ()), data, seq)
         return calls
     numbered = list(enumerate(events))
     whole = noted(numbered)

@@ -91,14 +91,14 @@ def _take_notes(notes: Notes, facts) -> None:
         elif t == "llm/retry":
             retries.setdefault((d.get("turn"), d.get("step")), []).append(f)
         elif t == "assistant/message":
-            answered[(d.get("turn"), d.get("step"))] = index
+            answered[(d[0], d[1])] = index
         elif t == "agent-preset/selected":
             if "agentPreset" in d:
                 notes.preset[:] = [d["agentPreset"]]
         elif t == "subagent/descriptor":
             notes.descriptor = d
         elif t == "request/header":
-            notes.latest_tools = d.get("tools")
+            notes.latest_tools = d[0]
 
 
 @dataclass
@@ -222,12 +222,11 @@ def _command_and_approval(pairing: Pairing, found: list[Finding]) -> None:
 
 
 def _turn_end(f, found: list[Finding]) -> None:
-    _t, index, seq, data = f
-    reason = data.get("reason")
+    _t, index, seq, (turn, reason) = f
     kind = reason.get("kind") if isinstance(reason, dict) else None
     if kind == "completed":
         return
-    code, msg, severity = str(kind), f"turn {data.get('turn')} ended: {kind}", "failure"
+    code, msg, severity = str(kind), f"turn {turn} ended: {kind}", "failure"
     if kind == "error":
         err = reason.get("error") if isinstance(reason.get("error"), dict) else {}
         code = err.get("code") or "error"
@@ -239,9 +238,9 @@ def _turn_end(f, found: list[Finding]) -> None:
     elif kind == "interrupted":
         msg += " (written by dsh's crash repair: the process had died inside this turn)"
     elif kind is None:
-        msg = f"turn {data.get('turn')} ended without a reason (legacy or malformed)"
+        msg = f"turn {turn} ended without a reason (legacy or malformed)"
         severity = "warning"
-    found.append(Finding("TURN_NOT_COMPLETED", index, seq, msg, severity=severity, turn=data.get("turn"),
+    found.append(Finding("TURN_NOT_COMPLETED", index, seq, msg, severity=severity, turn=turn,
                          code=code, repaired=kind == "interrupted"))
 
 

@@ -227,7 +227,7 @@ def _last_outcome(log, diag) -> str | None:
         return "open"
     for t, _index, _seq, data in reversed(log.res.facts):
         if t == "turn/end":
-            reason = data.get("reason")
+            reason = data[1]  # (turn, reason): facts.py
             kind = reason.get("kind") if isinstance(reason, dict) else reason
             return kind if isinstance(kind, str) and kind else "ended"
     return None

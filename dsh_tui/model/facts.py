@@ -2,9 +2,18 @@
 
 The scan (scan.py) keeps one fact per event of the types below, built by these
 extractors; pairing, diagnosis and usage read nothing else of the log. A fact is
-a plain ``(type, index, seq, data)`` tuple: built ~100k times on a big log, sent
+a plain ``(type, index, seq, data)`` tuple: built ~80k times on a big log, sent
 through the tail helper's pipe as it is (marshal), and unpacked in the loops
-that read it.
+that read it. ``data`` is a tuple laid out per type for the frequent types (a
+tuple costs half a dict to build, to send and to read back) and a dict of the
+event's scalar fields for the rare, free-form ones:
+
+    turn/start, step/start, step/end, session/end-seed   (turn, step)
+    turn/end            (turn, reason)
+    tool/call           (turn, step, callId, name, arguments preview)
+    tool/result         (turn, step, callId, isError, error, text preview, replaces an earlier result)
+    assistant/message   (turn, step, calls): calls a tuple of (id, name, arguments preview)
+    request/header      (tool names,)
 """
 
 from __future__ import annotations
@@ -20,7 +29,7 @@ CHUNK = "assistant/chunk"
 MESSAGE = "assistant/message"
 
 
-Fact = tuple  # (type: str, index: int, seq: int, data: dict)
+Fact = tuple  # (type: str, index: int, seq: int, data: tuple | dict): the layouts above
 
 
 def _preview(value: Any) -> str:
@@ -50,10 +59,10 @@ def key_value(value: Any) -> Any:
     return value if type(value) in _PLAIN else _preview(value)
 
 
-def turn_step(d: dict, _op: Any = None) -> dict:
+def turn_step(d: dict, _op: Any = None) -> tuple:
     t, s = d.get("turn"), d.get("step")
     # Inlined key_value: this runs for most facts of a big log.
-    return {"turn": t if type(t) in _PLAIN else _preview(t), "step": s if type(s) in _PLAIN else _preview(s)}
+    return (t if type(t) in _PLAIN else _preview(t), s if type(s) in _PLAIN else _preview(s))
 
 
 def is_usage_chunk(chunk: Any) -> bool:
@@ -74,55 +83,46 @@ def note_chunk_usage(calls: dict, d: dict, chunk: dict, seq: int) -> None:
         calls[(t if type(t) in _PLAIN else _preview(t), s if type(s) in _PLAIN else _preview(s))] = (seq, counts, True)
 
 
-def note_message_usage(calls: dict, fact: dict, d: dict, seq: int) -> None:
+def note_message_usage(calls: dict, fact: tuple, d: dict, seq: int) -> None:
     """The usage of an assistant/message whose fact is ``fact`` and ``data`` is ``d``."""
     counts = tokens(d.get("usage"))
     if counts is not None:
-        key = (fact["turn"], fact["step"])
+        key = (fact[0], fact[1])  # an assistant/message fact starts (turn, step)
         known = calls.get(key)
         if known is None or not known[2]:
             calls[key] = (seq, counts, False)
 
 
-def _turn_end(d: dict, _op: Any) -> dict:
-    return {"turn": key_value(d.get("turn")), "reason": d.get("reason")}
+def _turn_end(d: dict, _op: Any) -> tuple:
+    return (key_value(d.get("turn")), d.get("reason"))
 
 
-def _tool_call(d: dict, _op: Any) -> dict:
-    f = turn_step(d)
-    args = d.get("arguments")
-    f["callId"], f["name"] = d.get("callId"), d.get("name")
-    f["args"] = args[:PREVIEW] if type(args) is str else _preview(args)
-    f["args_len"] = len(args) if isinstance(args, str) else None
-    return f
+def _tool_call(d: dict, _op: Any) -> tuple:
+    t, s, args = d.get("turn"), d.get("step"), d.get("arguments")
+    return (t if type(t) in _PLAIN else _preview(t), s if type(s) in _PLAIN else _preview(s), d.get("callId"),
+            d.get("name"), args[:PREVIEW] if type(args) is str else _preview(args))
 
 
-def _tool_result(d: dict, op: Any) -> dict:
-    f = turn_step(d)
-    msg = d.get("message")
+def _tool_result(d: dict, op: Any) -> tuple:
+    t, s, msg = d.get("turn"), d.get("step"), d.get("message")
     if not isinstance(msg, dict):
         msg = {}
     src = msg.get("source")
     content = msg.get("content")
     block = content[0] if type(content) is list and content and isinstance(content[0], dict) else {}
-    meta = d.get("meta")
     err = d.get("error")
-    f["callId"] = src.get("callId", block.get("toolCallId")) if isinstance(src, dict) else block.get("toolCallId")
-    f["isError"] = block.get("isError") is True
-    f["error"] = err if isinstance(err, dict) else None
-    f["text"] = _text_of(block.get("content"))
-    f["diffs"] = isinstance(meta, dict) and isinstance(meta.get("diffs"), list) and bool(meta["diffs"])
-    f["replace"] = isinstance(op, dict)
-    return f
+    return (t if type(t) in _PLAIN else _preview(t), s if type(s) in _PLAIN else _preview(s),
+            src.get("callId", block.get("toolCallId")) if isinstance(src, dict) else block.get("toolCallId"),
+            block.get("isError") is True, err if isinstance(err, dict) else None, _text_of(block.get("content")),
+            isinstance(op, dict))
 
 
-def _assistant_message(d: dict, _op: Any) -> dict:
-    f = turn_step(d)
-    msg = d.get("message")
+def _assistant_message(d: dict, _op: Any) -> tuple:
+    t, s, msg = d.get("turn"), d.get("step"), d.get("message")
     blocks = msg.get("content") if isinstance(msg, dict) else None
-    f["calls"] = [{"id": b.get("id"), "name": b.get("name"), "args": _preview(b.get("arguments"))}
-                  for b in blocks if isinstance(b, dict) and b.get("type") == "tool-call"] if type(blocks) is list else []
-    return f
+    calls = tuple([(b.get("id"), b.get("name"), _preview(b.get("arguments")))
+                   for b in blocks if isinstance(b, dict) and b.get("type") == "tool-call"]) if type(blocks) is list else ()
+    return (t if type(t) in _PLAIN else _preview(t), s if type(s) in _PLAIN else _preview(s), calls)
 
 
 def _small_fields(d: dict, _op: Any) -> dict:
@@ -136,12 +136,12 @@ def _small_fields(d: dict, _op: Any) -> dict:
 _TOOL_SETS: dict[tuple, tuple] = {}  # one tuple per distinct tool set (marshal sends a repeat as a reference)
 
 
-def _request_header(d: dict, _op: Any) -> dict:
+def _request_header(d: dict, _op: Any) -> tuple:
     """Only the tool names: what a later tool/call is checked against (NOT_IN_TOOL_SET)."""
     header = d.get("header")
     tools = header.get("tools") if isinstance(header, dict) else None
     if not isinstance(tools, list):
-        return {"tools": None}
+        return (None,)
     names = tuple([t.get("name") for t in tools if isinstance(t, dict)])
     try:  # a long session sends the same tools with every request
         if len(_TOOL_SETS) > 64:
@@ -149,7 +149,7 @@ def _request_header(d: dict, _op: Any) -> dict:
         names = _TOOL_SETS.setdefault(names, names)
     except TypeError:  # a name that is not a JSON scalar: not shared
         pass
-    return {"tools": names}
+    return (names,)
 
 
 def _scalars(d: dict, _op: Any) -> dict:

@@ -82,65 +82,69 @@ def _key(value: Any) -> str:
     return value if isinstance(value, str) else repr(value)
 
 
-def _tool_pair(tools: dict[str, Pair], cid: str, name: Any, d: dict) -> Pair:
+def _tool_pair(tools: dict[str, Pair], cid: str, name: Any, turn: Any, step: Any) -> Pair:
     """The pair for ``cid``, created on first sight (from a tool-call block or a tool/call)."""
     p = tools.get(cid)
     if p is None:
-        p = tools[cid] = Pair("tool", cid, name, turn=d.get("turn"), step=d.get("step"))
+        p = tools[cid] = Pair("tool", cid, name, turn=turn, step=step)
     return p
 
 
 def feed_facts(out: Pairing, facts: list[Fact]) -> None:
-    """Pair ``facts`` after those already fed (a log's head can be paired while its tail is read)."""
+    """Pair ``facts`` after those already fed (a log's head can be paired while its tail is read).
+    The data layouts are in facts.py."""
     st = out.state
     tools = out.tools
     latest_tools: Any = out.latest_tools
     for f in facts:
         t, index, seq, d = f
         if t == "turn/start":
-            st.open_turn, st.open_turn_index = d.get("turn"), index
+            st.open_turn, st.open_turn_index = d[0], index
             st.open_step = st.open_step_index = None
             st.pending.clear()
         elif t == "turn/end":
             st.open_turn = st.open_turn_index = None
             st.open_step = st.open_step_index = None
         elif t == "step/start":
-            st.open_step, st.open_step_index = d.get("step"), index
+            st.open_step, st.open_step_index = d[1], index
         elif t == "step/end":
             st.open_step = st.open_step_index = None
             st.pending.clear()
         elif t == "assistant/message":
-            for call in d.get("calls", ()):
-                cid = _key(call.get("id"))
-                p = _tool_pair(tools, cid, call.get("name"), d)
+            turn, step, calls = d
+            for call_id, name, args in calls:
+                cid = _key(call_id)
+                p = _tool_pair(tools, cid, name, turn, step)
                 p.ask = index
                 p.seqs["ask"] = seq
-                p.detail = p.detail or call.get("args") or ""
+                p.detail = p.detail or args or ""
                 st.pending[cid] = p
         elif t == "tool/call":
-            cid = _key(d.get("callId"))
-            p = _tool_pair(tools, cid, d.get("name"), d)
+            turn, step, call_id, name, args = d
+            cid = _key(call_id)
+            p = _tool_pair(tools, cid, name, turn, step)
             p.open = index
             p.seqs["call"] = seq
-            p.name = d.get("name") or p.name
-            p.detail = d.get("args") or p.detail
+            p.name = name or p.name
+            p.detail = args or p.detail
             out.tool_set[cid] = latest_tools
         elif t == "tool/result":
-            if d.get("replace"):
+            turn, step, call_id, is_error, err, text, replace = d
+            if replace:
                 continue  # a pruning rewrite of an earlier result, not an outcome
-            cid = _key(d.get("callId"))
+            cid = _key(call_id)
             p = tools.get(cid)
             if p is None:
                 out.orphan_results.append(f)
-                p = tools[cid] = Pair("tool", cid, None, turn=d.get("turn"), step=d.get("step"))
+                p = tools[cid] = Pair("tool", cid, None, turn=turn, step=step)
             p.close = index
             p.seqs["result"] = seq
-            err = d.get("error") or {}
+            err = err or {}
             p.code = err.get("code") if isinstance(err.get("code"), str) else None
-            p.result = d.get("text") or ""
+            p.result = text or ""
             if p.code in REPAIR_CODES:
                 p.status, p.repaired = p.code, True
-            elif p.code or d.get("isError"):
+            elif p.code or is_error:
                 p.status = "error"
             else:
                 p.status = "paired"
@@ -148,7 +152,7 @@ def feed_facts(out: Pairing, facts: list[Fact]) -> None:
                 p.status = "result-without-call" if p.ask is None else p.status
             st.pending.pop(cid, None)
         elif t == "request/header":
-            latest_tools = d.get("tools")
+            latest_tools = d[0]
         elif t in ("command/run", "command/done"):
             _command(out, f)
         elif t in ("approval/asked", "approval/decided"):
