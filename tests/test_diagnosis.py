@@ -134,7 +134,7 @@ def test_per_call_usage_of_two_parts_merges_into_the_whole():
     """The tail helper's per-call counts, merged, equal one scan of the whole log, cut anywhere:
     a later chunk wins, a later message only over a message; calls stay in first-seen order."""
     from dsh_tui.model.facts import note_chunk_usage, note_message_usage
-    from dsh_tui.model.usage import merge_calls
+    from dsh_tui.model.usage import UsageTally, merge_calls
     events = [("m", 1, 1), ("c", 1, 1), ("m", 1, 1), ("m", 1, 2), ("m", 1, 2), ("c", 2, 1), ("m", 1, 3),
               ("c", 1, 3), ("m", 2, 1), ("c", 1, 2), ("m", 3, 1), ("m", 1, 1), ("c", 3, 1), ("m", 3, 1)]
 
@@ -147,6 +147,20 @@ def test_per_call_usage_of_two_parts_merges_into_the_whole():
             else:
                 note_message_usage(calls, (turn, step, ()), data, seq)
         return calls
+    def summed(table, seed):  # what compute_usage must give, the plain way
+        turns: dict = {}
+        inherited, calls, from_message = [0] * 5, 0, 0
+        for (turn, _step), (seq, counts, from_chunk) in table.items():
+            if seq < seed:
+                inherited = [a + b for a, b in zip(inherited, counts)]
+                continue
+            calls, from_message = calls + 1, from_message + (not from_chunk)
+            turns[turn] = [a + b for a, b in zip(turns.get(turn, [0] * 5), counts)]
+        return calls, from_message, inherited, list(turns.items())
+
+    def as_summed(usage):
+        return (usage.calls, usage.from_message, list(usage.inherited.values()),
+                [(t, list(v.values())) for t, v in usage.turns.items()])
     numbered = list(enumerate(events))
     whole = noted(numbered)
     assert whole[(1, 1)][:1] == (1,) and whole[(1, 2)][0] == 9 and whole[(3, 1)][0] == 12 and whole[(1, 3)][0] == 7
@@ -154,6 +168,13 @@ def test_per_call_usage_of_two_parts_merges_into_the_whole():
         calls = noted(numbered[:cut])
         merge_calls(calls, noted(numbered[cut:]))
         assert list(calls.items()) == list(whole.items()), cut
+        for seed in (0, 4):  # per-turn sums kept up as the table grows (UsageTally), a merge replacing some
+            table = noted(numbered[:cut])
+            tally = UsageTally(seed)
+            tally.add(table)
+            tally.add(table)  # adding again counts nothing twice
+            merge_calls(table, noted(numbered[cut:]))
+            assert as_summed(tally.usage(table)) == summed(whole, seed), (cut, seed)
 
 
 def test_token_counts_that_are_not_finite_count_zero(tmp_path, capsys):

@@ -126,7 +126,7 @@ def test_the_diagnosis_advances_between_slices(synthetic, monkeypatch, isolated_
     monkeypatch.setattr(segments, "TAIL_CHUNK_BYTES", 1 << 14)
     fed = []
     real = opener.advance_diagnosis
-    monkeypatch.setattr(opener, "advance_diagnosis", lambda head, facts: fed.append(len(facts)) or real(head, facts))
+    monkeypatch.setattr(opener, "advance_diagnosis", lambda head, facts, calls: fed.append(len(facts)) or real(head, facts, calls))
     log, diag = opener.open_session(synthetic, use_cache=False)
     assert len(fed) == len(merges) - 1 and fed == sorted(fed) and fed[-1] < len(log.res.facts)
     linear = load_session(synthetic, parallel=False)
@@ -261,7 +261,7 @@ def test_the_diagnosis_begins_on_the_head_while_the_helper_reads_the_tail(synthe
     from dsh_tui.model import opener
     begun = []
     real = opener.begin_diagnosis
-    monkeypatch.setattr(opener, "begin_diagnosis", lambda facts: begun.append(len(facts)) or real(facts))
+    monkeypatch.setattr(opener, "begin_diagnosis", lambda facts, calls: begun.append(len(facts)) or real(facts, calls))
     log, diag = opener.open_session(synthetic, use_cache=False)
     assert merges and len(begun) == 1 and 0 < begun[0] < len(log.res.facts)
     linear = load_session(synthetic, parallel=False)

@@ -13,7 +13,7 @@ from typing import Any
 from .gcpause import gc_paused
 from .pairing import Pair, Pairing, close_pairing, feed_facts
 from .session import SessionLog
-from .usage import Usage, compute_usage
+from .usage import Usage, UsageTally, compute_usage
 
 TOOL_KINDS = ("TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN", "TOOL_ERROR")
 FAILURE_KINDS = ("MODEL_REQUEST_FAILED", "TURN_NOT_COMPLETED", "OPEN_TURN", "COMMAND_NOT_DONE", "APPROVAL_UNDECIDED")
@@ -107,23 +107,26 @@ class Head:
     fed: int
     pairing: Pairing
     notes: Notes
+    tally: UsageTally = field(default_factory=UsageTally)  # assumes no seedLength (diagnose checks)
 
 
-def begin(facts: list) -> Head:
-    """Pair the facts indexed so far (the index only appends: they stay the log's first facts).
-    The Head is used up by the `diagnose` it is given to."""
+def begin(facts: list, usage_calls: dict | None = None) -> Head:
+    """Pair the facts indexed so far (the index only appends: they stay the log's first facts), and
+    sum the per-call usage so far. The Head is used up by the `diagnose` it is given to."""
     head = Head(0, Pairing(), Notes())
-    advance(head, facts)
+    advance(head, facts, usage_calls)
     return head
 
 
-def advance(head: Head, facts: list) -> None:
-    """Go on with the facts indexed since ``head`` was begun or last advanced."""
+def advance(head: Head, facts: list, usage_calls: dict | None = None) -> None:
+    """Go on with the facts (and calls) indexed since ``head`` was begun or last advanced."""
     with gc_paused():
         new = facts[head.fed:]
         feed_facts(head.pairing, new)
         _take_notes(head.notes, new)
         head.fed = len(facts)
+        if usage_calls is not None:
+            head.tally.add(usage_calls)
 
 
 def diagnose(log: SessionLog, head: Head | None = None) -> Diagnosis:
@@ -154,7 +157,7 @@ def _diagnose(log: SessionLog, head: Head | None) -> Diagnosis:
     # Newest first; at one event the conclusion comes before its evidence.
     found.sort(key=lambda f: (-1 if f.index is None else f.index, _rank(f.kind)), reverse=True)
     return Diagnosis(found, _verdict(found), pairing,
-                     compute_usage(log),
+                     compute_usage(log, head.tally),
                      notes.preset[0] if notes.preset else log.header.get("agentPreset"),
                      st.open_turn, notes.latest_tools, notes.descriptor, bool(log.raw.corruption or log.res.corruption))
 

@@ -49,9 +49,9 @@ def open_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
 
     def while_waiting(scanner) -> None:
         if head:
-            advance_diagnosis(head[0], scanner.res.facts)
+            advance_diagnosis(head[0], scanner.res.facts, scanner.res.usage_calls)
         else:
-            head.append(begin_diagnosis(scanner.res.facts))
+            head.append(begin_diagnosis(scanner.res.facts, scanner.res.usage_calls))
     log = load_session(path, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress,
                        head_share=head_share, while_waiting=while_waiting, early=early_tail)
     diag = diagnose(log, head[0] if head else None)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import isfinite
-from operator import add
+from itertools import islice
+from operator import add, is_not
 from typing import Any
 
 TOKEN_KEYS = ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "reasoningTokens")
@@ -46,27 +47,53 @@ def tokens(usage: Any) -> tuple[int, ...] | None:
     return tuple(map(_count, map(usage.get, TOKEN_KEYS)))
 
 
-def compute_usage(log) -> Usage:
-    """The log's token usage from the per-call counts its scan kept (``res.usage_calls``, facts.py)."""
+def compute_usage(log, tally: UsageTally | None = None) -> Usage:
+    """The log's token usage from the per-call counts its scan kept (``res.usage_calls``, facts.py);
+    ``tally``: one kept up to date while the log was read (used if it assumed the right seed)."""
     seed = log.header.get("seedLength")
     seed = int(seed) if isinstance(seed, (int, float)) and not isinstance(seed, bool) else 0
-    out = Usage()
-    inherited: list = []
-    by_turn: dict[Any, tuple[int, ...]] = {}  # turn -> its calls' summed counts
-    calls = from_message = 0
-    for (turn, _step), (seq, counts, from_chunk) in log.res.usage_calls.items():
-        if seq < seed:
-            inherited.append(counts)
-            continue
-        calls += 1
-        from_message += not from_chunk
-        summed = by_turn.get(turn)
-        by_turn[turn] = counts if summed is None else tuple(map(add, summed, counts))
-    out.calls, out.from_message = calls, from_message
-    out.inherited = _sums(inherited)
-    out.turns = {turn: dict(zip(TOKEN_KEYS, summed)) for turn, summed in by_turn.items()}
-    out.session = _sums(by_turn.values())  # the sum of its turns
-    return out
+    if tally is None or tally.seed != seed:
+        tally = UsageTally(seed)
+    return tally.usage(log.res.usage_calls)
+
+
+class UsageTally:
+    """Sums per turn of a growing per-call table (the tail helper's slices are merged into it while
+    the head's diagnosis goes on), so the sums are mostly done by the time the table is whole."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self.counted: dict[tuple, tuple] = {}  # (turn, step) -> the (seq, counts, from a chunk) summed
+        self.turns: dict[Any, tuple[int, ...]] = {}  # turn -> summed counts, in first-seen order
+        self.inherited: tuple[int, ...] = (0,) * len(TOKEN_KEYS)  # calls before seedLength (a fork's parent's)
+        self.calls = self.from_message = 0
+
+    def add(self, table: dict) -> None:
+        """Count the calls appended to ``table`` since the last add (a table only grows at its end)."""
+        counted, turns, seed = self.counted, self.turns, self.seed
+        for key, call in islice(table.items(), len(counted), None):
+            counted[key] = call
+            seq, counts, from_chunk = call
+            if seq < seed:
+                self.inherited = tuple(map(add, self.inherited, counts))
+                continue
+            self.calls += 1
+            self.from_message += not from_chunk
+            summed = turns.get(key[0])
+            turns[key[0]] = counts if summed is None else tuple(map(add, summed, counts))
+
+    def usage(self, table: dict) -> Usage:
+        self.add(table)
+        if any(map(is_not, map(self.counted.__getitem__, table), table.values())):
+            # A merge gave a call counted earlier a new value (a later usage chunk): count afresh.
+            fresh = UsageTally(self.seed)
+            fresh.add(table)
+            return fresh.usage(table)
+        out = Usage(calls=self.calls, from_message=self.from_message)
+        out.inherited = dict(zip(TOKEN_KEYS, self.inherited))
+        out.turns = {turn: dict(zip(TOKEN_KEYS, summed)) for turn, summed in self.turns.items()}
+        out.session = _sums(self.turns.values())  # the sum of its turns
+        return out
 
 
 def _sums(rows) -> dict[str, int]:
