@@ -179,7 +179,7 @@ def test_record_and_report_offsets_point_at_their_lines(write_jsonl):
     starts = [0] + [i + 1 for i, b in enumerate(text) if b == 10]
     lines = text.split(b"\n")
     records = [k for k, line in enumerate(lines) if k and line.strip() and line.startswith(b'{"type"')]
-    assert [(log.res.rec_start[r], log.res.rec_end[r]) for r in range(log.records)] == [
+    assert [(log.res.rec_start[r], log.res.end_of(r)) for r in range(log.records)] == [
         (starts[k], starts[k] + len(lines[k])) for k in records]
     assert [(c.kind, c.offset, c.line) for c in log.res.corruption] == [
         ("bad-record", starts[4], 5), ("bad-record", starts[5], 6), ("bad-record", starts[6], 7),
@@ -197,6 +197,20 @@ def test_any_window_size_gives_the_same_index(write_jsonl, monkeypatch):
     for window in (1, 7, 40, 200):
         monkeypatch.setattr(scan, "WINDOW", window)
         assert load_session(path).res == whole, window
+
+
+def test_an_unterminated_last_line_ends_with_the_text(monkeypatch):
+    """Fed text that does not end with a newline: the last record ends where the text does."""
+    from dsh_tui.model import scan
+    first, last = b'{"type":"step/end","seq":0,"data":{}}', b'{"type":"step/end","seq":1,"data":{}}'
+    text = first + b"\n\n" + last
+    for window in (1, 10, 1 << 20):
+        monkeypatch.setattr(scan, "WINDOW", window)
+        scanner = scan.Scanner(0, None)
+        scanner.feed(text, 100)
+        res = scanner.finish()
+        spans = [(res.rec_start[r], res.end_of(r)) for r in range(len(res.rec_start))]
+        assert spans == [(100, 100 + len(first)), (102 + len(first), 100 + len(text))], window
 
 
 def test_lenient_json_fallback_for_lone_surrogates_and_big_ints(write_jsonl):

@@ -17,7 +17,7 @@ from typing import Any
 
 from .. import __version__
 
-FORMAT = 8
+FORMAT = 9
 CHUNK = 4 * 1024 * 1024
 MAX_ENTRIES = 32
 CACHE_ENV = "DSH_TUI_NO_CACHE"

@@ -75,10 +75,10 @@ def find_all(log, needle: str, *, cancel=None, max_hits: int = MAX_HITS, window:
     if not key or not n_events:
         return out
     res = log.res
-    rec_start, rec_end, rec_first_ev = res.rec_start, res.rec_end, res.rec_first_ev
+    rec_start, end_of, rec_first_ev = res.rec_start, res.end_of, res.rec_first_ev
     n_records = len(rec_start)
     store = log.store  # read window by window: a zstd log's plaintext is never held whole
-    end = min(len(store), rec_end[n_records - 1]) if n_records else 0
+    end = min(len(store), end_of(n_records - 1)) if n_records else 0
     hits = out.indices
     append = hits.append
     low_needle = needle.lower()
@@ -95,7 +95,7 @@ def find_all(log, needle: str, *, cancel=None, max_hits: int = MAX_HITS, window:
         while 0 <= p < limit:
             pos = a + p
             r = bisect.bisect_right(rec_start, pos) - 1
-            if r < 0 or pos + len(key) > rec_end[r]:  # in the header or a skipped line: no event shows it
+            if r < 0 or pos + len(key) > end_of(r):  # in the header or a skipped line: no event shows it
                 p = low.find(key, p + 1)
                 continue
             first = rec_first_ev[r]
@@ -109,8 +109,9 @@ def find_all(log, needle: str, *, cancel=None, max_hits: int = MAX_HITS, window:
                 del hits[max_hits:]
                 out.capped = True
                 return out
-            resume = max(b, rec_end[r])  # one hit per record: go on after its end
-            p = low.find(key, rec_end[r] - a)
+            r_end = end_of(r)
+            resume = max(b, r_end)  # one hit per record: go on after its end
+            p = low.find(key, r_end - a)
         a = resume
     return out
 

@@ -249,7 +249,8 @@ def merge_tail(scanner: Scanner, raw: RawLog, tail: TailIndex, base: int, limit:
         tid = scanner.type_ids.get(name)
         table[cid] = _type_id(name, scanner.type_ids, res.types) if tid is None else tid
     res.rec_start.extend(array("Q", map(base.__add__, t.rec_start)))
-    res.rec_end.extend(array("Q", map(base.__add__, t.rec_end)))
+    res.rec_ends.update({r + rec0: end + base for r, end in t.rec_ends.items()})
+    res.text_end = base + t.text_end
     shift = nev0 - tail.index_base
     res.rec_first_ev.extend(array("I", map(shift.__add__, t.rec_first_ev)) if shift else t.rec_first_ev)
     res.ev_type.frombytes(t.ev_type.tobytes().translate(table))

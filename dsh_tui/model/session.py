@@ -151,7 +151,7 @@ class SessionLog:
 
     # -- record and event access ----------------------------------------------
     def record_bytes(self, r: int) -> bytes:
-        return self.store.slice(self.res.rec_start[r], self.res.rec_end[r])
+        return self.store.slice(self.res.rec_start[r], self.res.end_of(r))
 
     def line_of_record(self, r: int) -> int:
         shifts = self.res.line_shift  # blank or unparsable lines skipped before record r
@@ -223,7 +223,7 @@ class SessionLog:
         plain, rs = self.store.full(), self.res.rec_start
         cur_rec = self.res.record_of(min(max(start, 0), len(self) - 1))
         if not backward:
-            for m in pattern.finditer(plain, self.res.rec_end[cur_rec] if start >= 0 else self.res.body_start):
+            for m in pattern.finditer(plain, self.res.end_of(cur_rec) if start >= 0 else self.res.body_start):
                 return self._first_event_of_record(self.record_index_at(m.start()), needle)
             return None
         last = None
