@@ -327,7 +327,8 @@ class Scanner:
                 except TypeError:
                     pass
                 else:
-                    if not dt or (set(map(type, dt)) <= _INT and -MAX_SAFE <= min(dt) and max(dt) <= MAX_SAFE):
+                    if not dt or (list(map(type, dt)).count(int) == len(dt)  # exact ints only: no bool
+                                  and -MAX_SAFE <= min(dt) and max(dt) <= MAX_SAFE):
                         return len(members)
         return self._row_checked(obj, row, rec, k)
 
