@@ -9,8 +9,8 @@ are summed apart: they were the parent's calls.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from math import isfinite
 from itertools import islice
+from math import isfinite
 from operator import add, is_not
 from typing import Any
 
