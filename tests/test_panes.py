@@ -43,3 +43,45 @@ async def test_the_styles_a_pane_paints_with_are_the_current_ones_after_every_ki
         await pilot.press("z")
         await pilot.resize_terminal(100, 30)  # narrow: the panes stack, the screen's classes change
         await check("narrow")
+
+
+async def test_a_list_that_shrinks_draws_its_cursor_in_the_first_frame_at_the_new_height():
+    """After a load the events list loses the load bar's rows; the verdict, its last row, must be
+    in the first frame drawn at the new height (the scroll used to follow one frame, ~40 ms, later)."""
+    from rich.segment import Segment
+    from textual.app import App
+    from textual.widgets import Static
+
+    from dsh_tui.ui.widgets.vlist import VirtualList
+
+    frames: list[tuple[int, int]] = []  # (height, top row) of each frame the list drew
+
+    class Rows(VirtualList):
+        def row_count(self) -> int:
+            return 1000
+
+        def render_row(self, row: int, width: int, is_cursor: bool) -> list[Segment]:
+            return [Segment(f"row {row}")]
+
+        def render_lines(self, crop):
+            frames.append((self.container_size.height, self.scroll_offset.y))
+            return super().render_lines(crop)
+
+    class Shrinking(App):
+        def compose(self):
+            yield Rows()
+            yield Static("bar\nbar\nbar", id="bar")
+
+    app = Shrinking()
+    async with app.run_test(size=(40, 14)) as pilot:
+        rows, bar = app.query_one(Rows), app.query_one("#bar")
+        bar.display = False
+        rows.reset_rows(999)
+        await pilot.pause(0.1)
+        tall = rows.container_size.height
+        assert tall > 3 and frames[-1][1] + tall > 999  # the last row is on screen
+        frames.clear()
+        bar.display = True  # the list gets 3 rows shorter
+        await pilot.pause(0.1)
+        at_new_height = [(h, top) for h, top in frames if h == tall - 3]
+        assert at_new_height and all(top <= 999 < top + h for h, top in at_new_height), frames

@@ -84,6 +84,17 @@ class VirtualList(Pane, ScrollView, can_focus=True, inherit_bindings=False):
         self.virtual_size = Size(self.scrollable_content_region.width, self.row_count())
         self.call_after_refresh(self.scroll_cursor_into_view)
 
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        resized = super()._size_updated(size, virtual_size, container_size, layout)
+        if resized:  # keep the cursor on screen in the frame this layout pass draws (on_resize's scroll
+            # comes a frame later: after a load the list shrank by the load bar's rows and the verdict
+            # row, the last of a big log, was drawn one frame, ~40 ms, late)
+            h = max(1, self.container_size.height - self.scrollbar_size_horizontal)
+            top, row = self.scroll_offset.y, self.cursor
+            if row < top or row >= top + h:
+                self.scroll_to(y=row if row < top else row - h + 1, animate=False, force=True)
+        return resized
+
     # -- rendering ------------------------------------------------------------------------
     def style(self, name: str) -> Style:
         return self._styles.get(name) or self._base
