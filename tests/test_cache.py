@@ -43,6 +43,7 @@ def test_cached_open_gives_the_same_answers(cache_home, big_log):
     log, diag = open_session(big_log)
     assert log.from_cache
     assert _snapshot(log, diag) == _snapshot(fresh_log, fresh_diag)
+    assert diag.pairs == fresh_diag.pairs and diag.findings == fresh_diag.findings  # every field kept
     needle = fresh_diag.verdict.call_id
     assert log.search(needle, 0) == fresh_log.search(needle, 0) is not None
 

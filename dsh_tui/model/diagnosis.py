@@ -6,7 +6,7 @@ every way a session can end badly into a Finding that points at a real event.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any
 
@@ -42,11 +42,18 @@ class Finding:
     repaired: bool = False  # closed by dsh's own crash repair (a synthetic result on disk)
     child_session: str | None = None  # NOT_IN_TOOL_SET: the child session that called this tool
 
+    def __reduce__(self) -> tuple:
+        """Pickled as its field values, as a Pair is (pairing.py): thousands sit in the index cache."""
+        return (Finding, tuple(map(self.__dict__.__getitem__, FINDING_FIELDS)))
+
     def as_dict(self) -> dict:
         return {"kind": self.kind, "seq": self.seq, "callId": self.call_id, "name": self.name,
                 "turn": self.turn, "step": self.step, "code": self.code, "message": self.message,
                 "severity": self.severity, "repaired": self.repaired, "advice": ADVICE.get(self.kind),
                 "child_session": self.child_session}
+
+
+FINDING_FIELDS = tuple(f.name for f in fields(Finding))
 
 
 @dataclass
