@@ -89,10 +89,7 @@ class VirtualList(Pane, ScrollView, can_focus=True, inherit_bindings=False):
         if resized:  # keep the cursor on screen in the frame this layout pass draws (on_resize's scroll
             # comes a frame later: after a load the list shrank by the load bar's rows and the verdict
             # row, the last of a big log, was drawn one frame, ~40 ms, late)
-            h = max(1, self.container_size.height - self.scrollbar_size_horizontal)
-            top, row = self.scroll_offset.y, self.cursor
-            if row < top or row >= top + h:
-                self.scroll_to(y=row if row < top else row - h + 1, animate=False, force=True)
+            self.scroll_cursor_into_view()
         return resized
 
     # -- rendering ------------------------------------------------------------------------
@@ -145,7 +142,8 @@ class VirtualList(Pane, ScrollView, can_focus=True, inherit_bindings=False):
         self.cursor_moved(new)
 
     def scroll_cursor_into_view(self, center: bool = False) -> None:
-        h = max(1, self.scrollable_content_region.height)
+        # The rows shown, from the size the last layout pass gave (the screen region lags a pass).
+        h = max(1, self.container_size.height - self.scrollbar_size_horizontal)
         top = self.scroll_offset.y
         row = self.cursor
         if center and not top <= row < top + h:
