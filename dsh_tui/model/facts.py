@@ -61,7 +61,9 @@ def key_value(value: Any) -> Any:
 
 def turn_step(d: dict, _op: Any = None) -> tuple:
     t, s = d.get("turn"), d.get("step")
-    # Inlined key_value: this runs for most facts of a big log.
+    # Inlined key_value: this runs for most facts of a big log. The frequent extractors below and
+    # note_chunk_usage inline these two expressions in turn (calling turn_step from them measured
+    # +0.5% of a check's instructions).
     return (t if type(t) in _PLAIN else _preview(t), s if type(s) in _PLAIN else _preview(s))
 
 
@@ -87,7 +89,7 @@ def note_message_usage(calls: dict, fact: tuple, d: dict, seq: int) -> None:
     """The usage of an assistant/message whose fact is ``fact`` and ``data`` is ``d``."""
     counts = tokens(d.get("usage"))
     if counts is not None:
-        key = (fact[0], fact[1])  # an assistant/message fact starts (turn, step)
+        key = fact[:2]  # an assistant/message fact starts (turn, step)
         known = calls.get(key)
         if known is None or not known[2]:
             calls[key] = (seq, counts, False)

@@ -136,13 +136,14 @@ def _index_tail(raw: RawLog, data: bytes, split: int, limit: int, session_id: st
             scanner.index_base = first if first < INDEX_BASE_MAX else 0
         scanner.feed(chunk, produced)
         produced += len(chunk)
-        if produced >= SLICE_PLAIN_BYTES or (not last_cut and len(data) - part.frames_end <= last_part):
+        near_end = len(data) - part.frames_end <= last_part
+        if produced >= SLICE_PLAIN_BYTES or (near_end and not last_cut):
             held = _slice(part, scanner, first, produced, frames0)
             if held is None:
                 yield None
                 return
             scanner, produced, frames0 = None, 0, len(part.frame_offsets)
-            last_cut = len(data) - part.frames_end <= last_part
+            last_cut = near_end
     if scanner is not None:
         held = _slice(part, scanner, first, produced, frames0)
     if held is not None:  # the last slice: it carries how the file ends
