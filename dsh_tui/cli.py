@@ -131,7 +131,7 @@ def _early_check_helper(args):
             return None  # a cached index is likely: no child to fork and kill
     except (OSError, ImportError):
         return None  # the decode reports what is wrong with the file
-    return segments.TailHelper.early(args.file, args.max_plain_size, segments.HEAD_SHARE, nice=0)
+    return segments.TailHelper.early(args.file, args.max_plain_size, segments.STEAL_HEAD_SHARE, nice=0, steal=True)
 
 
 def _rejected_json(path: str, log) -> dict:

@@ -26,6 +26,29 @@ def isolated_xdg(tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.fixture(scope="module")
+def synthetic(tmp_path_factory):
+    """A 20k-event generated zstd log, big enough to split (test_segments*)."""
+    from dsh_tui.gen.synthetic import write_synthetic
+    path = tmp_path_factory.mktemp("seg") / "big.jsonl.zstd"
+    write_synthetic(path, 20_000, seed=3)
+    return path
+
+
+@pytest.fixture
+def merges(monkeypatch):
+    """The tail helper's slices merged, in order (none: the parent read the tail itself)."""
+    from dsh_tui.model import segments
+    calls = []
+    real = segments.merge_tail
+
+    def counting(*args):
+        calls.append(args[2])
+        return real(*args)
+    monkeypatch.setattr(segments, "merge_tail", counting)
+    return calls
+
+
 @pytest.fixture
 def helper_for_small_logs(monkeypatch):
     """The tail helper forks for the tests' small logs too (it waits for 4 MiB files; a

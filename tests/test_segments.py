@@ -9,7 +9,6 @@ import time
 import orjson
 import pytest
 
-from dsh_tui.gen.synthetic import write_synthetic
 from dsh_tui.model import segments
 from dsh_tui.model.diagnosis import diagnose
 from dsh_tui.model.report import check_json
@@ -22,28 +21,8 @@ from .conftest import ev, frame, no_children
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the tail helper needs os.fork")
 
 
-@pytest.fixture(scope="module")
-def synthetic(tmp_path_factory):
-    path = tmp_path_factory.mktemp("seg") / "big.jsonl.zstd"
-    write_synthetic(path, 20_000, seed=3)
-    return path
-
-
-@pytest.fixture
-def merges(monkeypatch):
-    """Counts the child indexes merged (0 means the parent read the tail itself)."""
-    calls = []
-    real = segments.merge_tail
-
-    def counting(*args):
-        calls.append(args[2])
-        return real(*args)
-    monkeypatch.setattr(segments, "merge_tail", counting)
-    return calls
-
-
-def _assert_same(path):
-    split = load_session(path, parallel=True)
+def _assert_same(path, early=None):
+    split = load_session(path, parallel=True, early=early)
     linear = load_session(path, parallel=False)
     assert split.res == linear.res
     assert list(split.res.usage_calls.items()) == list(linear.res.usage_calls.items())  # order too: turns' order
@@ -314,15 +293,16 @@ def test_an_early_helper_is_closed_whatever_the_open_does(synthetic, tmp_path, i
 
 def test_check_forks_its_helper_early_unless_the_cache_will_answer(synthetic, monkeypatch, isolated_xdg, merges,
                                                                  capsys, helper_for_small_logs):
-    """`check` starts the tail helper before it reads the file (TailHelper.early, not niced) when
-    it will decode; with a cached index on disk it forks nothing. The report is the same."""
+    """`check` starts the tail helper before it reads the file (TailHelper.early, not niced, its far
+    part free to be taken over) when it will decode; with a cached index on disk it forks nothing.
+    The report is the same."""
     from dsh_tui.cli import main
     started = []
     real = segments.TailHelper.early.__func__
 
     def spy(cls, *args, **kw):
         helper = real(cls, *args, **kw)
-        started.append((helper is not None, kw.get("nice")))
+        started.append((helper is not None, kw.get("nice"), kw.get("steal")))
         return helper
     monkeypatch.setattr(segments.TailHelper, "early", classmethod(spy))
 
@@ -332,7 +312,7 @@ def test_check_forks_its_helper_early_unless_the_cache_will_answer(synthetic, mo
         out.pop("cache", None)
         return out
     split = check_out("--no-cache")
-    assert started == [(True, 0)] and merges and no_children()
+    assert started == [(True, 0, True)] and merges and no_children()
     monkeypatch.setenv(segments.ENV, "0")
     assert check_out("--no-cache") == split  # no helper at all: the same report
     monkeypatch.delenv(segments.ENV)

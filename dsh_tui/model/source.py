@@ -170,12 +170,15 @@ def _check_jsonl_tail(raw: RawLog) -> None:
 
 
 def iter_plain(raw: RawLog, data: bytes, limit: int, *, progress: Progress | None = None, cancel=None,
-               chunk_bytes: int = 1 << 20, start: int = 0, produced: int = 0) -> Iterator[bytes]:
+               chunk_bytes: int = 1 << 20, start: int = 0, produced: int = 0,
+               stop: memoryview | None = None) -> Iterator[bytes]:
     """Decode zstd frames from byte ``start``; yield plaintext in record-aligned chunks.
 
     Frame 1 (the header) is yielded alone. Fills raw.frames / frame_offsets /
     frame_plain / torn / corruption as it goes. ``produced`` is the plaintext
     length already decoded before ``start`` (when following a growing file).
+    ``stop``: two shared int64s (segments.py): no frame starting at or after
+    ``stop[0]`` is decoded, and ``stop[1]`` is kept at the next frame's offset.
     """
     view = memoryview(data)
     dctx = zstandard.ZstdDecompressor()
@@ -188,6 +191,10 @@ def iter_plain(raw: RawLog, data: bytes, limit: int, *, progress: Progress | Non
     try:
         for span in walk_frames(view[start:], start):
             begin, end = span.start + start, span.end + start
+            if stop is not None:  # another process may take the frames from stop[0] on
+                if begin >= stop[0]:
+                    break
+                stop[1] = begin
             if frames % 512 == 0:
                 if cancel is not None and cancel.is_set():
                     raise Cancelled()

@@ -1,0 +1,139 @@
+"""The parent takes over the far part of a slow tail helper's work (segments.read_tail, _steal):
+the index is the linear read's whichever way the stop went."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from dsh_tui.model import forked, segments
+from dsh_tui.model.source import RawLog, iter_plain, open_log
+from dsh_tui.model.zstdframes import walk_frames
+
+from .conftest import no_children
+from .test_segments import _assert_same, _with_bad_record
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the tail helper needs os.fork")
+
+
+def _frame_starts(path) -> list[int]:
+    return [s.start for s in walk_frames(memoryview(path.read_bytes()))]
+
+
+@pytest.fixture
+def slow_child(monkeypatch, helper_for_small_logs):
+    """The forked child reads small chunks and sleeps after each (the parent reads at full speed)."""
+    monkeypatch.setattr(segments, "TAIL_CHUNK_BYTES", 1 << 14)
+    monkeypatch.setattr(segments, "STEAL_MIN_BYTES", 0)
+    real = segments.iter_plain
+
+    def slow(*args, **kw):
+        for chunk in real(*args, **kw):
+            if forked._in_child:
+                time.sleep(0.005)
+            yield chunk
+    monkeypatch.setattr(segments, "iter_plain", slow)
+
+
+@pytest.fixture
+def steals(monkeypatch):
+    """What each steal returned: (where the child was asked to stop, the slices read here)."""
+    seen = []
+    real = segments._steal
+
+    def spy(*args):
+        seen.append(real(*args))
+        return seen[-1]
+    monkeypatch.setattr(segments, "_steal", spy)
+    return seen
+
+
+def _early(path):
+    return segments.TailHelper.early(path, share=0.3, steal=True)
+
+
+@pytest.mark.parametrize("stop_at", ["frame", "inside-a-frame"])
+def test_iter_plain_stops_before_the_frame_asked_and_says_where_it_is(synthetic, stop_at):
+    raw, data, limit = open_log(synthetic)
+    starts = _frame_starts(synthetic)
+    half = len(starts) // 2
+    ctl = segments.control()
+    ctl[0] = starts[half] - (1 if stop_at == "inside-a-frame" else 0)  # frame half-1 starts before, and is read
+    part = RawLog(raw.path, raw.size, raw.mtime_ns, "zstd", b"")
+    seen = [ctl[1] for _chunk in iter_plain(part, data, limit, stop=ctl, chunk_bytes=1)]
+    assert seen == starts[:half]  # one frame a chunk: the offset of the frame just read
+    assert part.frame_offsets.tolist() == starts[:half] and part.frames_end == starts[half]
+    assert part.torn is None and not part.corruption
+
+
+def test_a_slow_helper_leaves_the_far_part_to_the_parent(synthetic, slow_child, steals, merges):
+    log = _assert_same(synthetic, _early(synthetic))
+    ((stop, parts),) = steals
+    assert stop in _frame_starts(synthetic) and parts and parts[-1].final and not parts[-1].stopped
+    assert all(a is b for a, b in zip(merges[-len(parts):], parts))  # the parent's slices merged last
+    child_last = merges[-len(parts) - 1]
+    assert child_last.final and child_last.stopped and child_last.frames_end == stop
+    assert log.whole and no_children(wait=5)
+
+
+def test_a_torn_tail_in_the_parents_part(synthetic, tmp_path, slow_child, steals, merges):
+    path = tmp_path / "torn.zst"
+    path.write_bytes(synthetic.read_bytes()[:-7])
+    log = _assert_same(path, _early(path))
+    assert steals and steals[0][1][-1].torn is not None and log.raw.torn is not None
+
+
+def test_a_bad_record_in_the_parents_part_is_read_here_from_the_stop(synthetic, tmp_path, slow_child, steals,
+                                                                     merges):
+    path = _with_bad_record(synthetic, tmp_path, 0.95)
+    log = _assert_same(path, _early(path))
+    ((stop, parts),) = steals
+    assert parts[-1] is None and log.res.corruption  # unusable: read on linearly from the child's stop
+    assert merges[-1].stopped and merges[-1].frames_end == stop
+
+
+def test_a_stop_the_helper_had_passed_drops_the_parents_part(synthetic, monkeypatch, slow_child, merges):
+    """If the child is past the frame the parent chose before it sees the request, it stops where it
+    is: the parent's slices do not follow on from there, so it drops them and reads on itself."""
+    starts = _frame_starts(synthetic)
+    taken = []
+
+    def late(helper, raw, data, split, limit, session_id):
+        target = next(s for s in starts if s > split)
+        deadline = time.monotonic() + 10
+        while helper.ctl[1] <= target and time.monotonic() < deadline:
+            time.sleep(0.001)
+        helper.ctl[0] = target
+        taken.append((target, list(segments._index_tail(raw, data, target, limit, session_id))))
+        return taken[-1]
+    monkeypatch.setattr(segments, "_steal", late)
+    log = _assert_same(synthetic, _early(synthetic))
+    ((target, parts),) = taken
+    assert parts[-1].final and not any(m is p for m in merges for p in parts)
+    assert merges[-1].stopped and merges[-1].frames_end > target  # then the parent read on from there
+    assert log.whole and no_children(wait=5)
+
+
+def test_a_helper_that_reads_fast_is_left_alone(synthetic, steals, merges, helper_for_small_logs):
+    _assert_same(synthetic, _early(synthetic))
+    assert merges and merges[-1].final and not merges[-1].stopped
+    assert all(s is None for s in steals)  # nothing big enough left to take (STEAL_MIN_BYTES)
+
+
+def test_real_large_log_with_a_late_helper(monkeypatch, steals, merges):
+    """The shared 936k-event log, its helper held back at first: the parent takes half its part."""
+    from .conftest import shared_log
+    path = shared_log("large/big-936k-events__session.jsonl.zstd")
+    real = segments.iter_plain
+
+    def late(*args, **kw):
+        if forked._in_child:
+            time.sleep(0.5)
+        yield from real(*args, **kw)
+    monkeypatch.setattr(segments, "iter_plain", late)
+    log = _assert_same(path, segments.TailHelper.early(path, share=segments.STEAL_HEAD_SHARE, steal=True))
+    ((stop, parts),) = steals
+    assert len(parts) > 1 and parts[-1].final and merges[-len(parts) - 1].frames_end == stop
+    assert len(log) == 936_202
