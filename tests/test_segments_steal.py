@@ -39,14 +39,14 @@ def slow_child(monkeypatch, helper_for_small_logs):
 
 @pytest.fixture
 def steals(monkeypatch):
-    """What each steal returned: (where the child was asked to stop, the slices read here)."""
+    """What each try to take over the child's far part gave (a TakeOver, or None: not worth it)."""
     seen = []
-    real = segments._steal
+    real = segments._take_over
 
     def spy(*args):
         seen.append(real(*args))
         return seen[-1]
-    monkeypatch.setattr(segments, "_steal", spy)
+    monkeypatch.setattr(segments, "_take_over", spy)
     return seen
 
 
@@ -70,28 +70,47 @@ def test_iter_plain_stops_before_the_frame_asked_and_says_where_it_is(synthetic,
 
 def test_a_slow_helper_leaves_the_far_part_to_the_parent(synthetic, slow_child, steals, merges):
     log = _assert_same(synthetic, _early(synthetic))
-    ((stop, parts),) = steals
-    assert stop in _frame_starts(synthetic) and parts and parts[-1].final and not parts[-1].stopped
+    (taken,) = steals
+    parts = taken.slices
+    assert taken.stop in _frame_starts(synthetic) and parts and parts[-1].final and not parts[-1].stopped
     assert all(a is b for a, b in zip(merges[-len(parts):], parts))  # the parent's slices merged last
     child_last = merges[-len(parts) - 1]
-    assert child_last.final and child_last.stopped and child_last.frames_end == stop
+    assert child_last.final and child_last.stopped and child_last.frames_end == taken.stop
     assert log.whole and no_children(wait=5)
+
+
+def test_the_childs_slices_are_merged_while_the_parent_reads_its_part(synthetic, slow_child, steals, monkeypatch):
+    """Merging and diagnosing the child's slices is not left until the parent has read its part."""
+    monkeypatch.setattr(segments, "SLICE_PLAIN_BYTES", 1)  # every chunk a slice, here and in the child
+    when = []  # per merge: (slice, the parent's slices read by then, its part read to the end)
+    real = segments.merge_tail
+
+    def spy(*args):
+        taken = steals[0] if steals else None
+        when.append((args[2], len(taken.slices) if taken else 0, taken is not None and taken._reading is None))
+        return real(*args)
+    monkeypatch.setattr(segments, "merge_tail", spy)
+    _assert_same(synthetic, _early(synthetic))
+    (taken,) = steals
+    mine = [k for k, (piece, _n, _done) in enumerate(when) if any(piece is p for p in taken.slices)]
+    assert mine and mine == list(range(mine[0], len(when)))  # the parent's slices come last
+    assert any(n and not done for _piece, n, done in when[:mine[0]])  # a child's, between two of the parent's
 
 
 def test_a_torn_tail_in_the_parents_part(synthetic, tmp_path, slow_child, steals, merges):
     path = tmp_path / "torn.zst"
     path.write_bytes(synthetic.read_bytes()[:-7])
     log = _assert_same(path, _early(path))
-    assert steals and steals[0][1][-1].torn is not None and log.raw.torn is not None
+    assert steals and steals[0].slices[-1].torn is not None and log.raw.torn is not None
 
 
 def test_a_bad_record_in_the_parents_part_is_read_here_from_the_stop(synthetic, tmp_path, slow_child, steals,
                                                                      merges):
     path = _with_bad_record(synthetic, tmp_path, 0.95)
     log = _assert_same(path, _early(path))
-    ((stop, parts),) = steals
-    assert parts[-1] is None and log.res.corruption  # unusable: read on linearly from the child's stop
-    assert merges[-1].stopped and merges[-1].frames_end == stop
+    (taken,) = steals
+    assert taken.slices[-1] is None and log.res.corruption  # unusable: read on linearly from the child's stop
+    assert merges[-1].stopped and merges[-1].frames_end == taken.stop
 
 
 def test_a_stop_the_helper_had_passed_drops_the_parents_part(synthetic, monkeypatch, slow_child, merges):
@@ -100,19 +119,19 @@ def test_a_stop_the_helper_had_passed_drops_the_parents_part(synthetic, monkeypa
     starts = _frame_starts(synthetic)
     taken = []
 
-    def late(helper, raw, data, split, limit, session_id):
+    def late(helper, raw, data, split, limit, session_id, _head_rate):
         target = next(s for s in starts if s > split)
         deadline = time.monotonic() + 10
         while helper.ctl[1] <= target and time.monotonic() < deadline:
             time.sleep(0.001)
-        helper.ctl[0] = target
-        taken.append((target, list(segments._index_tail(raw, data, target, limit, session_id))))
+        taken.append(segments.TakeOver(helper, raw, data, target, limit, session_id))
         return taken[-1]
-    monkeypatch.setattr(segments, "_steal", late)
+    monkeypatch.setattr(segments, "_take_over", late)
     log = _assert_same(synthetic, _early(synthetic))
-    ((target, parts),) = taken
+    (over,) = taken
+    parts = over.finish()
     assert parts[-1].final and not any(m is p for m in merges for p in parts)
-    assert merges[-1].stopped and merges[-1].frames_end > target  # then the parent read on from there
+    assert merges[-1].stopped and merges[-1].frames_end > over.stop  # then the parent read on from there
     assert log.whole and no_children(wait=5)
 
 
@@ -134,6 +153,25 @@ def test_real_large_log_with_a_late_helper(monkeypatch, steals, merges):
         yield from real(*args, **kw)
     monkeypatch.setattr(segments, "iter_plain", late)
     log = _assert_same(path, segments.TailHelper.early(path, share=segments.STEAL_HEAD_SHARE, steal=True))
-    ((stop, parts),) = steals
-    assert len(parts) > 1 and parts[-1].final and merges[-len(parts) - 1].frames_end == stop
+    (taken,) = steals
+    parts = taken.slices
+    assert len(parts) > 1 and parts[-1].final and merges[-len(parts) - 1].frames_end == taken.stop
     assert len(log) == 936_202
+
+
+@pytest.mark.parametrize("child_rate,leave", [(1.0, 0.5), (3.0, 0.75), (0.0, 0.1), (100.0, 0.9)])
+def test_the_child_is_left_a_share_of_the_rest_by_the_speeds_so_far(synthetic, monkeypatch, child_rate, leave):
+    """Read since the fork: the head here at 1 byte/s for each `child_rate` bytes/s of the child; the
+    child keeps that share of what it has left (within STEAL_LEAVE), up to the next frame."""
+    monkeypatch.setattr(segments, "STEAL_MIN_BYTES", 1000)
+    raw, data, limit = open_log(synthetic)
+    split = segments.choose_split(data, 0.3)
+
+    class Helper:
+        ctl, started = segments.control(), time.monotonic() - 1000.0
+    at = split + int(child_rate * 1000)
+    Helper.ctl[1] = at
+    taken = segments._take_over(Helper, raw, data, split, limit, "s", 1.0)
+    expected = segments.frame_start_after(data, at + int((len(data) - at) * leave))
+    assert taken.stop == expected == Helper.ctl[0] and taken.stop in _frame_starts(synthetic)
+    assert segments._take_over(Helper, raw, data, len(data) - 100, limit, "s", 1.0) is None  # too little left

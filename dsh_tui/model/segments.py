@@ -58,10 +58,11 @@ TAIL_CHUNK_BYTES = 1 << 20  # plaintext the child decodes before indexing it (sl
 # finished, while the earlier slices are merged as the child reads on. A slice also ends once the
 # undecoded rest is this part of the file, so the last one is ~1 MiB of plaintext, not up to 8.
 LAST_SLICE_SHARE = 0.02
-# Taking over the far part of the child's work: only once this much of the file is left to it; the
-# parent takes what is left beyond this share (0.5 and 0.55 were within noise in alternating runs).
+# Taking over the far part of the child's work: only once this much of the file is left to it. The
+# parent leaves the child a share of what is left in proportion to the two's speeds so far, within
+# these bounds (a fixed half left the parent waiting ~80 ms for the child on the 936k log).
 STEAL_MIN_BYTES = 1 << 20
-STEAL_AT = 0.5
+STEAL_LEAVE = (0.1, 0.9)
 MIN_PATIENCE_S = 10.0  # at least this long for the child once the head is read
 ENV = "DSH_TUI_SEGMENTS"  # "0" turns the helper off (benchmarks, debugging)
 
@@ -329,17 +330,47 @@ def merge_tail(scanner: Scanner, raw: RawLog, tail: TailIndex, base: int, limit:
     return total
 
 
-def _steal(helper: TailHelper, raw: RawLog, data: bytes, split: int, limit: int,
-           session_id: str | None) -> tuple[int, list[TailIndex | None]] | None:
-    """Take the far part of what the child has left: ask it to stop at a frame there, and index the
-    frames from that one on here, as the child would (slices to merge once the child's are)."""
+def _take_over(helper: TailHelper, raw: RawLog, data: bytes, split: int, limit: int,
+               session_id: str | None, head_rate: float) -> TakeOver | None:
+    """Take the far part of what the child has left, if it is worth it (STEAL_MIN_BYTES). Both have
+    read since the fork (file bytes a second: the head here, the child from the split on), and the
+    child is left what it would read in the time the parent takes to read the rest."""
     at = max(helper.ctl[1], split)
     rest = len(data) - at
-    stop = frame_start_after(data, at + int(rest * STEAL_AT)) if rest >= STEAL_MIN_BYTES else None
-    if stop is None:
+    if rest < STEAL_MIN_BYTES:
         return None
-    helper.ctl[0] = stop
-    return stop, list(_index_tail(raw, data, stop, limit, session_id))
+    child_rate = (at - split) / max(1e-3, time.monotonic() - helper.started)
+    low, high = STEAL_LEAVE
+    leave = min(high, max(low, child_rate / (child_rate + head_rate) if child_rate + head_rate > 0 else 0.5))
+    stop = frame_start_after(data, at + int(rest * leave))
+    return None if stop is None else TakeOver(helper, raw, data, stop, limit, session_id)
+
+
+class TakeOver:
+    """The frames from ``stop`` on, indexed here as the child would have (slices to merge after the
+    child's, which is asked to stop there), a slice at a time between merges of the child's."""
+
+    def __init__(self, helper: TailHelper, raw: RawLog, data: bytes, stop: int, limit: int,
+                 session_id: str | None) -> None:
+        helper.ctl[0] = self.stop = stop
+        self.slices: list[TailIndex | None] = []
+        self._reading: Iterator[TailIndex | None] | None = _index_tail(raw, data, stop, limit, session_id)
+
+    def read_while(self, idle) -> None:
+        while self._reading is not None and idle():
+            self._read_one()
+
+    def finish(self) -> list[TailIndex | None]:
+        while self._reading is not None:
+            self._read_one()
+        return self.slices
+
+    def _read_one(self) -> None:
+        part = next(self._reading, self)  # self: the end
+        if part is self:
+            self._reading = None
+        else:
+            self.slices.append(part)
 
 
 class SplitMissed(Exception):
@@ -353,6 +384,7 @@ def read_tail(raw: RawLog, scanner: Scanner, helper: TailHelper | None, tail: tu
     ``while_waiting(scanner)`` runs once the head is indexed and after each slice merged but the
     last (the caller's use of an idle moment: the diagnosis advances on the facts so far)."""
     data, split, limit = tail
+    head_rate = split / max(1e-3, time.monotonic() - helper.started) if helper is not None else 0.0  # bytes/s
     if raw.torn is not None:
         raise SplitMissed()
     if raw.corruption:  # the linear read stops at the first bad frame: nothing after it counts
@@ -362,12 +394,14 @@ def read_tail(raw: RawLog, scanner: Scanner, helper: TailHelper | None, tail: tu
     if helper is not None and scanner.projected is not False:
         helper.close()  # the child assumed a seq-carrying log: its index cannot be merged
     elif helper is not None:
-        stolen = None  # where the child was asked to stop, and the slices read here from there on
+        taken = None  # the far part of the child's work, once the parent has taken it over
         while True:
             if while_waiting is not None:
                 while_waiting(scanner)
-            if stolen is None and helper.steal and not helper.ready():
-                stolen = _steal(helper, raw, data, split, limit, scanner.session_id)
+            if taken is None and helper.steal and not helper.ready():
+                taken = _take_over(helper, raw, data, split, limit, scanner.session_id, head_rate)
+            if taken is not None:  # read that part while the child has nothing to merge
+                taken.read_while(lambda: not helper.ready())
             # Patience: the child has about as much to do as the head that just finished here.
             piece = helper.next_slice(cancel, max(MIN_PATIENCE_S, 4 * (time.monotonic() - helper.started)))
             if piece is None:
@@ -378,8 +412,8 @@ def read_tail(raw: RawLog, scanner: Scanner, helper: TailHelper | None, tail: tu
                     return produced
                 # The child stopped where asked (or, had it gone past that point, where it saw the
                 # request: the slices read here do not follow on then, and are dropped).
-                if stolen is not None and stolen[0] == raw.frames_end:
-                    for part in stolen[1]:
+                if taken is not None and taken.stop == raw.frames_end:
+                    for part in taken.finish():
                         if part is None:
                             break
                         produced = merge_tail(scanner, raw, part, produced, limit)
