@@ -122,6 +122,23 @@ def test_growth_rows_serialise():
     json.dumps(g)  # no cycles
 
 
+def test_growth_runs_each_size_in_turn(tmp_path, monkeypatch):
+    """One check of each size per round (the machine's drift must not decide the ratio), each size's
+    verdict checked against what the generator wrote."""
+    ran = []
+    real = bench_proc.run
+
+    def spy(argv, **kw):
+        ran.append(next(a for a in argv if a.endswith(".zstd")))
+        return real(argv, **kw)
+    monkeypatch.setattr(core.proc, "run", spy)
+    g = core.growth(tmp_path, [2_000, 3_000], 2, log=lambda _msg: None)
+    small, big = (str(core.generated_log(tmp_path, n)[0]) for n in (2_000, 3_000))
+    assert ran == [small, big, small, big]
+    assert [r["events"] for r in g["sizes"]] == [2_000, 3_000] and all(r["verdict_ok"] for r in g["sizes"])
+    assert g["size_ratio"] == 1.5 and len(g["sizes"][0]["check_runs"]) == 2
+
+
 @pytest.mark.parametrize("line,needle", [
     ('{"type":"tool/call","seq":42,"data":{}}', '"seq":42,'),
     ("not json at all", "not json at all"),

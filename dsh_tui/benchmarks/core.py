@@ -182,13 +182,21 @@ def _is_zstd(path: Path) -> bool:
 
 # -- 7. growth --------------------------------------------------------------------------------------
 def growth(workdir: Path, sizes: list[int], repeat: int, log=print) -> dict:
-    """`check --no-cache` on generated logs of each size; verdict checked against the generator."""
-    rows = []
+    """`check --no-cache` on generated logs of each size, one run of each size in turn (as
+    `alternated`: the machine's drift must not decide the ratio); verdict checked against the generator."""
+    logs = []
     for n in sizes:
         log(f"growth: generating {n:,} events…")
-        path, facts = generated_log(workdir, n)
-        log(f"growth: check on {n:,} events ({facts['plain_bytes'] / 2**20:,.0f} MiB plain)…")
-        c = check(path, workdir, repeat, cache=False)
+        logs.append(generated_log(workdir, n))
+    commands = [_check_command(path, workdir, cache=False) for path, _facts in logs]
+    runs: list[list[proc.Run]] = [[] for _ in sizes]
+    for k in range(repeat):
+        log(f"growth: check on each size, round {k + 1} of {repeat}…")
+        for n, (argv, env) in enumerate(commands):
+            runs[n].append(proc.run(argv, env=env))
+    rows = []
+    for n, (path, facts), (argv, _env), size_runs in zip(sizes, logs, commands, runs):
+        c = _check_result(size_runs, argv)
         v = c["verdict"]
         rows.append({"events": n, "path": str(path), "plain_bytes": facts["plain_bytes"],
                      "check_best": c["best"], "check_runs": c["runs"], "check_rss": c["rss"],
