@@ -38,14 +38,14 @@ def synthetic(tmp_path_factory):
 @pytest.fixture
 def merges(monkeypatch):
     """The tail helper's slices merged, in order (none: the parent read the tail itself)."""
-    from dsh_tui.model import segments
+    from dsh_tui.model import tailmerge
     calls = []
-    real = segments.merge_tail
+    real = tailmerge.merge_tail
 
     def counting(*args):
         calls.append(args[2])
         return real(*args)
-    monkeypatch.setattr(segments, "merge_tail", counting)
+    monkeypatch.setattr(tailmerge, "merge_tail", counting)
     return calls
 
 

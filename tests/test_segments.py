@@ -171,7 +171,7 @@ def test_helper_failure_falls_back(synthetic, monkeypatch, merges):
 
 def test_a_stuck_helper_is_killed_and_the_tail_read_here(synthetic, monkeypatch, merges):
     monkeypatch.setattr(segments, "_index_tail", lambda *_args: time.sleep(3600))
-    monkeypatch.setattr(segments, "MIN_PATIENCE_S", 0.3)
+    monkeypatch.setattr(segments, "MIN_PATIENCE_S", 0.3)  # tailmerge reads it from segments
     _assert_same(synthetic)
     assert not merges
     with pytest.raises(ChildProcessError):

@@ -1,4 +1,4 @@
-"""The parent takes over the far part of a slow tail helper's work (segments.read_tail, _steal):
+"""The parent takes over the far part of a slow tail helper's work (tailmerge.read_tail, _take_over):
 the index is the linear read's whichever way the stop went."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from dsh_tui.model import forked, segments
+from dsh_tui.model import forked, segments, tailmerge
 from dsh_tui.model.source import RawLog, iter_plain, open_log
 from dsh_tui.model.zstdframes import walk_frames
 
@@ -26,7 +26,7 @@ def _frame_starts(path) -> list[int]:
 def slow_child(monkeypatch, helper_for_small_logs):
     """The forked child reads small chunks and sleeps after each (the parent reads at full speed)."""
     monkeypatch.setattr(segments, "TAIL_CHUNK_BYTES", 1 << 14)
-    monkeypatch.setattr(segments, "STEAL_MIN_BYTES", 0)
+    monkeypatch.setattr(tailmerge, "STEAL_MIN_BYTES", 0)
     real = segments.iter_plain
 
     def slow(*args, **kw):
@@ -41,12 +41,12 @@ def slow_child(monkeypatch, helper_for_small_logs):
 def steals(monkeypatch):
     """What each try to take over the child's far part gave (a TakeOver, or None: not worth it)."""
     seen = []
-    real = segments._take_over
+    real = tailmerge._take_over
 
     def spy(*args):
         seen.append(real(*args))
         return seen[-1]
-    monkeypatch.setattr(segments, "_take_over", spy)
+    monkeypatch.setattr(tailmerge, "_take_over", spy)
     return seen
 
 
@@ -83,13 +83,13 @@ def test_the_childs_slices_are_merged_while_the_parent_reads_its_part(synthetic,
     """Merging and diagnosing the child's slices is not left until the parent has read its part."""
     monkeypatch.setattr(segments, "SLICE_PLAIN_BYTES", 1)  # every chunk a slice, here and in the child
     when = []  # per merge: (slice, the parent's slices read by then, its part read to the end)
-    real = segments.merge_tail
+    real = tailmerge.merge_tail
 
     def spy(*args):
         taken = steals[0] if steals else None
         when.append((args[2], len(taken.slices) if taken else 0, taken is not None and taken._reading is None))
         return real(*args)
-    monkeypatch.setattr(segments, "merge_tail", spy)
+    monkeypatch.setattr(tailmerge, "merge_tail", spy)
     _assert_same(synthetic, _early(synthetic))
     (taken,) = steals
     mine = [k for k, (piece, _n, _done) in enumerate(when) if any(piece is p for p in taken.slices)]
@@ -124,9 +124,9 @@ def test_a_stop_the_helper_had_passed_drops_the_parents_part(synthetic, monkeypa
         deadline = time.monotonic() + 10
         while helper.ctl[1] <= target and time.monotonic() < deadline:
             time.sleep(0.001)
-        taken.append(segments.TakeOver(helper, raw, data, target, limit, session_id))
+        taken.append(tailmerge.TakeOver(helper, raw, data, target, limit, session_id))
         return taken[-1]
-    monkeypatch.setattr(segments, "_take_over", late)
+    monkeypatch.setattr(tailmerge, "_take_over", late)
     log = _assert_same(synthetic, _early(synthetic))
     (over,) = taken
     parts = over.finish()
@@ -163,7 +163,7 @@ def test_real_large_log_with_a_late_helper(monkeypatch, steals, merges):
 def test_the_child_is_left_a_share_of_the_rest_by_the_speeds_so_far(synthetic, monkeypatch, child_rate, leave):
     """Read since the fork: the head here at 1 byte/s for each `child_rate` bytes/s of the child; the
     child keeps that share of what it has left (within STEAL_LEAVE), up to the next frame."""
-    monkeypatch.setattr(segments, "STEAL_MIN_BYTES", 1000)
+    monkeypatch.setattr(tailmerge, "STEAL_MIN_BYTES", 1000)
     raw, data, limit = open_log(synthetic)
     split = segments.choose_split(data, 0.3)
 
@@ -171,7 +171,7 @@ def test_the_child_is_left_a_share_of_the_rest_by_the_speeds_so_far(synthetic, m
         ctl, started = segments.control(), time.monotonic() - 1000.0
     at = split + int(child_rate * 1000)
     Helper.ctl[1] = at
-    taken = segments._take_over(Helper, raw, data, split, limit, "s", 1.0)
+    taken = tailmerge._take_over(Helper, raw, data, split, limit, "s", 1.0)
     expected = segments.frame_start_after(data, at + int((len(data) - at) * leave))
     assert taken.stop == expected == Helper.ctl[0] and taken.stop in _frame_starts(synthetic)
-    assert segments._take_over(Helper, raw, data, len(data) - 100, limit, "s", 1.0) is None  # too little left
+    assert tailmerge._take_over(Helper, raw, data, len(data) - 100, limit, "s", 1.0) is None  # too little left

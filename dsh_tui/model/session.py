@@ -20,7 +20,7 @@ from .jsonparse import parse_json
 from .legacy import upgrade
 from .gcpause import gc_paused
 from .plainstore import FrameStore, MemoryStore
-from . import segments
+from . import segments, tailmerge
 from .scan import ScanResult, Scanner
 from .source import LogUnreadable, RawLog, TornTail, iter_plain, max_plain_bytes, open_log, read_file_bytes
 from .vocabulary import PACKED_ROWS
@@ -273,7 +273,7 @@ def load_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
     zstd frames are indexed chunk by chunk as they are decoded. A header that dsh would reject
     (missing delegationDepth, other version, ...) still yields a SessionLog with
     ``header.rejection`` set; callers refuse it unless ``lenient``. ``while_waiting``: see
-    `segments.read_tail`; ``head_share``: the part of a big log read here (`segments.choose_split`);
+    `tailmerge.read_tail`; ``head_share``: the part of a big log read here (`segments.choose_split`);
     ``early``: a `segments.TailHelper.early` started on this path, used if the file is unchanged
     (always closed).
     """
@@ -305,7 +305,7 @@ def load_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
         return _index(raw, iter_plain(raw, head, limit, progress=report, cancel=cancel), lenient, cancel,
                       keep_plain=False, tail=None if split is None else (data, split, limit),
                       while_waiting=while_waiting, helper=early if plan is not None else None)
-    except segments.SplitMissed:  # a frame crossed the chosen split (crafted input): read it linearly
+    except tailmerge.SplitMissed:  # a frame crossed the chosen split (crafted input): read it linearly
         return load_session(path, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress,
                             parallel=False)
 
@@ -368,8 +368,8 @@ def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_pla
             scanner.feed(chunk, base)
     if tail is not None:
         if scanner is None:  # a header line longer than the head: crafted input
-            raise segments.SplitMissed()
-        produced = segments.read_tail(raw, scanner, helpers[0] if helpers else None, tail, produced, cancel,
+            raise tailmerge.SplitMissed()
+        produced = tailmerge.read_tail(raw, scanner, helpers[0] if helpers else None, tail, produced, cancel,
                                       while_waiting)
     if scanner is None:  # no complete header line at all
         buf = (out or b"") if keep_plain else pending

@@ -1,0 +1,177 @@
+"""The parent's side of a split read (segments.py): merge the tail helper's slices into the
+head's index as if the parent had read on, and take over the far part of the helper's work
+when the parent is done first. Whatever cannot be used is read here instead: the index is
+always the one a linear read makes.
+"""
+
+from __future__ import annotations
+
+import marshal
+import time
+from array import array
+from typing import Iterator
+
+from . import segments
+from .scan import Scanner, _type_id
+from .segments import TailHelper, TailIndex, _index_tail, frame_start_after
+from .source import LogUnreadable, RawLog, iter_plain
+from .usage import merge_calls
+
+# Taking over the far part of the child's work: only once this much of the file is left to it. The
+# parent leaves the child a share of what is left in proportion to the two's speeds so far, within
+# these bounds (a fixed half left the parent waiting ~80 ms for the child on the 936k log).
+STEAL_MIN_BYTES = 1 << 20
+STEAL_LEAVE = (0.1, 0.9)
+
+
+def merge_tail(scanner: Scanner, raw: RawLog, tail: TailIndex, base: int, limit: int) -> int:
+    """Append the child's index as if ``scanner`` had read on; returns the new plaintext length."""
+    res, t = scanner.res, tail.scanner.res
+    total = base + tail.produced
+    if total > limit:
+        raise LogUnreadable("too-large", f"{raw.path} decompresses to more than {limit:,} bytes; refusing "
+                            "(raise --max-plain-size)")
+    rec0, nev0, skip0 = len(res.rec_start), len(res.ev_type), scanner.skipped
+    if scanner.expected != tail.first_seq:  # the boundary gap, exactly as a linear scan records it
+        scanner._on_gap(rec0, nev0, scanner.expected, tail.first_seq)
+    table = bytearray(range(256))
+    for cid, name in enumerate(t.types):
+        tid = scanner.type_ids.get(name)
+        table[cid] = _type_id(name, scanner.type_ids, res.types) if tid is None else tid
+    res.rec_start.extend(array("Q", map(base.__add__, t.rec_start)))
+    res.rec_ends.update({r + rec0: end + base for r, end in t.rec_ends.items()})
+    res.text_end = base + t.text_end
+    shift = nev0 - tail.index_base
+    res.rec_first_ev.extend(array("I", map(shift.__add__, t.rec_first_ev)) if shift else t.rec_first_ev)
+    res.ev_type.frombytes(t.ev_type.tobytes().translate(table))
+    for g in t.gaps:
+        g.index += shift
+        g.line += rec0 + skip0
+    res.gaps.extend(t.gaps[:max(0, 10_000 - len(res.gaps))])
+    res.seq_shift.extend((i + shift, d - shift) for i, d in t.seq_shift)
+    res.line_shift.extend((r + rec0, s + skip0) for r, s in t.line_shift)
+    for name, u in t.unknown.items():
+        mine = res.unknown.get(name)
+        if mine is None:
+            u.first_index += shift
+            res.unknown[name] = u
+        else:
+            mine.count += u.count
+            mine.ignorable = mine.ignorable and u.ignorable
+    res.legacy.update(t.legacy)
+    facts, calls = marshal.loads(tail.facts)
+    if shift:
+        res.facts.extend([(kind, i + shift, seq, d) for kind, i, seq, d in facts])
+    else:  # the child guessed the indices right (the usual case): no Python loop over the facts
+        res.facts.extend(facts)
+    merge_calls(res.usage_calls, calls)
+    res.envelope_issues.extend(t.envelope_issues[:max(0, 50 - len(res.envelope_issues))])
+    res.lenient_records += t.lenient_records
+    scanner.expected = tail.scanner.expected
+    scanner.skipped += tail.scanner.skipped
+    raw.frame_offsets.extend(tail.frame_offsets)
+    raw.frame_plain.extend(array("Q", map(base.__add__, tail.frame_plain)))
+    raw.frames = (raw.frames or 0) + tail.frames
+    if tail.frames:
+        raw.frames_end = tail.frames_end
+    raw.torn = tail.torn
+    raw.corruption.extend(tail.corruption)
+    return total
+
+
+def _take_over(helper: TailHelper, raw: RawLog, data: bytes, split: int, limit: int,
+               session_id: str | None, head_rate: float) -> TakeOver | None:
+    """Take the far part of what the child has left, if it is worth it (STEAL_MIN_BYTES). Both have
+    read since the fork (file bytes a second: the head here, the child from the split on), and the
+    child is left what it would read in the time the parent takes to read the rest."""
+    at = max(helper.ctl[1], split)
+    rest = len(data) - at
+    if rest < STEAL_MIN_BYTES:
+        return None
+    child_rate = (at - split) / max(1e-3, time.monotonic() - helper.started)
+    low, high = STEAL_LEAVE
+    leave = min(high, max(low, child_rate / (child_rate + head_rate) if child_rate + head_rate > 0 else 0.5))
+    stop = frame_start_after(data, at + int(rest * leave))
+    return None if stop is None else TakeOver(helper, raw, data, stop, limit, session_id)
+
+
+class TakeOver:
+    """The frames from ``stop`` on, indexed here as the child would have (slices to merge after the
+    child's, which is asked to stop there), a slice at a time between merges of the child's."""
+
+    def __init__(self, helper: TailHelper, raw: RawLog, data: bytes, stop: int, limit: int,
+                 session_id: str | None) -> None:
+        helper.ctl[0] = self.stop = stop
+        self.slices: list[TailIndex | None] = []
+        self._reading: Iterator[TailIndex | None] | None = _index_tail(raw, data, stop, limit, session_id)
+
+    def read_while(self, idle) -> None:
+        while self._reading is not None and idle():
+            self._read_one()
+
+    def finish(self) -> list[TailIndex | None]:
+        while self._reading is not None:
+            self._read_one()
+        return self.slices
+
+    def _read_one(self) -> None:
+        part = next(self._reading, self)  # self: the end
+        if part is self:
+            self._reading = None
+        else:
+            self.slices.append(part)
+
+
+class SplitMissed(Exception):
+    """The head segment did not end on the frame boundary chosen for the split."""
+
+
+def read_tail(raw: RawLog, scanner: Scanner, helper: TailHelper | None, tail: tuple[bytes, int, int],
+              produced: int, cancel, while_waiting=None) -> int:
+    """Append the tail segment's index (the helper's slices, else read here); returns the plaintext length.
+
+    ``while_waiting(scanner)`` runs once the head is indexed and after each slice merged but the
+    last (the caller's use of an idle moment: the diagnosis advances on the facts so far). With
+    ``helper.steal``, the first time the child has no slice ready the parent may take over the far
+    part of its work (`_take_over`), read between merges of the child's slices."""
+    data, split, limit = tail
+    head_rate = split / max(1e-3, time.monotonic() - helper.started) if helper is not None else 0.0  # bytes/s
+    if raw.torn is not None:
+        raise SplitMissed()
+    if raw.corruption:  # the linear read stops at the first bad frame: nothing after it counts
+        return produced
+    if raw.frames_end != split:
+        raise SplitMissed()
+    if helper is not None and scanner.projected is not False:
+        helper.close()  # the child assumed a seq-carrying log: its index cannot be merged
+    elif helper is not None:
+        taken = None  # the far part of the child's work, once the parent has taken it over
+        while True:
+            if while_waiting is not None:
+                while_waiting(scanner)
+            if taken is None and helper.steal and not helper.ready():
+                taken = _take_over(helper, raw, data, split, limit, scanner.session_id, head_rate)
+            if taken is not None:  # read that part while the child has nothing to merge
+                taken.read_while(lambda: not helper.ready() and not (cancel is not None and cancel.is_set()))
+            # Patience: the child has about as much to do as the head that just finished here.
+            piece = helper.next_slice(cancel, max(segments.MIN_PATIENCE_S, 4 * (time.monotonic() - helper.started)))
+            if piece is None:
+                break  # read on from the end of the slices merged so far
+            produced = merge_tail(scanner, raw, piece, produced, limit)
+            if piece.final:
+                if not piece.stopped:
+                    return produced
+                # The child stopped where asked (or, had it gone past that point, where it saw the
+                # request: the slices read here do not follow on then, and are dropped).
+                if taken is not None and taken.stop == raw.frames_end:
+                    for part in taken.finish():
+                        if part is None:
+                            break
+                        produced = merge_tail(scanner, raw, part, produced, limit)
+                        if part.final:
+                            return produced
+                break
+    for chunk in iter_plain(raw, data, limit, start=raw.frames_end, produced=produced, cancel=cancel):
+        scanner.feed(chunk, produced)
+        produced += len(chunk)
+    return produced
