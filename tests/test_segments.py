@@ -321,3 +321,13 @@ def test_check_forks_its_helper_early_unless_the_cache_will_answer(synthetic, mo
     started.clear()
     check_out()
     assert started == [] and no_children()
+
+
+def test_facts_of_a_type_share_one_string_through_the_merge(synthetic, merges):
+    """One string object per fact type (marshal then sends a back-reference, not a copy per fact)."""
+    for log in (load_session(synthetic, parallel=True), load_session(synthetic, parallel=False)):
+        kinds: dict[str, set[int]] = {}
+        for f in log.res.facts:
+            kinds.setdefault(f[0], set()).add(id(f[0]))
+        assert len(kinds) > 3 and all(len(ids) == 1 for ids in kinds.values())
+    assert merges
