@@ -55,17 +55,31 @@ def _early(path):
 
 
 @pytest.mark.parametrize("stop_at", ["frame", "inside-a-frame"])
-def test_iter_plain_stops_before_the_frame_asked_and_says_where_it_is(synthetic, stop_at):
+def test_iter_plain_stops_before_the_frame_asked(synthetic, stop_at):
     raw, data, limit = open_log(synthetic)
     starts = _frame_starts(synthetic)
     half = len(starts) // 2
     ctl = segments.control()
     ctl[0] = starts[half] - (1 if stop_at == "inside-a-frame" else 0)  # frame half-1 starts before, and is read
     part = RawLog(raw.path, raw.size, raw.mtime_ns, "zstd", b"")
-    seen = [ctl[1] for _chunk in iter_plain(part, data, limit, stop=ctl, chunk_bytes=1)]
-    assert seen == starts[:half]  # one frame a chunk: the offset of the frame just read
+    chunks = list(iter_plain(part, data, limit, stop=ctl, chunk_bytes=1))
+    assert len(chunks) == half  # one frame a chunk
     assert part.frame_offsets.tolist() == starts[:half] and part.frames_end == starts[half]
     assert part.torn is None and not part.corruption
+
+
+def test_the_child_says_how_far_it_has_indexed(synthetic, monkeypatch):
+    """ctl[1] is the end of the frames indexed so far (not decoded: decoding runs a chunk ahead)."""
+    monkeypatch.setattr(segments, "SLICE_PLAIN_BYTES", 1)
+    monkeypatch.setattr(segments, "TAIL_CHUNK_BYTES", 1 << 14)
+    raw, data, limit = open_log(synthetic)
+    split = segments.choose_split(data, 0.3)
+    ctl = segments.control()
+    seen = [(ctl[1], piece.frames_end) for piece in segments._index_tail(raw, data, split, limit, "s", ctl)]
+    ends = set(_frame_starts(synthetic)) | {len(data)}
+    assert len(seen) > 3 and all(at in ends for at, _end in seen)
+    # A slice is sent as the next chunk is decoded, before it is indexed: at the slice's end.
+    assert all(at == end for at, end in seen) and seen[-1] == (len(data), len(data))
 
 
 def test_a_slow_helper_leaves_the_far_part_to_the_parent(synthetic, slow_child, steals, merges):

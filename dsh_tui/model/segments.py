@@ -112,7 +112,8 @@ class TailIndex:
 
 def control() -> memoryview:
     """Two int64s shared with a forked child: where it must stop (no frame from there on is read;
-    see iter_plain) and the offset of the next frame it reads."""
+    see iter_plain), and the file offset up to which it has indexed the frames (its decoding runs
+    up to a chunk ahead: the parent weighs what is left to the child from what it has indexed)."""
     ctl = memoryview(mmap.mmap(-1, 16)).cast("q")  # anonymous and MAP_SHARED: a fork shares it
     ctl[0], ctl[1] = 1 << 62, 0
     return ctl
@@ -159,6 +160,8 @@ def _index_tail(raw: RawLog, data: bytes, split: int, limit: int, session_id: st
             scanner.index_base = first if first < INDEX_BASE_MAX else 0
         scanner.feed(chunk, produced)
         produced += len(chunk)
+        if ctl is not None:
+            ctl[1] = part.frames_end
         near_end = len(data) - part.frames_end <= last_part
         if produced >= SLICE_PLAIN_BYTES or (near_end and not last_cut):
             held = _slice(part, scanner, first, produced, frames0)

@@ -177,8 +177,8 @@ def iter_plain(raw: RawLog, data: bytes, limit: int, *, progress: Progress | Non
     Frame 1 (the header) is yielded alone. Fills raw.frames / frame_offsets /
     frame_plain / torn / corruption as it goes. ``produced`` is the plaintext
     length already decoded before ``start`` (when following a growing file).
-    ``stop``: two shared int64s (segments.py): no frame starting at or after
-    ``stop[0]`` is decoded, and ``stop[1]`` is kept at the next frame's offset.
+    ``stop``: an int64 another process may set (segments.control): no frame
+    starting at or after ``stop[0]`` is decoded.
     """
     view = memoryview(data)
     dctx = zstandard.ZstdDecompressor()
@@ -191,10 +191,8 @@ def iter_plain(raw: RawLog, data: bytes, limit: int, *, progress: Progress | Non
     try:
         for span in walk_frames(view[start:], start):
             begin, end = span.start + start, span.end + start
-            if stop is not None:  # another process may take the frames from stop[0] on
-                if begin >= stop[0]:
-                    break
-                stop[1] = begin
+            if stop is not None and begin >= stop[0]:  # another process takes the frames from there on
+                break
             if frames % 512 == 0:
                 if cancel is not None and cancel.is_set():
                     raise Cancelled()
