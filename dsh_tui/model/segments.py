@@ -40,8 +40,8 @@ MIN_FILE_BYTES = 4 << 20  # below this a fork costs more than it saves
 # (check: 0.45 beat 0.55 by ~80 ms in alternating runs). The explorer's decode thread also shares its
 # GIL with Textual, so its child takes more still.
 HEAD_SHARE = 0.45
-# check's helper, whose far part the parent may take over (tailmerge.py): with that, 0.36-0.45 were
-# within noise of each other and ~50-90 ms (median) ahead of 0.45 without it, in alternating runs.
+# check's helper, whose far part the parent may take over (tailmerge.py): with that, 0.36-0.52 were
+# within the noise of each other in alternating runs (the take-over evens out a share off the mark).
 STEAL_HEAD_SHARE = 0.4
 UI_HEAD_SHARE = 0.4
 EARLY_HEAD_SHARE = 0.3  # an early helper (TailHelper.early) starts ~0.3 s sooner: it takes more still
