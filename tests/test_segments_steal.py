@@ -90,6 +90,8 @@ def test_a_slow_helper_leaves_the_far_part_to_the_parent(synthetic, slow_child, 
     assert all(a is b for a, b in zip(merges[-len(parts):], parts))  # the parent's slices merged last
     child_last = merges[-len(parts) - 1]
     assert child_last.final and child_last.stopped and child_last.frames_end == taken.stop
+    # The child's facts come marshalled through the pipe; the parent's own are merged as they are.
+    assert type(child_last.facts) is bytes and all(type(p.facts) is tuple for p in parts)
     assert log.whole and no_children(wait=5)
 
 

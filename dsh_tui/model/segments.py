@@ -104,7 +104,9 @@ class TailIndex:
     frames_end: int
     torn: object
     corruption: list
-    facts: bytes = b""  # marshal of the slice's (facts, usage_calls) (plain tuples): 3x faster than pickling
+    # The slice's (facts, usage_calls), plain tuples: marshalled in the child (3x faster than pickling),
+    # as they are where the parent indexed the slice itself (tailmerge.py: nothing to send).
+    facts: bytes | tuple = b""
     final: bool = True  # the last slice of the tail
     index_base: int = 0  # where the child's event indices start (its scanner's index_base)
     stopped: bool = False  # the last slice ends where the parent asked the child to stop, not at the end
@@ -130,11 +132,12 @@ def _first_seq(chunk: bytes) -> int | None:
 
 
 def _index_tail(raw: RawLog, data: bytes, split: int, limit: int, session_id: str | None,
-                ctl: memoryview | None = None) -> Iterator[TailIndex | None]:
+                ctl: memoryview | None = None, *, packed: bool = True) -> Iterator[TailIndex | None]:
     """Runs in the child: decode and index the frames from ``split`` on, yielding a slice of the
     index about every SLICE_PLAIN_BYTES; None (and nothing after it) where the parent must read on
     itself. A slice is held until the next one begins, so the last one sent is the one marked final.
-    ``ctl``: see `control` (the parent may ask the child to stop early)."""
+    ``ctl``: see `control` (the parent may ask the child to stop early). ``packed``: the facts
+    marshalled for the pipe (False where the slices stay in this process)."""
     part = RawLog(raw.path, raw.size, raw.mtime_ns, "zstd", b"", frames=1)  # frames=1: not the header frame
     scanner, first, produced, frames0 = None, -1, 0, 0
     held: TailIndex | None = None
@@ -164,14 +167,14 @@ def _index_tail(raw: RawLog, data: bytes, split: int, limit: int, session_id: st
             ctl[1] = part.frames_end
         near_end = len(data) - part.frames_end <= last_part
         if produced >= SLICE_PLAIN_BYTES or (near_end and not last_cut):
-            held = _slice(part, scanner, first, produced, frames0)
+            held = _slice(part, scanner, first, produced, frames0, packed)
             if held is None:
                 yield None
                 return
             scanner, produced, frames0 = None, 0, len(part.frame_offsets)
             last_cut = near_end
     if scanner is not None:
-        held = _slice(part, scanner, first, produced, frames0)
+        held = _slice(part, scanner, first, produced, frames0, packed)
     if held is not None:  # the last slice: it carries how the file ends
         held.final, held.torn, held.corruption = True, part.torn, part.corruption
         # Short of the end with nothing torn or corrupt: only a stop asked for ends the frames there.
@@ -181,13 +184,16 @@ def _index_tail(raw: RawLog, data: bytes, split: int, limit: int, session_id: st
     yield held
 
 
-def _slice(part: RawLog, scanner: Scanner, first: int, produced: int, frames0: int) -> TailIndex | None:
+def _slice(part: RawLog, scanner: Scanner, first: int, produced: int, frames0: int,
+           packed: bool = True) -> TailIndex | None:
     """The index of the frames from ``frames0`` on (a slice of the tail segment), or None if unusable."""
     if scanner.res.corruption or scanner.projected is not False:
         return None
     res = scanner.res
-    facts = marshal.dumps((res.facts, res.usage_calls))
-    drop_at_exit((res.facts, res.usage_calls))
+    facts = (res.facts, res.usage_calls)
+    if packed:
+        drop_at_exit(facts)
+        facts = marshal.dumps(facts)
     res.facts, res.usage_calls = [], {}
     frame_plain = part.frame_plain[frames0:]
     base = frame_plain[0] if frame_plain else 0

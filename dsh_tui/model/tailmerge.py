@@ -59,7 +59,7 @@ def merge_tail(scanner: Scanner, raw: RawLog, tail: TailIndex, base: int, limit:
             mine.count += u.count
             mine.ignorable = mine.ignorable and u.ignorable
     res.legacy.update(t.legacy)
-    facts, calls = marshal.loads(tail.facts)
+    facts, calls = marshal.loads(tail.facts) if type(tail.facts) is bytes else tail.facts
     if shift:
         res.facts.extend([(kind, i + shift, seq, d) for kind, i, seq, d in facts])
     else:  # the child guessed the indices right (the usual case): no Python loop over the facts
@@ -103,7 +103,8 @@ class TakeOver:
                  session_id: str | None) -> None:
         helper.ctl[0] = self.stop = stop
         self.slices: list[TailIndex | None] = []
-        self._reading: Iterator[TailIndex | None] | None = _index_tail(raw, data, stop, limit, session_id)
+        self._reading: Iterator[TailIndex | None] | None = _index_tail(raw, data, stop, limit, session_id,
+                                                                       packed=False)
 
     def read_while(self, idle) -> None:
         while self._reading is not None and idle():
