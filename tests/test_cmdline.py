@@ -7,7 +7,7 @@ import threading
 import pytest
 from textual import events
 from textual.geometry import Region
-from textual.widgets import Footer, Input
+from textual.widgets import Footer
 
 from dsh_tui.model import search as search_module
 from dsh_tui.model.source import Cancelled
@@ -23,6 +23,12 @@ def prompt(app) -> CommandLine:
     return app.query_one(CommandLine)
 
 
+def bottom_row(app) -> str:
+    """The screen's last row as the compositor draws it (the prompt lies over the footer)."""
+    app.screen._compositor.render_update(full=True)  # a layout pass not yet drawn is drawn now
+    return app.screen._compositor.render_strips()[-1].text
+
+
 def notices(app) -> list[str]:
     return [str(n.message) for n in app._notifications]
 
@@ -33,16 +39,20 @@ async def test_goto_prompt_is_docked_not_modal_and_escape_cancels(demo):
         await ready(app, pilot)
         start = app.current_index
         footer = app.query_one(Footer)
+        regions = [(w, w.region) for w in app.screen.query("*") if w.display and w.region]
         await pilot.press("colon")
         cmd = prompt(app)
-        assert cmd.is_open and cmd.kind == "goto" and cmd.display and not footer.display
+        assert cmd.is_open and cmd.kind == "goto" and cmd.visible and footer.covered
+        assert bottom_row(app).startswith("go to seq: ") and "Quit" not in bottom_row(app)
+        assert [(w, w.region) for w, _ in regions] == regions  # it lies over the footer: nothing moves
         assert len(app.screen_stack) == 1  # the main screen: nothing dimmed or pushed
         assert app.focused is cmd.input
         assert app.events.has_class("-prompt-origin")  # keeps its focused look meanwhile
         await pilot.press(*"12x-", "3")  # only digits get in
         assert cmd.input.value == "123"
         await pilot.press("escape")
-        assert not cmd.is_open and not cmd.display and footer.display
+        assert not cmd.is_open and not cmd.visible and not footer.covered
+        assert "go to seq" not in bottom_row(app) and "Quit" in bottom_row(app)
         assert app.focused is app.events and not app.events.has_class("-prompt-origin")
         assert app.current_index == start and app.is_running
 

@@ -13,7 +13,6 @@ from collections import OrderedDict
 
 from textual import work
 from textual.content import Content
-from textual.widgets import Footer
 from textual.worker import get_current_worker
 
 from ..clipboard import copy_layered
@@ -32,6 +31,7 @@ from .screens.report import ReportModal
 from .views import RowSource, build_filter, filter_specs
 from .widgets.cmdline import CommandLine
 from .widgets.event_list import EventList
+from .widgets.footer import StableFooter
 
 SEARCH_LISTS = 4  # hit lists kept (the newest needles)
 
@@ -65,7 +65,7 @@ class ExplorerActions:
         found = self.screen.query(CommandLine)
         if not found:
             return False
-        found.first().ask(kind, label, callback, hide=tuple(self.screen.query(Footer)), **kw)
+        found.first().ask(kind, label, callback, cover=tuple(self.screen.query(StableFooter)), **kw)
         return True
 
     # -- jumping -------------------------------------------------------------------------------------
@@ -97,7 +97,7 @@ class ExplorerActions:
         count = message.count
         text = Content.assemble(("go to seq ", "$text-muted"), (count, "bold"),
                                 ("   G jumps there · esc clears", "$text-muted")) if count else None
-        line.note(text, hide=tuple(self.screen_stack[0].query(Footer)))
+        line.note(text, cover=tuple(self.screen_stack[0].query(StableFooter)))
 
     def on_goto_seq_count(self, message: GotoSeqCount) -> None:
         line = self._main_command_line()

@@ -266,7 +266,11 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
         self._detail_index = message.index
         if self._detail_timer is not None:
             self._detail_timer.stop()
-        self._detail_timer = self.set_timer(self.detail_delay, self.flush_detail)
+            self._detail_timer = None
+        if message.jump:  # goto, G, home, end, a click: no key repeat to wait out; drawn with the jump
+            self.flush_detail()
+        else:
+            self._detail_timer = self.set_timer(self.detail_delay, self.flush_detail)
 
     def flush_detail(self) -> None:
         i = self._detail_index

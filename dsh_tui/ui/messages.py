@@ -34,11 +34,12 @@ class TailVerdictFound(Message):
 
 
 class RowHighlighted(Message):
-    """The event list cursor moved (row in the current view, event index)."""
+    """The event list cursor moved (row in the current view, event index; ``jump``: to a row picked
+    by its index (goto, home, end, a click), not a step a held key repeats)."""
 
-    def __init__(self, row: int, index: int) -> None:
+    def __init__(self, row: int, index: int, jump: bool = False) -> None:
         super().__init__()
-        self.row, self.index = row, index
+        self.row, self.index, self.jump = row, index, jump
 
     def can_replace(self, message: Message) -> bool:
         return isinstance(message, RowHighlighted)

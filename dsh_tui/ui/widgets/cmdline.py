@@ -1,8 +1,12 @@
 """CommandLine: a one-line prompt docked at the bottom of the main screen (like vim's).
 
-It replaces the footer while it is open, in the same one-line dock, so nothing
+It lies over the footer while it is open, docked on the same line, so nothing
 else moves: opening and closing repaint one line (a modal screen would dim and
-then repaint the whole screen: ~100 ms on a big terminal). Escape cancels,
+then repaint the whole screen: ~100 ms on a big terminal). It is shown and
+hidden by ``visibility``, not ``display``, and the footer stays displayed under
+it (``StableFooter.covered``): a ``display`` change re-numbered every widget's
+paint order, so the whole screen was recomposed on each Enter (~5 ms at 160x45 on
+a slow core), and the footer re-shown rebuilt its keys. Escape cancels,
 Enter applies; either way focus returns to the widget that had it. That
 widget keeps its focused look meanwhile (class ``-prompt-origin``, styled like
 ``:focus`` in app.tcss), so the focus round trip repaints nothing else (the
@@ -29,6 +33,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Label
 
 from ...safety import one_line
+from .footer import StableFooter
 from .pane import PROMPT_ORIGIN, Pane
 
 NO_CONTROLS = r"[^\x00-\x1f\x7f-\x9f]*"
@@ -37,7 +42,7 @@ DIGITS = r"[0-9]*"
 
 class CommandLine(Horizontal):
     DEFAULT_CSS = """
-    CommandLine { dock: bottom; height: 1; width: 100%; display: none; }
+    CommandLine { dock: bottom; height: 1; width: 100%; visibility: hidden; }
     CommandLine > #prompt-label { width: auto; }
     CommandLine > #prompt-input { border: none; height: 1; padding: 0; width: 1fr; }
     """
@@ -48,7 +53,7 @@ class CommandLine(Horizontal):
         self.kind: str | None = None  # what is being asked ("goto", "search"), None when closed
         self._callback: Callable[[str | None], None] | None = None
         self._return_to: Widget | None = None
-        self._hidden: list[Widget] = []
+        self._covered: list[StableFooter] = []
         self.noting = False  # a note is shown (no prompt)
 
     def compose(self) -> ComposeResult:
@@ -64,8 +69,8 @@ class CommandLine(Horizontal):
         return self.kind is not None
 
     def ask(self, kind: str, label: str, callback: Callable[[str | None], None], *, value: str = "",
-            integer: bool = False, placeholder: str = "", hide: tuple[Widget, ...] = ()) -> None:
-        """Show the prompt (hiding ``hide``, e.g. the footer) and focus its input.
+            integer: bool = False, placeholder: str = "", cover: tuple[StableFooter, ...] = ()) -> None:
+        """Show the prompt (over ``cover``, the footer) and focus its input.
 
         ``callback`` gets the submitted text, or None when cancelled (Escape, or
         focus moved elsewhere on this screen). A prompt already open is cancelled first.
@@ -82,18 +87,18 @@ class CommandLine(Horizontal):
         inp.value = one_line(value, 1000) if not integer else "".join(c for c in value if c.isdigit())
         inp.cursor_position = len(inp.value)
         with self.app.batch_update():
-            if self.noting:  # the note's line becomes the prompt: what it hid stays hidden
+            if self.noting:  # the note's line becomes the prompt: what it covered stays covered
                 self.noting = False
                 inp.display = True
             else:
-                self._hide(hide)
+                self._cover(cover)
             if self._return_to is not None:  # its Blur restyles it once (a Pane: not at all, pane.py)
                 self._return_to.add_class(PROMPT_ORIGIN, update=False)
             # Not Widget.focus(): it repaints the widget and defers the focus change.
             self.screen.set_focus(inp, scroll_visible=False)
 
-    def note(self, text: Content | None, *, hide: tuple[Widget, ...] = ()) -> None:
-        """Show ``text`` in this line (hiding ``hide``) without taking the focus; None takes it away.
+    def note(self, text: Content | None, *, cover: tuple[StableFooter, ...] = ()) -> None:
+        """Show ``text`` in this line (over ``cover``) without taking the focus; None takes it away.
 
         Ignored while a prompt is open: the prompt has replaced the note.
         """
@@ -103,32 +108,32 @@ class CommandLine(Horizontal):
             if text is None:
                 if self.noting:
                     self.noting = False
-                    self._unhide()
+                    self._uncover()
                     self.input.display = True
                 return
             self.query_one("#prompt-label", Label).update(text)
             if not self.noting:
                 self.noting = True
                 self.input.display = False
-                self._hide(hide)
+                self._cover(cover)
 
-    def _hide(self, hide: tuple[Widget, ...]) -> None:
-        self._hidden = [w for w in hide if w.display]
-        for w in self._hidden:
-            w.display = False
-        self.display = True
+    def _cover(self, cover: tuple[StableFooter, ...]) -> None:
+        self._covered = [w for w in cover if w.display]
+        for w in self._covered:
+            w.covered = True
+        self.visible = True
 
-    def _unhide(self) -> None:
-        self.display = False
-        for w in self._hidden:
-            w.display = True
-        self._hidden = []
+    def _uncover(self) -> None:
+        self.visible = False
+        for w in self._covered:
+            w.covered = False
+        self._covered = []
 
     def _close(self, value: str | None) -> None:
         callback, target = self._callback, self._return_to
         self.kind, self._callback, self._return_to = None, None, None
         with self.app.batch_update():
-            self._unhide()
+            self._uncover()
             if target is not None:
                 refocus = target.is_attached and target.focusable and self.app.screen is self.screen
                 if refocus:

@@ -163,9 +163,9 @@ class EventList(VirtualList):
     def on_blur(self) -> None:
         self.set_count("")
 
-    def cursor_moved(self, row: int) -> None:
+    def cursor_moved(self, row: int, jump: bool = False) -> None:
         if self.row_count():
-            self.post_message(RowHighlighted(row, self.source.index(row)))
+            self.post_message(RowHighlighted(row, self.source.index(row), jump))
 
     # -- rendering -------------------------------------------------------------------------
     def render_row(self, row: int, width: int, is_cursor: bool) -> list[Segment]:

@@ -3,7 +3,7 @@
 The stock Footer rebuilds all its key widgets on every focus change (a
 ``bindings_updated_signal``), which costs a layout pass and a repaint even when
 the same keys are shown, e.g. when the docked prompt takes and returns focus.
-While hidden (the prompt is in its place) it does not recompose at all.
+While covered by the prompt (widgets/cmdline.py) it does not recompose at all.
 """
 
 from __future__ import annotations
@@ -16,6 +16,18 @@ class StableFooter(Footer):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._shown: tuple | None = None
+        self._covered = False
+
+    @property
+    def covered(self) -> bool:
+        """The docked prompt lies over it: it skips key changes, and catches up when uncovered."""
+        return self._covered
+
+    @covered.setter
+    def covered(self, value: bool) -> None:
+        self._covered = value
+        if not value and self.is_attached:
+            self.call_later(self.bindings_changed, self.screen)  # in its own context (compose binds data)
 
     @staticmethod
     def _signature(screen: Screen) -> tuple:
@@ -26,8 +38,8 @@ class StableFooter(Footer):
 
     def bindings_changed(self, screen: Screen) -> None:
         if self._bindings_ready and screen is self.screen and self.is_attached and screen.app.app_focus:
-            if not self.display:
-                return  # hidden (the docked prompt is in its place): catch up when shown
+            if not self.display or self._covered:
+                return  # not seen: catch up when shown or uncovered
             shown = self._signature(screen)
             if shown == self._shown:
                 return

@@ -63,7 +63,7 @@ class PairsPane(VirtualList):
     def row_plain(self, row: int) -> str:
         return "  ".join(self.row_text(row))
 
-    def cursor_moved(self, row: int) -> None:
+    def cursor_moved(self, row: int, jump: bool = False) -> None:
         if self.pairs:
             self.post_message(PairHighlighted(row))
 

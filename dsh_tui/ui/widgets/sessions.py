@@ -79,7 +79,7 @@ class SessionList(VirtualList):
     def current(self) -> Row | None:
         return self.rows[self.cursor] if 0 <= self.cursor < len(self.rows) else None
 
-    def cursor_moved(self, row: int) -> None:
+    def cursor_moved(self, row: int, jump: bool = False) -> None:
         self.post_message(SessionHighlighted(row))
 
     def row_plain(self, row: int, width: int = 200) -> str:

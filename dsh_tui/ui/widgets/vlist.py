@@ -63,8 +63,8 @@ class VirtualList(Pane, ScrollView, can_focus=True, inherit_bindings=False):
     def render_row(self, row: int, width: int, is_cursor: bool) -> list[Segment]:
         raise NotImplementedError
 
-    def cursor_moved(self, row: int) -> None:
-        """Called after the cursor moved (post a message here)."""
+    def cursor_moved(self, row: int, jump: bool = False) -> None:
+        """Called after the cursor moved (post a message here); ``jump``: by ``move_to``, not a step."""
 
     # -- model changes ------------------------------------------------------------------
     def reset_rows(self, cursor: int | None = None) -> None:
@@ -158,12 +158,12 @@ class VirtualList(Pane, ScrollView, can_focus=True, inherit_bindings=False):
         row = max(0, min(row, n - 1)) if n else 0
         if row == self.cursor:
             self.scroll_cursor_into_view(center)
-            self.cursor_moved(row)
+            self.cursor_moved(row, True)
         else:
             self.set_reactive(VirtualList.cursor, row)
             self.refresh()  # a jump repaints the page anyway
             self.scroll_cursor_into_view(center)
-            self.cursor_moved(row)
+            self.cursor_moved(row, True)
         # virtual_size changes apply at the next layout; scroll again after it.
         self.call_after_refresh(self.scroll_cursor_into_view, center)
 
