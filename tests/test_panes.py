@@ -85,3 +85,29 @@ async def test_a_list_that_shrinks_draws_its_cursor_in_the_first_frame_at_the_ne
         await pilot.pause(0.1)
         at_new_height = [(h, top) for h, top in frames if h == tall - 3]
         assert at_new_height and all(top <= 999 < top + h for h, top in at_new_height), frames
+
+
+async def test_the_panes_scrollbars_draw_what_textuals_do(demo):
+    """LineScrollBar makes its strips directly: cell for cell, style for style, Textual's own."""
+    from textual.geometry import Region
+    from textual.scrollbar import ScrollBar
+
+    from dsh_tui.ui.widgets.scrollbar import LineScrollBar
+
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(app, pilot)
+        glyphs, compared = set(), 0
+        for frac in (0.0, 0.13, 0.37, 0.5, 0.71, 0.99):
+            app.events.move_to(int(frac * (app.events.row_count() - 1)))
+            await pilot.pause()
+            for pane in (app.events, app.detail):
+                bar = pane.vertical_scrollbar
+                assert isinstance(bar, LineScrollBar) and bar.display
+                w, h = bar.size
+                for crop in (Region(0, 0, w, h), Region(0, 2, w, h - 5)):
+                    mine, stock = bar.render_lines(crop), ScrollBar.render_lines(bar, crop)
+                    assert [list(s) for s in mine] == [list(s) for s in stock]
+                    glyphs |= {seg.text for s in mine for seg in s}
+                    compared += len(mine)
+        assert compared > 100 and len(glyphs) > 1  # a thumb with its end glyphs was among them

@@ -21,6 +21,8 @@ opening and closing the docked prompt (``:``, ``/``) repaint most of the screen
   container size, changed since they were last updated.
 - Styles. A pane resolved its component styles (row colours, the cursor) every
   frame; ``component_rich_styles`` resolves them again only when they can differ.
+- Scrollbar. The stock vertical bar went through a Rich console on each scroll
+  (~2.5 ms a goto on a 2 GHz core); a pane's is a ``LineScrollBar`` (scrollbar.py).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from __future__ import annotations
 from rich.style import Style
 from textual import events
 from textual.geometry import Size
+
+from .scrollbar import LineScrollBar
 
 PROMPT_ORIGIN = "-prompt-origin"  # set by CommandLine on the widget that had the focus
 
@@ -65,6 +69,16 @@ class Pane:
         else:
             virtual_size = own  # only a new size or container size updates them now
         return super()._size_updated(size, virtual_size, container_size, layout)
+
+    @property
+    def vertical_scrollbar(self) -> LineScrollBar:
+        """Widget.vertical_scrollbar with a LineScrollBar (scrollbar.py): made the same way on first use."""
+        if self._vertical_scrollbar is None:
+            bar = self._vertical_scrollbar = LineScrollBar(vertical=True, name="vertical",
+                                                           thickness=self.scrollbar_size_vertical)
+            bar.display = False
+            self.app._start_widget(self, bar)
+        return self._vertical_scrollbar
 
     _resolved: tuple[Style, tuple, dict[str, Style]] | None = None
 
