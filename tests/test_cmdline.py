@@ -25,7 +25,6 @@ def prompt(app) -> CommandLine:
 
 def bottom_row(app) -> str:
     """The screen's last row as the compositor draws it (the prompt lies over the footer)."""
-    app.screen._compositor.render_update(full=True)  # a layout pass not yet drawn is drawn now
     return app.screen._compositor.render_strips()[-1].text
 
 
