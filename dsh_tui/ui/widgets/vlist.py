@@ -156,14 +156,11 @@ class VirtualList(Pane, ScrollView, can_focus=True, inherit_bindings=False):
     def move_to(self, row: int, *, center: bool = False) -> None:
         n = self.row_count()
         row = max(0, min(row, n - 1)) if n else 0
-        if row == self.cursor:
-            self.scroll_cursor_into_view(center)
-            self.cursor_moved(row, True)
-        else:
+        if row != self.cursor:
             self.set_reactive(VirtualList.cursor, row)
             self.refresh()  # a jump repaints the page anyway
-            self.scroll_cursor_into_view(center)
-            self.cursor_moved(row, True)
+        self.scroll_cursor_into_view(center)
+        self.cursor_moved(row, True)
         # virtual_size changes apply at the next layout; scroll again after it.
         self.call_after_refresh(self.scroll_cursor_into_view, center)
 
