@@ -98,16 +98,21 @@ async def test_the_panes_scrollbars_draw_what_textuals_do(demo):
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(app, pilot)
         glyphs, compared = set(), 0
-        for frac in (0.0, 0.13, 0.37, 0.5, 0.71, 0.99):
+        # Each bar keeps its last strips: a new position, crop or theme must not get the old ones
+        # (the last crop drawn before a theme change, the whole bar, is the first drawn after it).
+        for frac, theme in [(f, t) for f in (0.0, 0.13, 0.37, 0.5, 0.71, 0.99) for t in ("textual-dark", "textual-light")]:
+            app.theme = theme
             app.events.move_to(int(frac * (app.events.row_count() - 1)))
             await pilot.pause()
             for pane in (app.events, app.detail):
                 bar = pane.vertical_scrollbar
                 assert isinstance(bar, LineScrollBar) and bar.display
                 w, h = bar.size
-                for crop in (Region(0, 0, w, h), Region(0, 2, w, h - 5)):
+                crops = [Region(0, 0, w, h), Region(0, 2, w, h - 5)]
+                for crop in crops[::-1] if theme == "textual-dark" else crops:
                     mine, stock = bar.render_lines(crop), ScrollBar.render_lines(bar, crop)
                     assert [list(s) for s in mine] == [list(s) for s in stock]
+                    assert bar.render_lines(crop) is mine  # drawn again unchanged: the same strips
                     glyphs |= {seg.text for s in mine for seg in s}
                     compared += len(mine)
         assert compared > 100 and len(glyphs) > 1  # a thumb with its end glyphs was among them
