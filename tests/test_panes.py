@@ -116,3 +116,46 @@ async def test_the_panes_scrollbars_draw_what_textuals_do(demo):
                     glyphs |= {seg.text for s in mine for seg in s}
                     compared += len(mine)
         assert compared > 100 and len(glyphs) > 1  # a thumb with its end glyphs was among them
+
+
+async def test_the_detail_scrollbar_shows_exactly_when_the_text_is_taller_than_the_pane(demo):
+    """DetailView's virtual height is never less than the pane's (no layout pass between events that
+    fit); its scrollbar must still come and go with the text and with the terminal's height."""
+    app = make_app(demo)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(app, pilot)
+        detail = app.detail
+
+        def lines_of(i: int) -> int:
+            app._detail_index = i
+            app.flush_detail()
+            return len(detail._visual)
+
+        sizes = {i: lines_of(i) for i in range(len(app.log_))}
+        short = [i for i, n in sizes.items() if n <= 16]
+        long = [i for i, n in sizes.items() if n >= 60]
+        assert len(short) >= 2 and long, sorted(sizes.values())
+
+        async def show(i: int, expect_bar: bool) -> None:
+            app.jump_to(i)
+            await pilot.pause(0.1)
+            assert app.detail_shown == i
+            region = detail.scrollable_content_region.height
+            assert detail.show_vertical_scrollbar is expect_bar, (i, sizes[i], region)
+            assert detail.virtual_size.height == (sizes[i] if expect_bar else region)
+
+        await show(short[0], False)
+        before = detail.virtual_size
+        await show(short[1], False)
+        assert detail.virtual_size == before  # no size change between details that fit
+        await show(long[0], True)
+        await show(short[0], False)  # the bar goes once the text fits again
+        await pilot.resize_terminal(120, 30)  # a shorter pane, the short text still fits
+        await pilot.pause(0.1)
+        await show(short[0], False)
+        await pilot.resize_terminal(120, 14)  # now it does not
+        await pilot.pause(0.1)
+        assert detail.show_vertical_scrollbar == (sizes[short[0]] > detail.scrollable_content_region.height)
+        await pilot.resize_terminal(120, 36)
+        await pilot.pause(0.1)
+        await show(short[0], False)

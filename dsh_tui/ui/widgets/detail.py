@@ -108,11 +108,24 @@ class DetailView(Pane, ScrollView, can_focus=True, inherit_bindings=False):
         self._width = width
         self._visual = [(part, cls) for text, cls in self._logical for part in wrap(text, width)]
         self._strips.clear()
-        self.virtual_size = Size(max(1, width), len(self._visual))
+        self._fit()
         self.refresh()
+
+    def _fit(self) -> None:
+        # Never shorter than the pane (rows past the text are blank, and no scrollbar shows either
+        # way): moving between events whose detail fits changes no size, so it costs no layout pass.
+        # Not while the scrollbar shows: Textual re-checks a ScrollView's scrollbars only when its
+        # virtual size differs from its content region, and the bar would stay over short text.
+        height = len(self._visual)
+        if not self.show_vertical_scrollbar:
+            height = max(height, self.scrollable_content_region.height)
+        size = Size(max(1, self._width), height)
+        if size != self.virtual_size:
+            self.virtual_size = size
 
     def on_resize(self) -> None:
         self._rewrap(self.scrollable_content_region.width)
+        self._fit()  # the height alone may have changed
 
     def render_lines(self, crop: Region) -> list[Strip]:
         self._rewrap(self.scrollable_content_region.width)
