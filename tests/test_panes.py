@@ -159,3 +159,42 @@ async def test_the_detail_scrollbar_shows_exactly_when_the_text_is_taller_than_t
         await pilot.resize_terminal(120, 36)
         await pilot.pause(0.1)
         await show(short[0], False)
+
+
+
+async def test_a_lone_detail_view_refits_its_height_before_the_frame_when_only_the_terminal_height_changes():
+    """A height kept from a taller pane must be dropped before Textual judges the scrollbar on it:
+    otherwise a bar shows, and the text is wrapped one column narrower, for a frame over text that
+    fits (Resize reaches the widget after that frame is drawn)."""
+    from textual.app import App, ComposeResult
+
+    from dsh_tui.ui.widgets.detail import DetailView
+
+    widths: list[int] = []
+
+    class Spy(DetailView):
+        def _rewrap(self, width: int, force: bool = False) -> None:
+            widths.append(width)
+            super()._rewrap(width, force)
+
+    class Lone(App):
+        def compose(self) -> ComposeResult:
+            yield Spy()
+
+    app = Lone()
+    async with app.run_test(size=(40, 30)) as pilot:
+        detail = app.query_one(Spy)
+        detail.set_message("x" * 40 * 5)  # five rows at the full width
+        await pilot.pause()
+        for height in (30, 12, 6, 4, 20):
+            widths.clear()
+            await pilot.resize_terminal(40, height)
+            await pilot.pause(0.05)
+            region = detail.scrollable_content_region.height
+            rows = len(detail._visual)
+            bar = height < 5
+            assert region == height and detail.show_vertical_scrollbar is bar, (height, rows)
+            assert detail.virtual_size.height == (rows if bar else region), height
+            width = detail.scrollable_content_region.width
+            assert width == 40 - bar * detail.styles.scrollbar_size_vertical
+            assert set(widths) <= {width}, (height, widths)  # never wrapped for a bar it does not show

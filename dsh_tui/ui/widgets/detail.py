@@ -123,9 +123,17 @@ class DetailView(Pane, ScrollView, can_focus=True, inherit_bindings=False):
         if size != self.virtual_size:
             self.virtual_size = size
 
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        # Refit to the new height before Textual judges the scrollbar on it: Resize comes after the
+        # frame, and a height kept from a taller pane showed a bar (and the text wrapped narrower) in it.
+        if size != self._size and not self.show_vertical_scrollbar:
+            height = max(len(self._visual), size.height - self.styles.gutter.height)
+            if height != self.virtual_size.height:
+                self.set_reactive(DetailView.virtual_size, Size(self.virtual_size.width, height))
+        return super()._size_updated(size, virtual_size, container_size, layout)
+
     def on_resize(self) -> None:
         self._rewrap(self.scrollable_content_region.width)
-        self._fit()  # the height alone may have changed
 
     def render_lines(self, crop: Region) -> list[Strip]:
         self._rewrap(self.scrollable_content_region.width)
