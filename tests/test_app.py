@@ -317,6 +317,31 @@ async def test_panes_tab_order_and_narrow_layout(demo, monkeypatch):
         assert app.events.size.height >= 8
 
 
+
+@pytest.mark.parametrize("size", [(80, 12), (80, 14), (120, 12), (120, 14), (120, 20), (120, 24)])
+async def test_a_short_terminal_shrinks_the_side_panes_instead_of_hiding_the_events(demo, size):
+    """The pairs pane (12 rows) and the stacked detail (9) take their full height only where the events
+    list keeps as much: in a tmux split of 12 rows the events list still shows rows, with the pairs
+    pane flipped in or out; at 160x45 every pane has its full height again."""
+    app = make_app(demo)
+    async with app.run_test(size=size) as pilot:
+        await ready(app, pilot)
+        for flip in (False, True):
+            if flip:
+                await pilot.press("P")
+                await pilot.pause()
+            assert app.pairs_pane.display is ((size[0] >= 120) != flip)
+            rows = {p.id: p.scrollable_content_region.height for p in (app.events, app.pairs_pane, app.detail)
+                    if p.display}
+            assert rows["events"] >= 1 and rows["detail"] >= 1, (size, flip, rows)
+            assert rows["events"] >= rows.get("pairs", 0), (size, flip, rows)
+        await pilot.resize_terminal(160, 45)
+        await pilot.pause()
+        await pilot.press("P")  # back to the default: the pairs pane shown
+        await pilot.pause()
+        assert app.pairs_pane.outer_size.height == 12 and app.events.outer_size.height > 12
+
+
 # -- errors ---------------------------------------------------------------------------------
 
 
