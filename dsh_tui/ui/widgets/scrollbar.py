@@ -33,7 +33,8 @@ class LineScrollBar(ScrollBar):
         width, height = self.size
         style = bar.style
         filters, background, base = self.get_line_filters(), self.background_colors[1], self.rich_style
-        key = (crop, width, height, bar.virtual_size, bar.window_size, bar.position, style, tuple(filters), background, base)
+        key = (crop, width, height, bar.virtual_size, bar.window_size, bar.position, style, tuple(filters),
+               background, base)
         if self._last is not None and self._last[0] == key:
             return self._last[1]
         segments = ScrollBarRender.render_bar(
