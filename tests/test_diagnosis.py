@@ -112,7 +112,7 @@ def test_tool_not_in_latest_tool_set_is_flagged(write_jsonl):
     assert len(flagged) == 1 and flagged[0].name == "spawn_child" and "child session" in flagged[0].message
 
 
-def test_usage_prefers_chunks_and_skips_fork_seed(write_jsonl):
+def test_usage_counts_each_call_once_with_its_last_usage_and_skips_fork_seed(write_jsonl):
     def usage_chunk(seq, turn, step, n):
         return ev("assistant/chunk", seq, {"turn": turn, "step": step, "chunk": {"type": "usage", "usage": {
             "inputTokens": n, "outputTokens": 1}}})
@@ -121,18 +121,19 @@ def test_usage_prefers_chunks_and_skips_fork_seed(write_jsonl):
         return ev("assistant/message", seq, {"turn": turn, "step": step, "usage": {"inputTokens": n, "outputTokens": 1},
                                              "message": {"id": "m", "role": "assistant", "content": [], "source": {}}})
     recs = [usage_chunk(0, 1, 1, 1000), message(1, 1, 1, 5),  # inherited (seq < seedLength)
-            usage_chunk(2, 2, 1, 10), message(3, 2, 1, 99),    # chunk wins
-            message(4, 2, 2, 7)]                                # no chunk: message counts
+            usage_chunk(2, 2, 1, 10), message(3, 2, 1, 99),    # the message, the final sample, wins
+            message(4, 2, 2, 7),                                # no chunk: the message
+            usage_chunk(5, 2, 3, 30)]                           # the request failed after its chunk
     log = load_session(write_jsonl(recs, header={**HEADER, "seedLength": 2, "parentSession": "p"}))
     usage = diagnose(log).usage
-    assert usage.session["inputTokens"] == 17 and usage.calls == 2 and usage.from_message == 1
-    assert usage.inherited["inputTokens"] == 1000
-    assert usage.turns[2]["outputTokens"] == 2
+    assert usage.session["inputTokens"] == 99 + 7 + 30 and usage.calls == 3 and usage.from_message == 2
+    assert usage.inherited["inputTokens"] == 5
+    assert usage.turns[2]["outputTokens"] == 3
 
 
 def test_per_call_usage_of_two_parts_merges_into_the_whole():
-    """The tail helper's per-call counts, merged, equal one scan of the whole log, cut anywhere:
-    a later chunk wins, a later message only over a message; calls stay in first-seen order."""
+    """The tail helper's per-call counts, merged, equal one scan of the whole log, cut anywhere: the
+    later usage wins, chunk or message; calls stay in first-seen order."""
     from dsh_tui.model.facts import note_chunk_usage, note_message_usage
     from dsh_tui.model.usage import UsageTally, merge_calls
     events = [("m", 1, 1), ("c", 1, 1), ("m", 1, 1), ("m", 1, 2), ("m", 1, 2), ("c", 2, 1), ("m", 1, 3),
@@ -163,7 +164,7 @@ def test_per_call_usage_of_two_parts_merges_into_the_whole():
                 [(t, list(v.values())) for t, v in usage.turns.items()])
     numbered = list(enumerate(events))
     whole = noted(numbered)
-    assert whole[(1, 1)][:1] == (1,) and whole[(1, 2)][0] == 9 and whole[(3, 1)][0] == 12 and whole[(1, 3)][0] == 7
+    assert whole[(1, 1)][0] == 11 and whole[(1, 2)][0] == 9 and whole[(3, 1)][0] == 13 and whole[(1, 3)][0] == 7
     for cut in range(len(events) + 1):
         calls = noted(numbered[:cut])
         merge_calls(calls, noted(numbered[cut:]))

@@ -17,7 +17,7 @@ from typing import Any
 
 from .. import __version__
 
-FORMAT = 9
+FORMAT = 10  # 10: a call's usage is its last (the message's), no longer its chunk's
 CHUNK = 1024 * 1024
 MAX_ENTRIES = 32
 CACHE_ENV = "DSH_TUI_NO_CACHE"

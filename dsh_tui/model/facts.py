@@ -73,9 +73,10 @@ def is_usage_chunk(chunk: Any) -> bool:
 
 
 # Token counts are not facts: the scan keeps one entry per model call, (turn, step) -> (seq, counts,
-# from a usage chunk), in the order calls first appear. A usage chunk is the call's source (the
-# last one wins); an assistant/message's usage counts only while the call has no chunk. Kept apart
-# from the facts, this is 1/7 fewer facts to build, send from the tail helper and walk three times.
+# from a usage chunk), in the order calls first appear. The last usage of a call wins, as in dsh's
+# own fold: the usage chunk is an early sample that survives a request failing after it, the
+# assistant/message's the final one (equal in every real log here). Kept apart from the facts,
+# this is 1/7 fewer facts to build, send from the tail helper and walk three times.
 
 def note_chunk_usage(calls: dict, d: dict, chunk: dict, seq: int) -> None:
     """The usage chunk ``chunk`` of an assistant/chunk event whose ``data`` is ``d``."""
@@ -89,10 +90,7 @@ def note_message_usage(calls: dict, fact: tuple, d: dict, seq: int) -> None:
     """The usage of an assistant/message whose fact is ``fact`` and ``data`` is ``d``."""
     counts = tokens(d.get("usage"))
     if counts is not None:
-        key = fact[:2]  # an assistant/message fact starts (turn, step)
-        known = calls.get(key)
-        if known is None or not known[2]:
-            calls[key] = (seq, counts, False)
+        calls[fact[:2]] = (seq, counts, False)  # an assistant/message fact starts (turn, step)
 
 
 def _turn_end(d: dict, _op: Any) -> tuple:

@@ -1,17 +1,18 @@
 """Token usage per turn and per session.
 
-One model call is one (turn, step). Its `usage` chunk is the source; the
-assistant/message's `usage` counts only where the call had no usage chunk, so
-nothing is counted twice. Events inherited through a fork (seq < seedLength)
+One model call is one (turn, step), counted once with the last usage the log
+holds for it, as dsh's own fold does: normally the assistant/message's (the
+final sample), else its `usage` chunk (a request that failed after the chunk).
+Summing both would count every call twice. Events inherited through a fork (seq < seedLength)
 are summed apart: they were the parent's calls.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import islice
+from itertools import compress, islice
 from math import isfinite
-from operator import add, is_not
+from operator import add, is_not, sub
 from typing import Any
 
 TOKEN_KEYS = ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "reasoningTokens")
@@ -23,13 +24,13 @@ class Usage:
     inherited: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TOKEN_KEYS, 0))
     turns: dict[Any, dict[str, int]] = field(default_factory=dict)
     calls: int = 0
-    from_message: int = 0  # calls whose usage came from assistant/message (no usage chunk)
+    from_message: int = 0  # calls whose last usage is the assistant/message's (else a usage chunk's)
 
     def as_dict(self) -> dict:
         return {"session": self.session, "inherited": self.inherited, "calls": self.calls,
                 "calls_from_message_usage": self.from_message,
                 "turns": [{"turn": t, **v} for t, v in self.turns.items()],
-                "source": "usage chunks; assistant/message.usage only where a call has no usage chunk"}
+                "source": "the last usage per (turn, step): assistant/message.usage, else its usage chunk"}
 
 
 def _count(v: Any) -> int:
@@ -70,25 +71,37 @@ class UsageTally:
 
     def add(self, table: dict) -> None:
         """Count the calls appended to ``table`` since the last add (a table only grows at its end)."""
-        counted, turns, seed = self.counted, self.turns, self.seed
+        counted, count = self.counted, self._count
         for key, call in islice(table.items(), len(counted), None):
             counted[key] = call
-            seq, counts, from_chunk = call
-            if seq < seed:
-                self.inherited = tuple(map(add, self.inherited, counts))
-                continue
-            self.calls += 1
-            self.from_message += not from_chunk
-            summed = turns.get(key[0])
-            turns[key[0]] = counts if summed is None else tuple(map(add, summed, counts))
+            count(key, call)
+
+    def _count(self, key: tuple, call: tuple, sign: int = 1) -> None:
+        """Add one call's counts (with ``sign`` -1, take them back)."""
+        seq, counts, from_chunk = call
+        op = add if sign > 0 else sub  # the operator module's (this class has an add of its own)
+        if seq < self.seed:
+            self.inherited = tuple(map(op, self.inherited, counts))
+            return
+        self.calls += sign
+        self.from_message += sign * (not from_chunk)
+        summed = self.turns.get(key[0])
+        self.turns[key[0]] = counts if summed is None else tuple(map(op, summed, counts))
 
     def usage(self, table: dict) -> Usage:
         self.add(table)
-        if any(map(is_not, map(self.counted.__getitem__, table), table.values())):
-            # A merge gave a call counted earlier a new value (a later usage chunk): count afresh.
-            fresh = UsageTally(self.seed)
-            fresh.add(table)
-            return fresh.usage(table)
+        counted = self.counted
+        # Calls counted earlier that have a later usage now (a message read after its chunk, in the
+        # next slice): a few per slice boundary, found at C speed, recounted one by one.
+        crossed = False
+        for key in list(compress(table, map(is_not, map(counted.__getitem__, table), table.values()))):
+            crossed |= counted[key][0] < self.seed <= table[key][0]
+            self._count(key, counted[key], -1)
+            self._count(key, table[key])
+            counted[key] = table[key]
+        if crossed:  # a call inherited from the seed until its later usage: its turn in table order
+            seed, turns = self.seed, self.turns
+            self.turns = {turn: turns[turn] for (turn, _), call in table.items() if call[0] >= seed}
         out = Usage(calls=self.calls, from_message=self.from_message)
         out.inherited = dict(zip(TOKEN_KEYS, self.inherited))
         out.turns = {turn: dict(zip(TOKEN_KEYS, summed)) for turn, summed in self.turns.items()}
@@ -101,11 +114,6 @@ def _sums(rows) -> dict[str, int]:
 
 
 def merge_calls(calls: dict, later: dict) -> None:
-    """Add the per-call counts of a later part of the log (the tail helper's) as if read on: a later
-    usage chunk wins, a later message's usage only over a message's."""
-    for key, call in later.items():
-        if not call[2]:
-            known = calls.get(key)
-            if known is not None and known[2]:
-                continue
-        calls[key] = call
+    """Add the per-call counts of a later part of the log (the tail helper's) as if read on: the later
+    usage wins; a call keeps its place in first-seen order."""
+    calls.update(later)
