@@ -3,8 +3,8 @@
 One model call is one (turn, step), counted once with the last usage the log
 holds for it, as dsh's own fold does: normally the assistant/message's (the
 final sample), else its `usage` chunk (a request that failed after the chunk).
-Summing both would count every call twice. Events inherited through a fork (seq < seedLength)
-are summed apart: they were the parent's calls.
+Summing both would count every call twice. Events inherited through a fork
+(seq < seedLength) are summed apart: they were the parent's calls.
 """
 
 from __future__ import annotations
