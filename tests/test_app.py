@@ -317,7 +317,6 @@ async def test_panes_tab_order_and_narrow_layout(demo, monkeypatch):
         assert app.events.size.height >= 8
 
 
-
 @pytest.mark.parametrize("size", [(80, 12), (80, 14), (120, 12), (120, 14), (120, 20), (120, 24)])
 async def test_a_short_terminal_shrinks_the_side_panes_instead_of_hiding_the_events(demo, size):
     """The pairs pane (12 rows) and the stacked detail (9) take their full height only where the events

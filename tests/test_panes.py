@@ -161,7 +161,6 @@ async def test_the_detail_scrollbar_shows_exactly_when_the_text_is_taller_than_t
         await show(short[0], False)
 
 
-
 async def test_a_lone_detail_view_refits_its_height_before_the_frame_when_only_the_terminal_height_changes():
     """A height kept from a taller pane must be dropped before Textual judges the scrollbar on it:
     otherwise a bar shows, and the text is wrapped one column narrower, for a frame over text that

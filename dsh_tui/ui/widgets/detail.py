@@ -111,15 +111,16 @@ class DetailView(Pane, ScrollView, can_focus=True, inherit_bindings=False):
         self._fit()
         self.refresh()
 
-    def _fit(self) -> None:
+    def _fitted_height(self, pane: int) -> int:
         # Never shorter than the pane (rows past the text are blank, and no scrollbar shows either
         # way): moving between events whose detail fits changes no size, so it costs no layout pass.
         # Not while the scrollbar shows: Textual re-checks a ScrollView's scrollbars only when its
         # virtual size differs from its content region, and the bar would stay over short text.
-        height = len(self._visual)
-        if not self.show_vertical_scrollbar:
-            height = max(height, self.scrollable_content_region.height)
-        size = Size(max(1, self._width), height)
+        rows = len(self._visual)
+        return rows if self.show_vertical_scrollbar else max(rows, pane)
+
+    def _fit(self) -> None:
+        size = Size(max(1, self._width), self._fitted_height(self.scrollable_content_region.height))
         if size != self.virtual_size:
             self.virtual_size = size
 
@@ -127,7 +128,7 @@ class DetailView(Pane, ScrollView, can_focus=True, inherit_bindings=False):
         # Refit to the new height before Textual judges the scrollbar on it: Resize comes after the
         # frame, and a height kept from a taller pane showed a bar (and the text wrapped narrower) in it.
         if size != self._size and not self.show_vertical_scrollbar:
-            height = max(len(self._visual), size.height - self.styles.gutter.height)
+            height = self._fitted_height(size.height - self.styles.gutter.height)
             if height != self.virtual_size.height:
                 self.set_reactive(DetailView.virtual_size, Size(self.virtual_size.width, height))
         return super()._size_updated(size, virtual_size, container_size, layout)
