@@ -21,6 +21,7 @@ import zstandard
 from .zstdframes import BLOCK_MAX, ZSTD_MAGIC, FrameError, decode_frame, walk_frames
 
 DEFAULT_MAX_PLAIN_BYTES = 4 * 1024**3
+BOUNDARY_BYTES = 64  # the file's last bytes kept to recognise it when following (RawLog.boundary)
 MAX_PLAIN_ENV = "DSH_TUI_MAX_PLAIN_BYTES"
 
 Progress = Callable[[int, int], None]
@@ -76,6 +77,12 @@ class RawLog:
     corruption: list[Corruption] = field(default_factory=list)
     header_frame_ok: bool = True
     frames_end: int = 0  # file offset after the last complete frame
+    # The file's identity as read, so live follow can tell a grown file from a replaced one:
+    # device and inode, and the last bytes before ``size`` (a same-size or larger replacement
+    # differs there even when its size says "grown").
+    dev: int = 0
+    ino: int = 0
+    boundary: bytes = b""
 
 
 def max_plain_bytes(explicit: int | None = None) -> int:
@@ -150,10 +157,11 @@ def open_log(path: str | os.PathLike, *, max_plain: int | None = None) -> tuple[
     path = Path(path)
     limit = max_plain_bytes(max_plain)
     data, st = read_file_bytes(path, limit)
+    ident = {"dev": st.st_dev, "ino": st.st_ino, "boundary": bytes(data[-BOUNDARY_BYTES:])}
     if data[:4] == ZSTD_MAGIC:
-        return RawLog(path, st.st_size, st.st_mtime_ns, "zstd", b""), data, limit
+        return RawLog(path, st.st_size, st.st_mtime_ns, "zstd", b"", **ident), data, limit
     if data.lstrip(b" \t\r\n\xef\xbb\xbf")[:1] == b"{":
-        raw = RawLog(path, st.st_size, st.st_mtime_ns, "jsonl", data)
+        raw = RawLog(path, st.st_size, st.st_mtime_ns, "jsonl", data, **ident)
         _check_jsonl_tail(raw)
         return raw, data, limit
     if data[:2] == b"\x1f\x8b":
