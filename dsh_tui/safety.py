@@ -21,13 +21,18 @@ kept as is):
 
 The output never contains a character that needs escaping, so ``clean`` is
 idempotent and its result always encodes as UTF-8.
+
+Contexts: :func:`one_line` for every single-line place (titles, table cells,
+header values, file names, snippet lines, notifications), :func:`clean` for
+multi-line text (report files, clipboard payloads), :func:`escape_json` for JSON
+text (the same characters as ``\\uXXXX`` escapes, so the JSON keeps its meaning).
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["clean", "clean_bytes", "is_clean", "one_line"]
+__all__ = ["clean", "clean_bytes", "escape_json", "is_clean", "one_line"]
 
 # Everything clean() rewrites, split in two classes because one class holding
 # the 32 astral noncharacters makes every search ~8x slower.
@@ -127,19 +132,20 @@ _BREAKS = re.compile(r"[ \t]*(?:\r?\n[ \t]*)+")
 _TABS = re.compile(r" *\t[ \t]*")
 
 
-def one_line(text: str, max_chars: int = 400) -> str:
+def one_line(text: str, max_chars: int | None = 400) -> str:
     """Sanitise *text* for a one-line summary of at most *max_chars* characters.
 
     Like :func:`clean`, plus: line breaks (``\\n``, ``\\r\\n``, with surrounding
     spaces/tabs and blank lines) collapse to a single ``⏎``; runs of whitespace
     that contain a tab collapse to one space. If the result is longer than
     *max_chars* it is cut and ends with ``…`` (the ``…`` counts toward the limit).
+    ``max_chars=None`` never cuts (for a line that is capped elsewhere).
     """
-    if max_chars <= 0:
+    if max_chars is not None and max_chars <= 0:
         return ""
     # Bound the work on huge inputs. Collapsing can only shrink the text by runs
     # of whitespace, so a generous prefix nearly always decides the output.
-    limit = max_chars * 8 + 64
+    limit = len(text) if max_chars is None else max_chars * 8 + 64
     cut = len(text) > limit
     if cut:
         text = text[:limit]
@@ -149,6 +155,32 @@ def one_line(text: str, max_chars: int = 400) -> str:
         if "\t" in text:
             text = _TABS.sub(" ", text)
         text = clean(text)
-    if cut or len(text) > max_chars:
+    if max_chars is not None and (cut or len(text) > max_chars):
         text = text[: max_chars - 1] + "…"
+    return text
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code > 0xFFFF:
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
+
+
+def escape_json(text: str) -> str:
+    """JSON text with every character :func:`clean` rewrites written as a ``\\uXXXX`` escape
+    (an astral noncharacter as its surrogate pair).
+
+    For serialiser output (orjson, ``json.dumps``), where such characters only occur inside strings
+    (``\\n`` and ``\\t`` are kept: outside strings they are the indentation): the JSON means the
+    same, is valid UTF-8 even with lone surrogates (``\\ud800``, as the log wrote them), and a
+    terminal shown it acts on none of it. ``jq -r`` of a field still prints the raw characters.
+    """
+    if text.isprintable():
+        return text
+    if _UNSAFE_BMP.search(text) is not None:
+        text = _UNSAFE_BMP.sub(_json_escape, text)
+    if _has_astral_unsafe(text):
+        text = _UNSAFE_ASTRAL.sub(_json_escape, text)
     return text

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dsh_tui.safety import clean, clean_bytes, is_clean, one_line
+from dsh_tui.safety import clean, clean_bytes, escape_json, is_clean, one_line
 
 # --------------------------------------------------------------------------- corpus
 
@@ -270,6 +270,44 @@ def test_property_max_chars(s: str, n: int) -> None:
         assert out.endswith(f"… [{len(s) - n:,} more chars]")
     else:
         assert out == clean(s)
+
+
+def test_one_line_without_a_limit_never_cuts() -> None:
+    text = "x" * 10_000 + "\ncall\x1b]0;t\x07"
+    out = one_line(text, None)
+    assert out == "x" * 10_000 + "⏎call␛]0;t␇"
+    assert one_line("plain", None) == "plain"
+
+
+@settings(max_examples=300, deadline=None)
+@given(_text)
+def test_property_one_line_without_a_limit(s: str) -> None:
+    out = one_line(s, None)
+    assert_safe(out)
+    assert "\n" not in out and one_line(out, None) == out
+
+
+# --------------------------------------------------------------------------- escape_json
+
+
+def test_escape_json_escapes_what_a_terminal_acts_on_and_keeps_the_meaning() -> None:
+    import json
+    value = {"k\x9b": "esc \x1b]0;t\x07 c1 \x9b31m del \x7f bidi \u202e\u2066 ls \u2028 lone \ud800 nc \U0010fffe ok é ✓ 😀"}
+    text = escape_json(json.dumps(value, ensure_ascii=False, indent=2))
+    assert_safe(text)
+    assert "\\u009b31m" in text and "\\u202e" in text and "\\ud800" in text and "\\udbff\\udffe" in text
+    assert "é ✓ 😀" in text  # printable text is left alone
+    assert json.loads(text) == value  # exactly the same JSON
+    assert escape_json(text) == text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(_text, _text, max_size=4))
+def test_property_escape_json(value: dict) -> None:
+    import json
+    text = escape_json(json.dumps(value, ensure_ascii=False, indent=2))
+    assert_safe(text)
+    assert json.loads(text) == value
 
 
 # --------------------------------------------------------------------------- import hygiene
