@@ -30,9 +30,13 @@ def test_step_end_clears_pending_like_repair(write_jsonl):
     recs = crash_records() + [ev("step/end", 5, {"turn": 1, "step": 1})]
     diag = diagnose(load_session(write_jsonl(recs)))
     assert diag.pairing.interrupted == []  # dsh's repair would add no closers for them
+    assert diag.closers == ["6:turn/end interrupted"]  # the step closed: only the turn is left open
     f = {x.call_id: x for x in diag.findings if x.call_id}
-    assert f["call_a"].kind == "TOOL_OUTCOME_UNKNOWN" and "will not repair" in f["call_a"].message
-    assert f["call_b"].kind == "TOOL_NOT_STARTED"
+    # Not a repair code: dsh will never write one for these calls.
+    assert f["call_a"].kind == f["call_b"].kind == "TOOL_UNPAIRED"
+    assert all(f[c].severity == "warning" and f[c].code is None for c in ("call_a", "call_b"))
+    assert "step/end at seq 5" in f["call_a"].message and "does not close it" in f["call_a"].message
+    assert "tool/call at seq 4" in f["call_a"].message and "no tool/call" in f["call_b"].message
 
 
 def test_results_written_by_dsh_repair_are_recognised(write_jsonl):
@@ -109,7 +113,10 @@ def test_tool_not_in_latest_tool_set_is_flagged(write_jsonl):
     ]
     diag = diagnose(load_session(write_jsonl(recs)))
     flagged = [f for f in diag.findings if f.kind == "NOT_IN_TOOL_SET"]
-    assert len(flagged) == 1 and flagged[0].name == "spawn_child" and "child session" in flagged[0].message
+    assert len(flagged) == 1 and flagged[0].name == "spawn_child" and "tool set" in flagged[0].message
+    # No guess about children in the diagnosis (the lineage links a child that calls it); the advice
+    # says what to do when none does.
+    assert "child session" not in flagged[0].message and "unload the plugin loaded last" in flagged[0].advice
 
 
 def test_usage_counts_each_call_once_with_its_last_usage_and_skips_fork_seed(write_jsonl):

@@ -12,8 +12,12 @@ event's scalar fields for the rare, free-form ones:
     turn/end            (turn, reason)
     tool/call           (turn, step, callId, name, arguments preview)
     tool/result         (turn, step, callId, isError, error, text preview, replaces an earlier result)
-    assistant/message   (turn, step, calls): calls a tuple of (id, name, arguments preview)
+    assistant/message   (turn, step, calls, interrupted): calls a tuple of (id, name, arguments preview);
+                        interrupted is True for a prefix kept from a cancelled stream
     request/header      (tool names,)
+    tool/code-dispatch-start, tool/code-dispatch
+                        (rootCallId, subCallId, name, isError, text preview)
+    goal/change         (operation, goal id, objective, blockedReason)
 """
 
 from __future__ import annotations
@@ -122,7 +126,20 @@ def _assistant_message(d: dict, _op: Any) -> tuple:
     blocks = msg.get("content") if isinstance(msg, dict) else None
     calls = tuple([(b.get("id"), b.get("name"), _preview(b.get("arguments")))
                    for b in blocks if isinstance(b, dict) and b.get("type") == "tool-call"]) if type(blocks) is list else ()
-    return (t if type(t) in _PLAIN else _preview(t), s if type(s) in _PLAIN else _preview(s), calls)
+    return (t if type(t) in _PLAIN else _preview(t), s if type(s) in _PLAIN else _preview(s), calls,
+            d.get("interrupted") is True)
+
+
+def _code_dispatch(d: dict, _op: Any) -> tuple:
+    """A tool called from a run_code program (nested under the root call)."""
+    return (key_value(d.get("rootCallId")), key_value(d.get("subCallId")), key_value(d.get("name")),
+            d.get("isError") is True, _text_of(d.get("content")))
+
+
+def _goal_change(d: dict, _op: Any) -> tuple:
+    goal = d.get("goal") if isinstance(d.get("goal"), dict) else {}
+    return (key_value(d.get("operation")), key_value(goal.get("id")), _preview(goal.get("objective")),
+            _preview(goal.get("blockedReason")) if goal.get("blockedReason") is not None else None)
 
 
 def _small_fields(d: dict, _op: Any) -> dict:
@@ -161,8 +178,11 @@ FACT_EXTRACTORS = {
     "turn/start": turn_step, "step/start": turn_step, "step/end": turn_step, "session/end-seed": turn_step,
     "turn/end": _turn_end, "tool/call": _tool_call, "tool/result": _tool_result,
     "assistant/message": _assistant_message, "request/header": _request_header, "subagent/descriptor": _scalars,
+    "tool/code-dispatch-start": _code_dispatch, "tool/code-dispatch": _code_dispatch, "goal/change": _goal_change,
     **{t: _small_fields for t in ("command/run", "command/done", "approval/asked", "approval/decided", "llm/retry",
-                                  "llm/retry-started", "agent-preset/selected", "compaction/start", "compaction/end")},
+                                  "llm/retry-started", "agent-preset/selected", "compaction/start", "compaction/end",
+                                  "tool-workflow/agent-start", "tool-workflow/agent-end", "tool-workflow/run-end",
+                                  "hook/result")},
 }
 
 

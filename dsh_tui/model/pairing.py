@@ -3,10 +3,14 @@
 tool/call <-> tool/result by callId (the result's id is message.source.callId),
 command/run <-> command/done by commandId, approval/asked <-> approval/decided
 by id. The turn/step state machine is dsh's `interruptedTurnClosers`
-(repair.ts): tool-call blocks of an assistant/message become pending, a
-tool/call records its seq, a tool/result clears it, step/end and turn/start
-clear the pending set. What is still pending in an open turn at the end is
-exactly what dsh would close as TOOL_OUTCOME_UNKNOWN / TOOL_NOT_STARTED.
+(packages/core/session/src/repair.ts), rule for rule: each tool-call block of
+an assistant/message (re)registers its call as pending and not yet started; a
+tool/call marks a call started only if it is pending when written; a
+tool/result clears it; step/end, turn/start and turn/end clear the pending set.
+What is still pending in an open turn at the end is exactly what dsh would
+close as TOOL_OUTCOME_UNKNOWN (started) / TOOL_NOT_STARTED, and `closers`
+lists the rows dsh's repair would append. A call left without a result
+anywhere else is "unpaired": dsh never closes it.
 """
 
 from __future__ import annotations
@@ -27,7 +31,9 @@ class Pair:
     ask: int | None = None  # tool: assistant/message index holding the tool-call block
     open: int | None = None  # tool/call, command/run, approval/asked index
     close: int | None = None  # tool/result, command/done, approval/decided index
-    status: str = "open"  # paired | error | TOOL_NOT_STARTED | TOOL_OUTCOME_UNKNOWN | open | undecided | rejected ...
+    # paired | error | TOOL_NOT_STARTED | TOOL_OUTCOME_UNKNOWN | unpaired | result-without-call | open |
+    # undecided | rejected ...
+    status: str = "open"
     code: str | None = None
     turn: Any = None
     step: Any = None
@@ -35,6 +41,10 @@ class Pair:
     result: str = ""  # result preview
     repaired: bool = False  # the closing result was written by dsh's crash repair
     seqs: dict = field(default_factory=dict)  # role -> seq
+    # Why a tool call left dsh's pending set without a result ("step/end at seq 12"); for a
+    # TOOL_NOT_STARTED call, why a durable tool/call did not count as its start.
+    cleared: str | None = None
+    earlier_call: int | None = None  # seq of a tool/call that did not count as this call's start
 
     def __reduce__(self) -> tuple:
         """Pickled as its field values: the index cache holds one per call, and these load ~3x
@@ -60,7 +70,9 @@ class TurnState:
     open_turn_index: int | None = None
     open_step: Any = None
     open_step_index: int | None = None
-    pending: dict[str, Pair] = field(default_factory=dict)  # callId -> pair, as in repair.ts
+    pending: dict[str, Pair] = field(default_factory=dict)  # callId -> pair, in registration order
+    started: dict[str, int] = field(default_factory=dict)  # callId -> seq of its tool/call (repair.ts callSeq)
+    last_seq: int | None = None  # the seq of the last fact fed (closers follow the log's last event)
 
 
 @dataclass
@@ -70,6 +82,7 @@ class Pairing:
     approvals: dict[str, Pair] = field(default_factory=dict)
     state: TurnState = field(default_factory=TurnState)
     interrupted: list[Pair] = field(default_factory=list)  # what dsh's repair would close
+    closers: list[tuple] = field(default_factory=list)  # (type, code, callId): the rows repair would append
     tool_set: dict[str, Any] = field(default_factory=dict)  # callId -> latest request/header tools
     orphan_results: list[Fact] = field(default_factory=list)
     latest_tools: Any = None  # the tools of the request/header fed last (for the next tool/call)
@@ -98,6 +111,14 @@ def _tool_pair(tools: dict[str, Pair], cid: str, name: Any, turn: Any, step: Any
     return p
 
 
+def _clear(st: TurnState, why: str) -> None:
+    """dsh's repair forgets every pending call here; remember why, for the unpaired ones."""
+    for p in st.pending.values():
+        p.cleared = why
+    st.pending.clear()
+    st.started.clear()
+
+
 def feed_facts(out: Pairing, facts: list[Fact]) -> None:
     """Pair ``facts`` after those already fed (a log's head can be paired while its tail is read).
     The data layouts are in facts.py."""
@@ -109,24 +130,32 @@ def feed_facts(out: Pairing, facts: list[Fact]) -> None:
         if t == "turn/start":
             st.open_turn, st.open_turn_index = d[0], index
             st.open_step = st.open_step_index = None
-            st.pending.clear()
+            if st.pending:
+                _clear(st, f"turn/start at seq {seq}")
         elif t == "turn/end":
             st.open_turn = st.open_turn_index = None
             st.open_step = st.open_step_index = None
+            if st.pending:
+                _clear(st, f"its turn ended (turn/end at seq {seq})")
         elif t == "step/start":
             st.open_step, st.open_step_index = d[1], index
         elif t == "step/end":
             st.open_step = st.open_step_index = None
-            st.pending.clear()
+            if st.pending:
+                _clear(st, f"its step ended (step/end at seq {seq})")
         elif t == "assistant/message":
-            turn, step, calls = d
+            turn, step, calls = d[0], d[1], d[2]
             for call_id, name, args in calls:
                 cid = _key(call_id)
                 p = _tool_pair(tools, cid, name, turn, step)
+                if p.open is not None and p.close is None:  # named after (or again after) its tool/call:
+                    p.earlier_call = p.seqs.get("call")  # dsh's repair no longer counts that as its start
                 p.ask = index
                 p.seqs["ask"] = seq
+                p.step = step
                 p.detail = p.detail or args or ""
-                st.pending[cid] = p
+                st.pending[cid] = p  # a known key keeps its place, as in a JS Map
+                st.started.pop(cid, None)
         elif t == "tool/call":
             turn, step, call_id, name, args = d
             cid = _key(call_id)
@@ -136,11 +165,15 @@ def feed_facts(out: Pairing, facts: list[Fact]) -> None:
             p.name = name or p.name
             p.detail = args or p.detail
             out.tool_set[cid] = latest_tools
+            if cid in st.pending:
+                st.started[cid] = seq
         elif t == "tool/result":
             turn, step, call_id, is_error, err, text, replace = d
+            cid = _key(call_id)
+            st.pending.pop(cid, None)  # repair.ts deletes on any tool/result, a replacement too
+            st.started.pop(cid, None)
             if replace:
                 continue  # a pruning rewrite of an earlier result, not an outcome
-            cid = _key(call_id)
             p = tools.get(cid)
             if p is None:
                 out.orphan_results.append(f)
@@ -158,26 +191,34 @@ def feed_facts(out: Pairing, facts: list[Fact]) -> None:
                 p.status = "paired"
             if p.open is None and p.code not in REPAIR_CODES:
                 p.status = "result-without-call" if p.ask is None else p.status
-            st.pending.pop(cid, None)
         elif t == "request/header":
             latest_tools = d[0]
         elif t in ("command/run", "command/done"):
             _command(out, f)
         elif t in ("approval/asked", "approval/decided"):
             _approval(out, f)
+        st.last_seq = seq
     out.latest_tools = latest_tools
 
 
 def close_pairing(out: Pairing) -> Pairing:
-    """At the end of the log: what is still pending is what dsh's repair would close."""
+    """At the end of the log: what is still pending in an open turn is what dsh's repair would
+    close, in registration order, followed by step/end (if a step is open) and turn/end."""
     st, tools = out.state, out.tools
     if st.open_turn_index is not None:
-        for p in st.pending.values():  # assistant-message order, as repair.ts appends them
-            p.status = "TOOL_OUTCOME_UNKNOWN" if p.open is not None else "TOOL_NOT_STARTED"
+        for cid, p in st.pending.items():  # assistant-message order, as repair.ts appends them
+            p.status = "TOOL_OUTCOME_UNKNOWN" if cid in st.started else "TOOL_NOT_STARTED"
             out.interrupted.append(p)
+            out.closers.append(("tool/result", p.status, cid))
+        if st.open_step_index is not None:
+            out.closers.append(("step/end", None, None))
+        out.closers.append(("turn/end", "interrupted", None))
     for p in tools.values():
-        if p.status == "open":  # unpaired outside an open turn (the step closed without it)
-            p.status = "TOOL_OUTCOME_UNKNOWN" if p.open is not None else "TOOL_NOT_STARTED"
+        if p.status == "open":  # no result, and dsh's repair will never close it
+            p.status = "unpaired"
+            if p.cleared is None:
+                p.cleared = ("no assistant/message asked for it (no tool-call block names it)" if p.ask is None
+                             else "its turn is not open at the end of the log")
     return out
 
 

@@ -16,6 +16,7 @@ from operator import add, is_not, sub
 from typing import Any
 
 TOKEN_KEYS = ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "reasoningTokens")
+DSH_METER_KEYS = TOKEN_KEYS[:4]  # dsh's meter buckets (inputTokens is its "uncachedInputTokens")
 
 
 @dataclass
@@ -26,8 +27,15 @@ class Usage:
     calls: int = 0
     from_message: int = 0  # calls whose last usage is the assistant/message's (else a usage chunk's)
 
+    @property
+    def dsh_total(self) -> dict[str, int]:
+        """What dsh's own token meter counts over the whole log: this session's calls and those inherited
+        through a fork seed, in its four buckets (it keeps no reasoning count)."""
+        return {k: self.session[k] + self.inherited[k] for k in DSH_METER_KEYS}
+
     def as_dict(self) -> dict:
-        return {"session": self.session, "inherited": self.inherited, "calls": self.calls,
+        return {"session": self.session, "inherited": self.inherited, "dsh_total": self.dsh_total,
+                "calls": self.calls,
                 "calls_from_message_usage": self.from_message,
                 "turns": [{"turn": t, **v} for t, v in self.turns.items()],
                 "source": "the last usage per (turn, step): assistant/message.usage, else its usage chunk"}

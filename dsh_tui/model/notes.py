@@ -1,0 +1,81 @@
+"""What the diagnosis gathers fact by fact, besides the pairing: one resumable pass.
+
+`take_notes` reads the compact facts (facts.py) a log's scan kept, in log
+order, and can be called again with the facts indexed since (a big log's head
+is noted while its tail is still being read).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .facts import key_value
+
+
+@dataclass
+class Notes:
+    turn_ends: list = field(default_factory=list)  # turn/end facts, in log order
+    turn_end_kind: dict = field(default_factory=dict)  # turn -> reason.kind of its (last) turn/end
+    retries: dict = field(default_factory=dict)  # (turn, step) -> llm/retry and llm/retry-started facts
+    answered: dict = field(default_factory=dict)  # (turn, step) -> index of its latest assistant/message
+    step_starts: dict = field(default_factory=dict)  # turn -> index of its latest step/start
+    preset: list = field(default_factory=list)  # the latest agent-preset/selected's agentPreset, if any
+    descriptor: dict | None = None
+    latest_tools: object = None
+    end_seeds: list = field(default_factory=list)  # (index, seq) of each session/end-seed
+    compactions: dict = field(default_factory=dict)  # compactionId -> [start fact, end fact or None]
+    dispatches: dict = field(default_factory=dict)  # subCallId -> [start fact, done fact or None]
+    workflow: list = field(default_factory=list)  # tool-workflow agent-end / run-end facts that failed
+    hooks: list = field(default_factory=list)  # hook/result facts with a blocking decision
+    goals: list = field(default_factory=list)  # goal/change facts that block the goal
+    cut_messages: list = field(default_factory=list)  # assistant/message facts with interrupted: true
+
+
+BLOCKING_HOOK_DECISIONS = frozenset({"block", "deny", "blocked", "denied"})
+
+
+def take_notes(notes: Notes, facts) -> None:
+    retries, answered = notes.retries, notes.answered
+    for f in facts:
+        t, index, seq, d = f
+        if t == "turn/end":
+            notes.turn_ends.append(f)
+            reason = d[1]
+            notes.turn_end_kind[d[0]] = reason.get("kind") if isinstance(reason, dict) else None
+        elif t == "step/start":
+            notes.step_starts[d[0]] = index
+        elif t in ("llm/retry", "llm/retry-started"):
+            retries.setdefault((d.get("turn"), d.get("step")), []).append(f)
+        elif t == "assistant/message":
+            answered[(d[0], d[1])] = index
+            if d[3]:
+                notes.cut_messages.append(f)
+        elif t == "session/end-seed":
+            notes.end_seeds.append((index, seq))
+        elif t == "compaction/start":
+            notes.compactions[key_value(d.get("compactionId"))] = [f, None]
+        elif t == "compaction/end":
+            notes.compactions.setdefault(key_value(d.get("compactionId")), [None, None])[1] = f
+        elif t == "tool/code-dispatch-start":
+            notes.dispatches[d[1]] = [f, None]
+        elif t == "tool/code-dispatch":
+            notes.dispatches.setdefault(d[1], [None, None])[1] = f
+        elif t == "tool-workflow/agent-end":
+            if d.get("outcome") in ("failed", "cancelled"):
+                notes.workflow.append(f)
+        elif t == "tool-workflow/run-end":
+            if d.get("stopReason") in ("error", "cancelled"):
+                notes.workflow.append(f)
+        elif t == "hook/result":
+            if isinstance(d.get("decision"), str) and d["decision"].lower() in BLOCKING_HOOK_DECISIONS:
+                notes.hooks.append(f)
+        elif t == "goal/change":
+            if d[0] == "block":
+                notes.goals.append(f)
+        elif t == "agent-preset/selected":
+            if "agentPreset" in d:
+                notes.preset[:] = [d["agentPreset"]]
+        elif t == "subagent/descriptor":
+            notes.descriptor = d
+        elif t == "request/header":
+            notes.latest_tools = d[0]
