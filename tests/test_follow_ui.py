@@ -17,6 +17,8 @@ from dsh_tui.model.zstdframes import walk_frames
 from dsh_tui.ui.app import ExplorerApp
 
 from .conftest import until
+from .rotated_follow import OTHER_SESSION_ID, rotations
+from .session_roots import TREE_KID_A, build_tree_family
 
 INTERVAL = 0.2
 
@@ -56,6 +58,14 @@ async def loaded(app, pilot) -> None:
 
 def header(app) -> str:
     return app.query_one("#header").plain()
+
+
+def notices(app) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+def rows(app) -> list[str]:
+    return [app.events.row_plain(r) for r in range(app.events.row_count())]
 
 
 async def test_growing_file_shows_new_events_and_the_verdict_and_pause_stops_it(tmp_path):
@@ -134,6 +144,48 @@ async def test_partial_jsonl_line_then_truncation_reopens(tmp_path):
         os.replace(shorter, path)
         await until(app, pilot, lambda: app.events.row_count() < 320, "the re-open", timeout=5)
         assert app.log_.seq_of(app.current_index) == seq
+
+
+@pytest.mark.parametrize("where", ["middle", "end"])
+async def test_a_replaced_file_is_reopened_with_one_notice_and_none_of_the_old_rows(tmp_path, where):
+    rotation = rotations("jsonl")["larger"]  # another, larger session written over it
+    path = tmp_path / "live.jsonl"
+    path.write_bytes(rotation.old)
+    app = make_app(path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(app, pilot)
+        old_log, old_rows = app.log_, rows(app)
+        await pilot.press(*(("home", "j", "j", "j") if where == "middle" else ("end",)))
+        seq = old_log.seq_of(app.current_index)
+        rotation.rotate(path)
+        await until(app, pilot, lambda: app.log_ is not old_log, "the re-open", timeout=5)
+        await pilot.pause(INTERVAL * 4)  # later polls find the new file unchanged: no second notice
+        said = [n for n in notices(app) if "replaced" in n]
+        assert len(said) == 1 and said[0].startswith("the file was replaced: reopened (it grew from")
+        assert "bytes before the old end changed" in said[0] and OTHER_SESSION_ID in said[0]
+        fresh = load_session(path)
+        assert app.log_.session_id == OTHER_SESSION_ID and len(app.log_) == len(fresh)
+        new_rows = rows(app)
+        assert len(new_rows) == len(fresh) and not set(new_rows) & set(old_rows)
+        # the cursor: the same seq when the new session has it, the end when it was there
+        expected = fresh.index_of_seq(seq) if where == "middle" else len(fresh) - 1
+        assert app.current_index == expected
+        assert OTHER_SESSION_ID[:8] in header(app)
+
+
+async def test_a_replaced_file_shows_its_own_family_not_the_old_ones(tmp_path, monkeypatch):
+    monkeypatch.setenv("DSH_HOME", str(tmp_path / "dsh"))
+    paths = build_tree_family(tmp_path / "dsh" / "sessions")
+    path = paths["parent"]
+    app = make_app(path)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await until(app, pilot, lambda: app.log_ is not None and "family 2 children" in header(app), "the family")
+        old_log = app.log_
+        path.write_bytes(paths["kid_a"].read_bytes())  # now the first child's session, which has one child
+        await until(app, pilot, lambda: app.log_ is not old_log, "the re-open", timeout=5)
+        assert app.log_.session_id == TREE_KID_A
+        await until(app, pilot, lambda: "family 1 child " in header(app), "the new session's family")
+        assert "2 children" not in header(app)
 
 
 async def test_zip_and_paused_logs_are_not_polled(tmp_path, monkeypatch):

@@ -3,8 +3,11 @@
 A timer (``follow_interval``, 1 s) starts a thread worker that polls the
 file (`live.follow_step`: `SessionLog.refresh`, re-open on -1 or for a cached
 index, re-diagnose). New events grow the lists in place: the cursor stays on
-its event, or at the end when it was on the last one. ``w`` pauses/resumes;
-the header shows "following" / "paused". Export-ZIP members cannot be followed.
+its event, or at the end when it was on the last one. A file replaced under us
+(`FollowStep.replaced`) is shown re-opened with one notice saying what changed;
+the cursor keeps its seq when the new file has it, else goes to the end. ``w``
+pauses/resumes; the header shows "following" / "paused". Export-ZIP members
+cannot be followed.
 """
 
 from __future__ import annotations
@@ -115,6 +118,9 @@ class FollowMixin:
         seq = old_log.seq_of(cur) if cur is not None else None
         self.log_, self.diag = log, diag
         self.finding_indices = sorted({f.index for f in diag.findings if f.index is not None})
+        if step.replaced is not None:
+            self.notify_replaced(step, old_log)
+            self.lineage = None  # the old file's family; found again for this one below
         if self.lineage is not None:
             from ..model.lineage import link_findings
             link_findings(diag.findings, self.lineage)
@@ -153,6 +159,15 @@ class FollowMixin:
         if events.index is not None:
             self._detail_index = events.index
             self.flush_detail()
+        if step.replaced is not None:
+            self.lineage_worker(log)
+
+    def notify_replaced(self, step: FollowStep, old_log) -> None:
+        """One notice per replacement: what changed, and the session it holds now when that differs."""
+        text = f"the file was replaced: reopened ({step.replaced})"
+        if step.log.session_id != old_log.session_id:
+            text += f"; now session {step.log.session_id or '(no id)'}"
+        self.notify(one_line(text, 300), severity="warning", markup=False, timeout=10)
 
     def on_worker_state_changed(self, event) -> None:
         from textual.worker import WorkerState
