@@ -2,7 +2,8 @@
 
 `redact` replaces credentials with ``…[redacted]``, keeping only a short, known
 prefix that says what kind of secret it was (``sk-…[redacted]``,
-``ghp_…[redacted]``, ``Bearer …[redacted]``, ``"apiKey": "…[redacted]"``).
+``ghp_…[redacted]``, ``Bearer …[redacted]``, ``"apiKey": "…[redacted]"``,
+``postgres://user:…[redacted]@host``, ``Cookie: …[redacted]``, ``mysql -p…[redacted]``).
 It works on raw log text too, where JSON sits inside JSON strings (``\\"token\\"``).
 Ordinary text, hex SHAs and UUIDs are left alone. Best effort: it is a safety
 net, not a guarantee; reports should still be read before they are shared.
@@ -19,7 +20,8 @@ MASK = "…[redacted]"
 
 # Secret-looking key names (the key must END with one of these words).
 _KEY_WORDS = (r"api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|client[_-]?secret|secret"
-              r"|token|password|passwd|passphrase|credentials?|authorization|auth[_-]?token|session[_-]?key")
+              r"|token|password|passwd|passphrase|credentials?|authorization|auth[_-]?token|session[_-]?key"
+              r"|account[_-]?key|shared[_-]?access[_-]?key|cookie")
 
 _PRIVATE_KEY = re.compile(
     r"(-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----)(.*?)(-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\Z)",
@@ -32,7 +34,13 @@ _TOKENS = [
     (re.compile(_B + r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"), "sk-"),
     (re.compile(_B + r"github_pat_[A-Za-z0-9_]{20,}"), "github_pat_"),
     (re.compile(_B + r"(gh[pousr]_)[A-Za-z0-9]{30,}"), None),
-    (re.compile(_B + r"(xox[abprs]-)[A-Za-z0-9-]{10,}"), None),
+    (re.compile(_B + r"(xox[abeoprs]-|xapp-)[A-Za-z0-9-]{10,}"), None),
+    (re.compile(_B + r"([sr]k_(?:live|test)_)[A-Za-z0-9]{16,}"), None),  # Stripe secret / restricted
+    (re.compile(_B + r"whsec_[A-Za-z0-9+/=]{24,}"), "whsec_"),  # Stripe webhook signing secret
+    (re.compile(_B + r"SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"), "SG."),  # SendGrid
+    (re.compile(_B + r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"), "npm_"),
+    # A JWT: base64url JSON header ({"...) and payload, then the signature (empty for alg none).
+    (re.compile(_B + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"), "eyJ"),
     (re.compile(r"(?<![A-Za-z0-9])(AKIA|ASIA)[0-9A-Z]{16}(?![A-Za-z0-9])"), None),
     (re.compile(_B + r"AIza[0-9A-Za-z_-]{35}"), "AIza"),
     (re.compile(_B + r"(glpat-)[A-Za-z0-9_-]{20,}"), None),
@@ -44,7 +52,16 @@ _AUTH_HEADER = re.compile(
     r"(?i)(\bAuthorization\\?[\"']?\s*[:=]\s*\\?[\"']?)"
     r"(?:(Bearer|Basic|Token|Digest|Bot|Negotiate|AWS4-HMAC-SHA256)\s+)?"
     r"([^\s\"'\\,;]+(?:[ ,][A-Za-z]+=[^\s\"'\\,;]+)*)")
-_BEARER = re.compile(r"\b(Bearer)\s+([A-Za-z0-9._~+/=-]{8,})")
+_BEARER = re.compile(r"(?i)\b(Bearer)\s+([A-Za-z0-9._~+/=-]{8,})")
+# Cookie / Set-Cookie headers: the whole value (name=value pairs), up to a quote or the line's end.
+_COOKIE = re.compile(r"(?i)(\b(?:set-)?cookie\\?[\"']?\s*:\s*)([^\s\"'\\;=]+=[^\r\n\"'\\]*)")
+# Credentials in a URL: scheme://user:password@host (the password up to the last @ before the path).
+_URL_CREDS = re.compile(r"(?i)\b([a-z][a-z0-9+.-]{1,30}://[^\s/?#@:\"'\\<>]*:)([^\s/?#\"'\\<>]+)(@)")
+# A password glued to -p on the MySQL/MariaDB client command lines (and sshpass -p PASSWORD).
+_DASH_P = re.compile(
+    r"(\b(?:mysql(?:dump|admin|import|check|show|pump|sh)?|mariadb(?:-dump|-admin)?)\b[^\n|;&]{0,200}?\s-p)"
+    r"('[^'\n]+'|\"[^\"\n]+\"|[^\s'\"\\]+)"
+    r"|(\bsshpass\s+(?:-\w+\s+)*?-p\s*)('[^'\n]+'|[^\s'\"\\]+)")
 
 # "key": "value" in JSON, plain and once-escaped (JSON inside a JSON string).
 _JSON_PAIR = re.compile(r'(?i)("[A-Za-z0-9_.-]{0,64}?(?:' + _KEY_WORDS + r')"\s*:\s*")((?:[^"\\\n]|\\.)+)(")')
@@ -56,7 +73,8 @@ _ASSIGN = re.compile(
     r"(?i)(?P<word>" + _KEY_WORDS + r")(?P<sep>[ \t]*=[ \t]*|:[ \t]+)"
     r"(?P<val>\"[^\"\n]+\"|'[^'\n]+'|[^\s\"'&,;<>()\[\]{}]+)(?![(\w])")
 _IDENT = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")  # `KEY= OTHER=...`: the next assignment, not a value
+# `KEY= OTHER=...`: the next assignment, not a value (base64 padding `abc==` is a value)
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=(?![=]|\Z)")
 _PASSWORDISH = re.compile(r"(?i)(?:password|passwd|passphrase)$")
 _PLACEHOLDERS = frozenset(("null", "none", "true", "false", "undefined", "required", "optional", "redacted"))
 
@@ -77,6 +95,25 @@ def _auth(m: re.Match[str]) -> str:
     if MASK in m.group(0) or (scheme is None and not _looks_secret(m.group(3))):
         return m.group(0)
     return m.group(1) + (scheme + " " if scheme else "") + MASK
+
+
+def _url_creds(m: re.Match[str]) -> str:
+    password = m.group(2)
+    if MASK in password or password.startswith(("$", "<", "{", "*", "%")):
+        return m.group(0)  # a placeholder (`$PASS`, `<password>`) or already masked
+    return m.group(1) + MASK + m.group(3)
+
+
+def _cookie(m: re.Match[str]) -> str:
+    return m.group(0) if MASK in m.group(2) else m.group(1) + MASK
+
+
+def _dash_p(m: re.Match[str]) -> str:
+    head, value = (m.group(1), m.group(2)) if m.group(1) is not None else (m.group(3), m.group(4))
+    bare = value.strip("'\"")
+    if MASK in value or bare.startswith(("$", "<", "{", "%")):
+        return m.group(0)
+    return head + MASK
 
 
 def _bearer(m: re.Match[str]) -> str:
@@ -121,6 +158,9 @@ def redact(text: str) -> str:
     text = _PRIVATE_KEY.sub(lambda m: m.group(1) + MASK + m.group(3), text)
     text = _AUTH_HEADER.sub(_auth, text)
     text = _BEARER.sub(_bearer, text)
+    text = _COOKIE.sub(_cookie, text)
+    text = _URL_CREDS.sub(_url_creds, text)
+    text = _DASH_P.sub(_dash_p, text)
     for pattern, prefix in _TOKENS:
         text = pattern.sub(_keep_prefix(prefix), text)
     text = _JSON_PAIR.sub(_pair, text)
