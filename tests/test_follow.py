@@ -4,6 +4,7 @@ and a file replaced under the follower is re-opened, never spliced onto the old 
 from __future__ import annotations
 
 import os
+import threading
 
 import pytest
 
@@ -13,7 +14,7 @@ from dsh_tui.live import follow_step
 from dsh_tui.model.diagnosis import diagnose
 from dsh_tui.model.opener import open_session
 from dsh_tui.model.session import load_session
-from dsh_tui.model.source import BOUNDARY_BYTES
+from dsh_tui.model.source import BOUNDARY_BYTES, LogUnreadable
 from dsh_tui.model.zstdframes import walk_frames
 
 from .rotated_follow import OTHER_SESSION_ID, record_ends, rotations, sessions
@@ -185,3 +186,25 @@ def test_a_cached_log_notices_a_same_size_file_renamed_over_it(tmp_path, isolate
     step = follow_step(log)
     assert step is not None and "new inode" in step.replaced and not step.log.from_cache
     _same_as_fresh(step.log, path)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory"])
+def test_a_log_replaced_by_a_fifo_or_a_directory_is_refused_without_hanging(tmp_path, kind):
+    ours, _theirs = sessions("zstd")
+    path = tmp_path / "live.zst"
+    path.write_bytes(ours)
+    log = load_session(path)
+    path.unlink()
+    os.mkfifo(path) if kind == "fifo" else path.mkdir()
+    outcome: list = []
+
+    def poll():
+        try:
+            outcome.append(follow_step(log))
+        except LogUnreadable as exc:
+            outcome.append(exc)
+    worker = threading.Thread(target=poll, daemon=True)  # a blocking open of the FIFO would hang here
+    worker.start()
+    worker.join(10)
+    assert len(outcome) == 1 and isinstance(outcome[0], LogUnreadable)
+    assert ("not a regular file" if kind == "fifo" else "is a directory") in outcome[0].message
