@@ -25,7 +25,8 @@ idempotent and its result always encodes as UTF-8.
 Contexts: :func:`one_line` for every single-line place (titles, table cells,
 header values, file names, snippet lines, notifications), :func:`clean` for
 multi-line text (report files, clipboard payloads), :func:`escape_json` for JSON
-text (the same characters as ``\\uXXXX`` escapes, so the JSON keeps its meaning).
+text (the same characters as ``\\uXXXX`` escapes, so the JSON keeps its meaning;
+a lone surrogate, which no valid JSON escape holds, as ``⟨U+D83D⟩``).
 """
 
 from __future__ import annotations
@@ -162,6 +163,8 @@ def one_line(text: str, max_chars: int | None = 400) -> str:
 
 def _json_escape(match: re.Match[str]) -> str:
     code = ord(match.group())
+    if 0xD800 <= code <= 0xDFFF:
+        return _visible(code)  # no valid escape: jq (1.6) refuses a lone \\ud83d, UTF-8 cannot hold it
     if code > 0xFFFF:
         code -= 0x10000
         return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
@@ -170,12 +173,14 @@ def _json_escape(match: re.Match[str]) -> str:
 
 def escape_json(text: str) -> str:
     """JSON text with every character :func:`clean` rewrites written as a ``\\uXXXX`` escape
-    (an astral noncharacter as its surrogate pair).
+    (an astral noncharacter as its surrogate pair), except lone surrogates.
 
-    For serialiser output (orjson, ``json.dumps``), where such characters only occur inside strings
-    (``\\n`` and ``\\t`` are kept: outside strings they are the indentation): the JSON means the
-    same, is valid UTF-8 even with lone surrogates (``\\ud800``, as the log wrote them), and a
-    terminal shown it acts on none of it. ``jq -r`` of a field still prints the raw characters.
+    For serialiser output (orjson, ``json.dumps(ensure_ascii=False)``), where such characters
+    only occur inside strings (``\\n`` and ``\\t`` are kept: outside strings they are the
+    indentation): the JSON means what it meant, and a terminal shown it acts on none of it;
+    ``jq -r`` of a field still prints the raw characters. A lone surrogate (a lenient parse keeps
+    ``\\ud83d`` as the log wrote it) has no escape that ``jq`` accepts and no UTF-8 form, so it
+    becomes the sanitiser's visible text ``⟨U+D83D⟩``: the output is always valid UTF-8 JSON.
     """
     if text.isprintable():
         return text
