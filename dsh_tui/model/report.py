@@ -10,7 +10,10 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Any
 
+import orjson
+
 from .. import __version__
+from ..safety import escape_json, one_line
 from .diagnosis import ADVICE, Diagnosis, Finding
 from .session import SessionLog
 
@@ -58,43 +61,107 @@ def delegation_line(log: SessionLog) -> str:
     return f"depth {depth} (top-level session)"
 
 
-def snippet(log: SessionLog, diag: Diagnosis, finding: Finding | None = None) -> str:
-    """The bug-report snippet for ``finding`` (default: the verdict). Plain text."""
+# How much of one value a report line shows, and how much of it the redactor reads first: a secret
+# is masked before the cut, so no part of it shows at the cut. A 16 KiB prefix (~40 ms of regexes)
+# bounds the work on a huge argument string; a PEM key longer than that is still masked, to the end.
+SNIPPET_ARGS = 200
+VALUE_CHARS = 300
+REDACT_SPAN = 16 * 1024
+
+
+def _text(value: Any) -> str:
+    """A value as text: strings as they are, lists and objects as JSON, the rest as ``str``."""
+    if isinstance(value, str):
+        return value
+    if not isinstance(value, (dict, list)):
+        return str(value)
+    try:
+        return orjson.dumps(value).decode()
+    except (TypeError, orjson.JSONEncodeError):
+        return repr(value)
+
+
+def _masker(mask: bool):
+    """value -> text, with secrets masked when ``mask`` (the redactor is loaded only then)."""
+    if not mask:
+        return _text
+    from .redact import redact  # here, not at import: ~8 ms of regexes `check` never needs
+    return lambda value: redact(_text(value)[:REDACT_SPAN])
+
+
+def call_arguments(log: SessionLog, pair) -> str:
+    """The call's whole ``arguments``, read back from the log (``pair.detail`` is a 240-char preview).
+
+    From the tool/call, else from the assistant/message's tool-call block, as the pairing took it;
+    the preview when the log cannot be read again.
+    """
+    from .summary import _d
+    try:
+        if pair.open is not None:
+            args = _d(log.event(pair.open)).get("arguments")
+            if args:
+                return _text(args)
+        if pair.ask is not None:
+            msg = _d(log.event(pair.ask)).get("message")
+            content = msg.get("content") if isinstance(msg, dict) else None
+            for b in content if isinstance(content, list) else ():
+                if (isinstance(b, dict) and b.get("type") == "tool-call" and b.get("arguments")
+                        and (b.get("id") if isinstance(b.get("id"), str) else repr(b.get("id"))) == pair.key):
+                    return _text(b.get("arguments"))
+    except Exception:  # noqa: BLE001 - a log changed or cut since the index: the preview will do
+        pass
+    return pair.detail
+
+
+def snippet(log: SessionLog, diag: Diagnosis, finding: Finding | None = None, *, mask: bool = True) -> str:
+    """The bug-report snippet for ``finding`` (default: the verdict). Plain text, one value per line.
+
+    Every value is on one line (``safety.one_line``): a line break in a callId or a file name
+    cannot forge a line. With ``mask`` (the copy keys, the markdown report) secrets are masked
+    before a value is cut; ``check``'s text and JSON keep them (``mask=False``).
+    """
     f = finding or diag.verdict
+    hide = _masker(mask)
+
+    def line(label: str, value: Any, n: int = VALUE_CHARS) -> str:
+        return f"{label + ':':<17}{one_line(hide(value), n)}"
+
     problems = integrity_problems(log)
     lines = []
     if problems:
-        lines.append("WARNING: DECODE NOT WHOLE - do not file a bug from this alone: " + "; ".join(problems))
+        lines.append("WARNING: DECODE NOT WHOLE - do not file a bug from this alone: "
+                     + one_line(hide("; ".join(problems)), 1000))
     if f is None:
         lines.append("dsh session: no failure found")
     else:
-        lines.append(f"dsh session failure: {f.kind}")
+        lines.append(f"dsh session failure: {one_line(f.kind, 80)}")
         if f.call_id is not None:
-            lines.append(f"callId:          {f.call_id}")
+            lines.append(line("callId", f.call_id))
         if f.name is not None:
-            lines.append(f"tool/name:       {f.name}")
-        lines.append(f"classification:  {f.kind}{' (closed by dsh crash repair)' if f.repaired else ''}")
-        lines.append(f"seq:             {f.seq}")
+            lines.append(line("tool/name", f.name))
+        lines.append(line("classification", f"{f.kind}{' (closed by dsh crash repair)' if f.repaired else ''}"))
+        lines.append(line("seq", f.seq))
         if f.seq is not None:
-            lines.append(f"permalink:       {permalink(log, f.seq)}")
-        lines.append(f"turn/step:       {f.turn}/{f.step}")
+            lines.append(line("permalink", permalink(log, f.seq)))
+        lines.append(line("turn/step", f"{_text(f.turn)}/{_text(f.step)}"))
         if f.code:
-            lines.append(f"error code:      {f.code}")
-        lines.append(f"finding:         {f.message}")
+            lines.append(line("error code", f.code))
+        lines.append(line("finding", f.message, 1000))
         if f.kind in ADVICE and ADVICE[f.kind] not in f.message:
-            lines.append(f"advice:          {ADVICE[f.kind]}")
+            lines.append(line("advice", ADVICE[f.kind], 1000))
         pair = diag.pairing.tools.get(f.call_id) if f.call_id else None
         if pair is not None and pair.detail:
-            lines.append(f"arguments:       {pair.detail[:200]}")
+            lines.append(line("arguments", call_arguments(log, pair) if mask else pair.detail, SNIPPET_ARGS))
     h = log.header
+    frames = log.raw.frames if log.raw.frames is not None else "-"
     lines += [
-        f"header version:  {h.get('version')}",
-        f"session id:      {h.get('id')}",
-        f"delegation:      {delegation_line(log)}",
-        f"agent preset:    {diag.effective_preset}",
-        f"file:            {log.path.name} ({log.raw.encoding}, {log.raw.frames if log.raw.frames is not None else '-'} frames, "
+        line("header version", h.get("version")),
+        line("session id", h.get("id")),
+        line("delegation", delegation_line(log)),
+        line("agent preset", diag.effective_preset),
+        f"{'file:':<17}{one_line(hide(log.path.name), VALUE_CHARS)} ({log.raw.encoding}, {frames} frames, "
         f"{len(log)} events)",
-        f"dsh-tui:         {__version__}",
+        line("dsh-tui", __version__),
         "dsh version:     <fill in: `dsh --version`; the log does not record it>",
         "plugin SHAs:     <fill in; the log does not record them>",
     ]
@@ -102,8 +169,8 @@ def snippet(log: SessionLog, diag: Diagnosis, finding: Finding | None = None) ->
 
 
 def permalink(log: SessionLog, seq: int) -> str:
-    """A stable name for an event: `<session-id>@<seq>` (open it with `dsh-tui FILE --at SEQ`)."""
-    return f"{log.session_id}@{seq}"
+    """A stable name for an event: `<session-id>@<seq>` (open it with `dsh-tui FILE --at SEQ`), on one line."""
+    return f"{one_line(_text(log.session_id), None)}@{seq}"
 
 
 def pairs_around(diag: Diagnosis, finding: Finding | None, radius: int = 4) -> list:
@@ -117,47 +184,97 @@ def pairs_around(diag: Diagnosis, finding: Finding | None, radius: int = 4) -> l
 
 
 def bug_report_markdown(log: SessionLog, diag: Diagnosis, finding: Finding | None = None) -> str:
-    """A shareable report: header, integrity, the finding, pairs around it, findings. Secrets masked."""
+    """A shareable report: header, integrity, the finding, pairs around it, findings. Secrets masked.
+
+    Every value from the log is masked, then put on one line and cut, then escaped for its place
+    (``model.markdown``): code spans in tables, a fence longer than any backtick run around the
+    snippet, backslash escapes in prose. Nothing a log holds renders as a heading, link, image or HTML.
+    """
+    from . import markdown as md
+    hide = _masker(True)
+
+    def val(value: Any, n: int = VALUE_CHARS) -> str:
+        return one_line(hide(value), n)
+
     f = finding or diag.verdict
-    out = [f"# dsh session report: {f.kind if f else 'no failure found'}", ""]
+    out = [f"# dsh session report: {md.text(f.kind if f else 'no failure found')}", ""]
     problems = integrity_problems(log)
     if problems:
-        out += ["> **WARNING: decode not whole** - " + "; ".join(problems), ""]
+        out += ["> **WARNING: decode not whole** - " + md.text(val("; ".join(problems), 1000)), ""]
     out += ["## Header", "", "| field | value |", "|---|---|"]
     for key, value in log.header.fields().items():
-        out.append(f"| `{key}` | `{value}` |")
-    out.append(f"| effective agentPreset | `{diag.effective_preset}` |")
-    out += ["", f"**Delegation:** {delegation_line(log)}", "",
-            f"**Decode:** {log.raw.encoding}, {log.raw.frames if log.raw.frames is not None else '-'} frames, "
-            f"{log.records} records, {len(log)} events", ""]
-    out += ["## Snippet", "", "```", snippet(log, diag, f).rstrip("\n"), "```", ""]
+        out.append(f"| {md.cell(val(key, 80))} | {md.cell(val(value))} |")
+    out.append(f"| effective agentPreset | {md.cell(val(diag.effective_preset))} |")
+    frames = log.raw.frames if log.raw.frames is not None else "-"
+    out += ["", f"**Delegation:** {md.text(val(delegation_line(log)))}", "",
+            f"**Decode:** {md.text(f'{log.raw.encoding}, {frames} frames, {log.records} records, {len(log)} events')}",
+            ""]
+    out += ["## Snippet", "", *md.fence(snippet(log, diag, f, mask=True)), ""]
     around = pairs_around(diag, f)
     if around:
         out += ["## Pairs around it", "", "| kind | key | name | status | code | seqs |", "|---|---|---|---|---|---|"]
         for p in around:
             seqs = " ".join(f"{k}={v}" for k, v in p.seqs.items())
-            out.append(f"| {p.kind} | `{p.key}` | {p.name} | **{p.status}** | {p.code or ''} | {seqs} |")
+            out.append(f"| {md.text(p.kind)} | {md.cell(val(p.key))} | {md.cell(val(p.name))} | "
+                       f"**{md.text(val(p.status, 80))}** | {md.cell(val(p.code or ''))} | {md.text(seqs)} |")
         out.append("")
     out += [f"## Findings ({len(diag.findings)}, newest first)", ""]
     for x in diag.findings[:50]:
-        out.append(f"- {_finding_line(x)}")
+        who = "".join(f" {label} {md.code(val(v))}" for label, v in (("callId", x.call_id), ("name", x.name))
+                      if v is not None)
+        out.append(f"- \\[{md.text(x.severity)}\\] seq {md.text(val(x.seq, 40))} {md.text(x.kind)}{who}: "
+                   f"{md.text(val(x.message, 1000))}")
     if len(diag.findings) > 50:
         out.append(f"- ... {len(diag.findings) - 50} more (`dsh-tui check --format json`)")
-    from .redact import redact  # here, not at import: ~6 ms of regexes `check` never needs
-    return redact("\n".join(out) + "\n")
+    return "\n".join(out) + "\n"
+
+
+# The JSON's human-facing strings (prose built around log text) are sanitised like the text format;
+# the raw values (callId, name, header, paths...) stay exact, and json_text escapes what a terminal
+# would act on.
+_HUMAN_KEYS = ("message", "advice", "verdict_message")
+
+
+def _human(d: dict) -> dict:
+    for key in _HUMAN_KEYS:
+        if isinstance(d.get(key), str):
+            d[key] = one_line(d[key], None)
+    return d
+
+
+def _human_lineage(d: dict) -> dict:
+    for e in ([d["parent"]] if d.get("parent") else []) + d.get("children", []):
+        _human(e)
+    return d
+
+
+def json_text(obj: Any) -> str:
+    """``obj`` as indented JSON text that is always valid UTF-8 and safe to print to a terminal.
+
+    C0/C1 controls, DEL, bidi controls, U+2028/2029, noncharacters and lone surrogates (a lenient
+    parse keeps ``\\ud83d`` as it was written) are ``\\uXXXX`` escapes inside their strings: the
+    JSON means exactly what the log held, and no byte of it is a terminal control.
+    """
+    try:
+        text = orjson.dumps(obj, option=orjson.OPT_INDENT_2).decode()
+    except TypeError:  # lone surrogates (orjson refuses them) or a non-JSON value
+        import json
+        text = json.dumps(obj, indent=2, ensure_ascii=False, default=str)
+    return escape_json(text)
 
 
 def check_json(log: SessionLog, diag: Diagnosis, lineage=None) -> dict[str, Any]:
+    """The `check --format json` object (``json_text`` prints it)."""
     raw, r = log.raw, log.res
     from .lineage import lineage_json
     return {
-        "lineage": lineage_json(lineage) if lineage is not None else None,
+        "lineage": _human_lineage(lineage_json(lineage)) if lineage is not None else None,
         "schema": SCHEMA,
         "file": str(log.path),
         "encoding": raw.encoding,
         "frames": raw.frames,
         "accepted": log.accepted,
-        "rejection": log.header.rejection.as_dict() if log.header.rejection else None,
+        "rejection": _human(log.header.rejection.as_dict()) if log.header.rejection else None,
         "verified": log.verified,
         "whole": log.whole,
         "header": log.header.fields(),
@@ -168,28 +285,30 @@ def check_json(log: SessionLog, diag: Diagnosis, lineage=None) -> dict[str, Any]
         "records": log.records,
         "projected": r.projected,
         "torn_tail": raw.torn.as_dict() if raw.torn else None,
-        "corruption": [c.as_dict() for c in raw.corruption + r.corruption],
+        "corruption": [_human(c.as_dict()) for c in raw.corruption + r.corruption],
         "seq": {"contiguous": not r.gaps and not r.projected, "verifiable": not r.projected,
                 "gaps": [g.as_dict() for g in r.gaps]},
         "unknown_types": [u.as_dict() for u in r.unknown.values()],
         "legacy_shapes": dict(r.legacy),
         "envelope_issues": r.envelope_issues,
         "lenient_json_records": r.lenient_records,
-        "findings": [f.as_dict() for f in diag.findings],
-        "verdict": diag.verdict.as_dict() if diag.verdict else None,
+        "findings": [_human(f.as_dict()) for f in diag.findings],
+        "verdict": _human(diag.verdict.as_dict()) if diag.verdict else None,
         "open_turn": diag.open_turn,
         "pairs": {"tool": len(diag.pairing.tools), "command": len(diag.pairing.commands),
                   "approval": len(diag.pairing.approvals)},
         "usage": diag.usage.as_dict(),
-        "snippet": snippet(log, diag),
+        "snippet": snippet(log, diag, mask=False),
         "dsh_tui_version": __version__,
     }
 
 
 def check_text(log: SessionLog, diag: Diagnosis, *, markdown: bool = False, lineage=None) -> str:
-    """Human-readable report; the caller sanitises it before printing to a terminal.
+    """Human-readable report, every line sanitised on its own (``one_line``: a line break in a
+    header value or a file name cannot forge a line).
 
-    The markdown form is meant to be shared, so it is the masked bug report.
+    The markdown form is meant to be shared, so it is the masked bug report. The text form is the
+    operator's own view: its snippet keeps secrets (its title says so; ``y`` and markdown mask them).
     """
     if markdown:
         return bug_report_markdown(log, diag)
@@ -238,9 +357,9 @@ def check_text(log: SessionLog, diag: Diagnosis, *, markdown: bool = False, line
     if any(u.inherited.values()):
         out.append(f"{bullet}inherited through the fork seed (not counted): "
                    + ", ".join(f"{k} {v:,}" for k, v in u.inherited.items() if v))
-    out.append(title("Bug-report snippet"))
-    snip = snippet(log, diag)
-    out.append(snip.rstrip("\n"))
+    out.append(title("Bug-report snippet (secrets not masked: --format markdown masks them)"))
+    out = [one_line(x, None) for x in out]
+    out.append(snippet(log, diag, mask=False).rstrip("\n"))  # one value per line already
     return "\n".join(out) + "\n"
 
 
