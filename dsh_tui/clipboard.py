@@ -4,6 +4,11 @@ Order (see TEXTUAL-NOTES §3.4): always write a 0600 file first (the only path t
 is guaranteed to work), then OSC 52 through the app's ``copy_to_clipboard``
 (payload capped), then pyperclip, but only when a local clipboard is plausible.
 
+What leaves is prepared once, the same for the file and both clipboards: secrets
+masked (``model.redact``; only a key that says "unmasked" passes ``mask=False``)
+and sanitised (``safety.clean``: no raw ESC, C1 or bidi control reaches a file or
+an OSC 52 payload, so pasting it into a terminal runs nothing).
+
 No textual import here; pyperclip (≈80 ms to import) is imported lazily.
 Nothing in this module raises to the caller.
 """
@@ -20,7 +25,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from .safety import clean
+
 __all__ = [
+    "prepare",
     "OSC52_MAX_BYTES",
     "TMUX_HINT",
     "CopyResult",
@@ -54,12 +62,15 @@ class CopyResult:
     False when only the too-large stub was sent).
     ``native``: name of the local mechanism that succeeded (``"pyperclip"``) or None.
     ``notes``: human-readable lines for the UI.
+    ``text``: what was copied and saved (masked unless ``masked`` is False, always sanitised).
     """
 
     path: Path | None
     osc52: bool
     native: str | None
     notes: list[str] = field(default_factory=list)
+    text: str = ""
+    masked: bool = True
 
 
 def report_dir() -> Path:
@@ -291,6 +302,14 @@ def _utf8_safe(text: str) -> str:
         return text.encode("utf-8", errors="backslashreplace").decode("utf-8")
 
 
+def prepare(text: str, *, mask: bool = True) -> str:
+    """*text* as it may leave the app: secrets masked (unless *mask* is False), then sanitised."""
+    if mask:
+        from .model.redact import redact  # lazy: the regexes load with the first copy
+        text = redact(text)
+    return _utf8_safe(clean(text))
+
+
 def copy_layered(
     text: str,
     *,
@@ -298,19 +317,22 @@ def copy_layered(
     stem: str = "bug-report",
     directory: Path | None = None,
     use_native: bool = True,
+    mask: bool = True,
 ) -> CopyResult:
     """File first, then OSC 52 via *osc52* (e.g. ``app.copy_to_clipboard``), then pyperclip.
 
-    A payload over :data:`OSC52_MAX_BYTES` UTF-8 bytes is not sent; *osc52* gets a
-    one-line stub naming the file instead. The native step can block for up to
-    2 s, so call this from a thread worker. Never raises.
+    All three get :func:`prepare`'s text: masked unless *mask* is False (a key that copies a raw
+    value on purpose, and says "unmasked"), always sanitised. A payload over
+    :data:`OSC52_MAX_BYTES` UTF-8 bytes is not sent; *osc52* gets a one-line stub naming the
+    file instead. The native step can block for up to 2 s, so call this from a thread worker.
+    Never raises.
     """
-    result = CopyResult(path=None, osc52=False, native=None, notes=[])
+    result = CopyResult(path=None, osc52=False, native=None, notes=[], masked=mask)
     notes = result.notes
     try:
-        payload = _utf8_safe(text)
+        payload = result.text = prepare(text, mask=mask)
         try:
-            result.path = write_report_file(text, stem=stem, directory=directory)
+            result.path = write_report_file(payload, stem=stem, directory=directory)
             notes.append(f"Saved to {result.path}")
         except Exception as exc:  # noqa: BLE001
             notes.append(f"Could not write the report file ({type(exc).__name__}: {exc}).")

@@ -170,9 +170,41 @@ def test_copy_layered_large_text_sends_stub_naming_path(tmp_path: Path) -> None:
 def test_copy_layered_surrogates_do_not_break_osc52(tmp_path: Path) -> None:
     sent: list[str] = []
     result = copy_layered("a \ud83d b", osc52=sent.append, directory=tmp_path, use_native=False)
-    assert sent == ["a \\ud83d b"]
+    assert sent == ["a \u27e8U+D83D\u27e9 b"]  # shown as the sanitiser shows it everywhere
     sent[0].encode("utf-8")
     assert result.osc52 is True and result.path is not None
+    assert result.path.read_text(encoding="utf-8") == sent[0] == result.text
+
+
+# A log's text as a copy key hands it over: terminal controls, a line that retitles the terminal
+# and writes the clipboard when pasted, and secrets of several shapes.
+HOSTILE = ("callId call_x\x1b]0;pwned\x07 \x1b]52;c;ZXZpbA==\x07 \x9b31m \u202egnp.exe \u2028 \x7f\r\n"
+           "Authorization: Bearer Zq8xK2mN7vB4cR9tY1wE5uJ3\n"
+           "key sk-proj-Zq8xK2mN7vB4cR9tY1wE5uJ3 and ghp_abcdefghijklmnopqrstuvwxyz0123456789\n")
+TERMINAL_ACTIVE = ("\x1b", "\x07", "\x9b", "\u202e", "\u2028", "\x7f", "\r")
+
+
+def test_copy_layered_masks_and_sanitises_file_and_both_clipboards(tmp_path: Path, monkeypatch) -> None:
+    """One prepared text goes to the report file, OSC 52 and pyperclip: masked, no raw control."""
+    native: list[str] = []
+    monkeypatch.setattr(clipboard, "_copy_native_detail", lambda text, timeout: (native.append(text), ("x", "ok"))[1])
+    sent: list[str] = []
+    result = copy_layered(HOSTILE, osc52=sent.append, directory=tmp_path)
+    saved = result.path.read_text(encoding="utf-8")
+    for out in (sent[0], saved, native[0], result.text):
+        assert out == result.text
+        assert not any(c in out for c in TERMINAL_ACTIVE), repr(out)
+        assert "Zq8xK2mN7vB4cR9tY1wE5uJ3" not in out and "abcdefghijklmnop" not in out
+        assert out.count("[redacted]") == 3 and "␛]52;c;ZXZpbA==␇" in out and "⟨U+202E⟩" in out
+    assert result.masked is True
+
+
+def test_copy_layered_unmasked_on_purpose_is_still_sanitised(tmp_path: Path) -> None:
+    sent: list[str] = []
+    result = copy_layered(HOSTILE, osc52=sent.append, directory=tmp_path, use_native=False, mask=False)
+    assert "Bearer Zq8xK2mN7vB4cR9tY1wE5uJ3" in sent[0] and "[redacted]" not in sent[0]
+    assert not any(c in sent[0] for c in TERMINAL_ACTIVE)
+    assert result.path.read_text(encoding="utf-8") == sent[0] and result.masked is False
 
 
 def test_copy_layered_never_raises(tmp_path: Path) -> None:

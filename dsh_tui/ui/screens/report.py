@@ -1,4 +1,4 @@
-"""ReportModal: what the copy key copied, where the file is, whether OSC 52 was sent."""
+"""ReportModal: what the copy key copied (exactly: masked, sanitised), where the file is, whether OSC 52 was sent."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from ...safety import clean, one_line
 
 def status_content(result) -> Content:
     parts: list = []
+    if not getattr(result, "masked", True):
+        parts += [("UNMASKED: ", "bold $warning"), ("secrets are NOT masked in this copy", "$warning"), "\n"]
     if result.path is not None:
         parts += [("saved to ", "$text-muted"), (one_line(str(result.path), 300), "bold"), "\n"]
     else:
@@ -37,8 +39,9 @@ class ReportModal(ModalScreen[None]):
 
     def __init__(self, title: str, text: str, result, kind: str = "snippet") -> None:
         super().__init__()
-        self.title_text, self.text, self.result = title, text, result
-        self.kind = kind  # "snippet" | "markdown" | "permalink"
+        # Show what was copied and saved (masked, sanitised), not the text handed to the copy.
+        self.title_text, self.text, self.result = title, getattr(result, "text", "") or text, result
+        self.kind = kind  # "snippet" | "markdown" | "permalink" | "raw"
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="report-box") as box:
