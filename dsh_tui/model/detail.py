@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from ..safety import clean, clean_bytes, one_line
+from ..safety import clean_bytes, one_line
 from .session import EventView, SessionLog
 from .summary import Section, _d, _logical_type, _result_block, _short, blocks_text, time_text
 from .vocabulary import SURFACE_TYPES
@@ -48,6 +48,16 @@ def event_maps(diag: Any) -> tuple[dict, dict]:
     return pairs, findings
 
 
+def _line(text: str) -> str:
+    """One line of the pane: sanitised, and a line break left in a value (a callId holding ``\\n``
+    in a ``callId … name …`` line) shown as ``⏎``, so it cannot draw over the rows below."""
+    return one_line(text, None)
+
+
+def _section(title: str, lines: list[str], kind: str) -> Section:
+    return Section(one_line(title, 400), lines, kind)
+
+
 def _cap(title: str, lines: list[str], kind: str) -> Section:
     out: list[str] = []
     total = 0
@@ -55,13 +65,13 @@ def _cap(title: str, lines: list[str], kind: str) -> Section:
         if total + len(line) > SECTION_CAP:
             room = SECTION_CAP - total
             if room > 0:
-                out.append(clean(line[:room].expandtabs(4)))
+                out.append(_line(line[:room].expandtabs(4)))
             rest = sum(len(x) + 1 for x in lines[k:]) - max(room, 0)
             out.append(f"… capped at 64 KiB: {rest:,} more chars not shown (press s to save the full event)")
-            return Section(clean(title), out, kind)
-        out.append(clean(line.expandtabs(4)))
+            return _section(title, out, kind)
+        out.append(_line(line.expandtabs(4)))
         total += len(line) + 1
-    return Section(clean(title), out, kind)
+    return _section(title, out, kind)
 
 
 def pretty_json(value: Any) -> str:
@@ -94,7 +104,7 @@ def _args_sections(title: str, args: Any) -> list[Section]:
     if error is None:
         out.append(_cap(f"{title}: pretty JSON", pretty_json(value).split("\n"), "json"))
     else:
-        out.append(Section(f"{title}: NOT valid JSON", [clean(one_line(error, 300))], "error"))
+        out.append(_section(f"{title}: NOT valid JSON", [one_line(error, 300)], "error"))
     return out
 
 
@@ -154,7 +164,7 @@ def _type_sections(ev: EventView) -> list[Section]:
     d, t = _d(ev), _logical_type(ev)
     out: list[Section] = []
     if t == "tool/call":
-        out.append(Section("call", [clean(f"callId {d.get('callId')}   name {d.get('name')}")], "kv"))
+        out.append(_section("call", [_line(f"callId {d.get('callId')}   name {d.get('name')}")], "kv"))
         out += _args_sections("arguments", d.get("arguments"))
     elif t == "tool/result":
         block = _result_block(d)
@@ -227,9 +237,9 @@ def detail_sections(ev: EventView, log: SessionLog, diag: Any = None) -> list[Se
     try:
         out += _type_sections(ev)
     except Exception as exc:  # noqa: BLE001 - show the raw record whatever the payload shape
-        out.append(Section("payload", [clean(f"cannot show this payload: {type(exc).__name__}: {exc}")], "error"))
-    out.append(Section("event", [clean(x) for x in _event_lines(ev, log)], "kv"))
+        out.append(_section("payload", [_line(f"cannot show this payload: {type(exc).__name__}: {exc}")], "error"))
+    out.append(_section("event", [_line(x) for x in _event_lines(ev, log)], "kv"))
     title = (f"raw record exactly as written ({len(ev.raw):,} bytes"
              + (", the packed row holding this event)" if ev.packed else ")"))
-    out.append(_cap(title, [clean_bytes(ev.raw[: SECTION_CAP * 4])], "raw"))
+    out.append(_cap(title, [clean_bytes(ev.raw[: SECTION_CAP * 4])], "raw"))  # a record is one line
     return out

@@ -15,13 +15,13 @@ from textual import work
 from textual.content import Content
 from textual.worker import get_current_worker
 
-from ..clipboard import copy_layered
+from ..clipboard import copy_layered, prepare
 from ..model.report import snippet
 from ..model.search import MAX_HITS, HitList, find_all, needle_key
 from ..model.source import Cancelled
 from ..model.detail import event_maps
 from ..model.summary import call_id_of, light_event
-from ..safety import one_line
+from ..safety import escape_json, one_line
 from .export import save_event_json
 from .messages import CopyDone, FilterReady, GotoSeqCount, SearchHits, SeqCountChanged
 from .screens.checklist import ChecklistScreen, ten_minute_pass
@@ -305,20 +305,35 @@ class ExplorerActions:
         if self.log_ is None:
             return
         finding = self.finding_at_cursor() or self.diag.verdict
-        text = snippet(self.log_, self.diag, finding)
+        text = snippet(self.log_, self.diag, finding, mask=True)
         what = finding.kind if finding else "no failure"
         self.copy_worker(f"bug report: {what}", text, "bug-report")
 
+    def action_copy_raw(self) -> None:
+        """The event's record exactly as written, secrets NOT masked (on purpose: the notice says so).
+
+        As JSON it means exactly what the log holds; characters a terminal acts on are ``\\uXXXX``
+        escapes in it (``escape_json``), so the file and the clipboard hold no raw control.
+        """
+        cur = self.current_index
+        if cur is None or self.log_ is None:
+            return
+        ev = light_event(self.log_, cur)
+        text = escape_json(bytes(ev.raw).decode("utf-8", "replace").rstrip("\r\n"))
+        what = "the packed row holding it" if ev.packed else "exactly as written"
+        self.copy_worker(f"UNMASKED raw record of seq {ev.seq} ({what})", text, "raw-record-unmasked", mask=False)
+
     @work(thread=True, group="copy", exit_on_error=False)
-    def copy_worker(self, title: str, text: str, stem: str) -> None:
-        result = copy_layered(text, osc52=self._osc52, stem=stem, use_native=self.native_clipboard)
+    def copy_worker(self, title: str, text: str, stem: str, mask: bool = True) -> None:
+        result = copy_layered(text, osc52=self._osc52, stem=stem, use_native=self.native_clipboard, mask=mask)
         self.post_message(CopyDone(title, text, result))
 
     def _osc52(self, text: str) -> None:
         self.call_from_thread(self.copy_to_clipboard, text)
 
     def on_copy_done(self, message: CopyDone) -> None:
-        self.push_screen(ReportModal(message.title, message.text, message.result))
+        kind = "snippet" if message.result.masked else "raw"
+        self.push_screen(ReportModal(message.title, message.text, message.result, kind=kind))
 
     def action_copy_call_id(self) -> None:
         cur = self.current_index
@@ -332,8 +347,9 @@ class ExplorerActions:
         if not cid:
             self.notify("no callId here", severity="warning", markup=False)
             return
-        self.copy_to_clipboard(cid)
-        self.notify(f"copied callId {one_line(cid, 120)} (OSC 52)", markup=False)
+        text = prepare(one_line(cid, None))  # one line, masked, sanitised: like every copy
+        self.copy_to_clipboard(text)
+        self.notify(f"copied callId {one_line(text, 120)} (OSC 52)", markup=False)
 
     def action_save_event(self) -> None:
         cur = self.current_index
@@ -344,7 +360,8 @@ class ExplorerActions:
         except OSError as exc:
             self.notify(one_line(f"could not save: {exc}", 300), severity="error", markup=False)
             return
-        self.notify(f"saved the full event to {one_line(str(path), 300)}", markup=False, timeout=10)
+        self.notify(f"saved the full event, secrets NOT masked, to {one_line(str(path), 300)}", markup=False,
+                    timeout=10)
 
     def action_checklist(self) -> None:
         if self.log_ is not None:

@@ -16,7 +16,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ...model.summary import Section
-from ...safety import clean
+from ...safety import clean, one_line
 from .pane import Pane
 
 KIND_CLASS = {"kv": "detail--kv", "text": "detail--text", "json": "detail--json", "args": "detail--args",
@@ -36,14 +36,18 @@ def _diff_class(k: int, line: str) -> str:
 
 
 def section_lines(sections: list[Section]) -> list[tuple[str, str]]:
-    """(text, component class) per logical line, section titles included."""
+    """(text, component class) per logical line, section titles included.
+
+    Each becomes one Segment, so each must be one line: ``one_line`` (no cut: the model caps
+    sections) keeps a line break in a value from reaching the terminal and drawing below.
+    """
     out: list[tuple[str, str]] = []
     for sec in sections:
         if out:
             out.append(("", "detail--text"))
-        out.append((f"▌{clean(sec.title)}", "detail--title"))
+        out.append((f"▌{one_line(sec.title, None)}", "detail--title"))
         for k, line in enumerate(sec.lines):
-            line = clean(line)
+            line = one_line(line, None)
             if line.startswith("… capped at 64 KiB"):
                 cls = "detail--note"
             elif sec.kind == "diff":
@@ -96,7 +100,7 @@ class DetailView(Pane, ScrollView, can_focus=True, inherit_bindings=False):
         self.scroll_to(y=0, animate=False, force=True)
 
     def set_message(self, text: str) -> None:
-        self._logical = [(clean(text), "detail--note")]
+        self._logical = [(line, "detail--note") for line in clean(text).split("\n")]
         self._rewrap(self.scrollable_content_region.width, force=True)
 
     def plain_lines(self) -> list[str]:
