@@ -161,6 +161,9 @@ def one_line(text: str, max_chars: int | None = 400) -> str:
     return text
 
 
+_SAFE_ASCII = bytes(range(0x20, 0x7F)) + b"\n\t"
+
+
 def _json_escape(match: re.Match[str]) -> str:
     code = ord(match.group())
     if 0xD800 <= code <= 0xDFFF:
@@ -183,6 +186,10 @@ def escape_json(text: str) -> str:
     becomes the sanitiser's visible text ``⟨U+D83D⟩``: the output is always valid UTF-8 JSON.
     """
     if text.isprintable():
+        return text
+    # JSON text is mostly ASCII with newlines (so not "printable"): deleting the safe bytes tells in
+    # ~1 ms per MB what the regex search takes ~7 ms for (`check --format json` of a 936k-event log).
+    if text.isascii() and not text.encode("ascii").translate(None, _SAFE_ASCII):
         return text
     if _UNSAFE_BMP.search(text) is not None:
         text = _UNSAFE_BMP.sub(_json_escape, text)

@@ -303,6 +303,8 @@ def test_escape_json_escapes_what_a_terminal_acts_on_and_keeps_the_meaning() -> 
     assert "é ✓ 😀" in text  # printable text is left alone
     assert json.loads(text) == value  # exactly the same JSON
     assert escape_json(text) == text
+    ascii_only = json.dumps({"a": "del \x7f esc \x1b"}, indent=2)  # an ASCII text takes a faster path
+    assert escape_json(ascii_only.replace("\\u001b", "\x1b")) == ascii_only.replace("\x7f", "\\u007f")
 
 
 def test_escape_json_shows_a_lone_surrogate_as_the_sanitiser_does() -> None:
