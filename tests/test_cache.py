@@ -1,4 +1,5 @@
-"""The index cache: same answers as a fresh decode, never stale, never beside the log."""
+"""The index cache: same answers as a fresh decode, never stale, never beside the log.
+(What cannot be trusted in the cache directory: test_cache_security.py; the codec: test_cache_codec.py.)"""
 
 from __future__ import annotations
 
@@ -98,6 +99,26 @@ def test_corrupt_or_foreign_cache_entry_is_ignored(cache_home, big_log):
     entry.write_bytes(pickle.dumps({"format": cache.FORMAT, "x": os.system}))  # would run code if trusted
     log, _ = open_session(big_log)
     assert not log.from_cache
+
+
+def test_any_changed_byte_of_an_entry_is_caught(cache_home, big_log):
+    """The MAC covers the header, the JSON tree and the binary arrays: one flipped bit anywhere
+    and the entry is not served (then rewritten)."""
+    fresh = _snapshot(*open_session(big_log))
+    entry = next(cache_home.glob("*.idx"))
+    good = entry.read_bytes()
+    tree_len = int.from_bytes(good[16:24], "little")
+    for at in (3, 12, 20, 40, 64 + 5, 64 + tree_len // 2, 64 + tree_len + 3, len(good) - 1):
+        bad = bytearray(good)
+        bad[at] ^= 0x01
+        entry.write_bytes(bytes(bad))
+        log, diag = open_session(big_log)
+        assert not log.from_cache and _snapshot(log, diag) == fresh, at
+        assert entry.read_bytes() == good  # rewritten: same log, same key
+    entry.write_bytes(good + b"x")
+    assert not open_session(big_log)[0].from_cache
+    entry.write_bytes(good[:-1])
+    assert not open_session(big_log)[0].from_cache
 
 
 def test_a_first_open_does_not_hash_the_file(cache_home, big_log, monkeypatch):

@@ -15,7 +15,15 @@ import pytest
 
 from dsh_tui.model import cachecodec
 from dsh_tui.model.cachecodec import CodecError, decode, encode
+from dsh_tui.model.opener import cache_payload, from_payload, open_session
 from dsh_tui.model.pairing import Pair
+from dsh_tui.model.report import check_json
+from dsh_tui.model.source import LogUnreadable, max_plain_bytes
+
+from .conftest import DSH_LOGS
+from .hostile_corpus import build_cases
+
+BOMB_BYTES = 1024 * 1024  # hostile_corpus.BOMB_LIMIT, the limit `check` refuses the bomb under
 
 
 def roundtrip(value):
@@ -105,3 +113,65 @@ def test_registry_is_closed_and_exact():
     assert all(dataclasses.is_dataclass(cls) for cls in cachecodec.REGISTRY)
     assert len({cls.__name__ for cls in cachecodec.REGISTRY}) == len(cachecodec.REGISTRY)
     assert set(cachecodec.TYPECODES) <= set("bBhHiIlLqQfd")
+
+
+# -- every real and hostile log: what the cache gives back is what the decode gave ----------------
+
+def _logs() -> list[Path]:
+    if not DSH_LOGS.is_dir():
+        return []
+    return sorted(p for p in DSH_LOGS.rglob("*") if p.is_file() and not p.name.endswith((".md", ".json")))
+
+
+def _assert_roundtrip(path: Path, max_plain: int | None = None) -> None:
+    try:
+        log, diag = open_session(path, use_cache=False, max_plain=max_plain)
+    except LogUnreadable:
+        return  # nothing to cache
+    before = check_json(log, diag)
+    payload = cache_payload(log, diag)
+    back = decode(*_encoded(payload))
+    log2, diag2 = from_payload(path, back, log.lenient, max_plain_bytes(max_plain))
+    assert check_json(log2, diag2) == before
+    assert diag2.findings == diag.findings and diag2.pairs == diag.pairs
+    assert _same(diag2, diag) and _same(back["res"], payload["res"]) and _same(back["raw"], payload["raw"])
+    assert back["header"] == log.header
+    if diag2.verdict is not None:  # the verdict is one of the findings, not a copy
+        assert any(f is diag2.verdict for f in diag2.findings)
+    tools = diag2.pairing.tools
+    for key, pair in diag2.pairing.state.pending.items():
+        assert tools.get(key) is pair
+    assert all(any(p is q for q in tools.values()) for p in diag2.pairing.interrupted if p.kind == "tool")
+    picks = sorted({0, len(log) // 2, len(log) - 1}) if len(log) else []
+    assert [log2.event(i) for i in picks] == [log.event(i) for i in picks]
+
+
+def _encoded(payload):
+    tree, parts = encode(payload)
+    return tree, b"".join(parts)
+
+
+def _same(a, b) -> bool:
+    """Equal in every field; a NaN (a log read leniently may hold one) equal to a NaN."""
+    return a == b or repr(a) == repr(b)
+
+
+@pytest.mark.parametrize("path", _logs(), ids=lambda p: p.name)
+def test_every_shared_log_round_trips(path):
+    _assert_roundtrip(path)
+
+
+def test_shared_logs_are_there_to_round_trip():
+    if not DSH_LOGS.is_dir():
+        pytest.skip("../shared/dsh-logs not available")
+    assert len(_logs()) > 10
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    return build_cases(tmp_path_factory.mktemp("hostile-codec"))
+
+
+def test_every_hostile_log_round_trips(corpus):
+    for name, (path, _code, _words) in sorted(corpus.items()):
+        _assert_roundtrip(path, BOMB_BYTES if name == "decompression-bomb" else None)

@@ -1,26 +1,56 @@
 """A per-file index cache in the user's cache directory (never beside the log).
 
-Re-opening an unchanged log loads the index and the diagnosis from here and
-decodes only the frames the views touch. The key is the file's identity and
-content (real path, size, mtime, inode, sha256 of every byte), so a grown,
-truncated or rewritten file never matches a stale entry.
-Loading uses a restricted unpickler that only builds this package's classes.
+Re-opening an unchanged log loads the index and the diagnosis from here and decodes only the
+frames the views touch.
+
+What is stored: one entry per log path (`index/<sha256 of the real path>.idx`) holding the log's
+index (record and event offsets, frame table, scan notes) and its diagnosis as data only
+(cachecodec.py: JSON and typed binary arrays; no pickle, nothing that can name code), and one
+per-user secret, `index/hmac.key` (32 random bytes, mode 0600).
+
+How an entry is protected:
+- It carries an HMAC-SHA256 under that key over the whole entry and over what it must match: the
+  log's identity (real path, device, inode, size, mtime, sha256 of every byte), the options that
+  change the result (plaintext limit, lenient), FORMAT, the dsh-tui version and the codec's schema.
+  The MAC is checked (`hmac.compare_digest`) before anything but the fixed 64-byte header is
+  parsed. A bad, stale or foreign entry is ignored and rewritten, never trusted.
+- The directories (`dsh-tui`, `dsh-tui/index`) are made 0700 and used only when they are real
+  directories (not symlinks) owned by the effective user and not writable by group or others; the
+  key only when it is a regular 0600 file of that user and 32 bytes long; an entry only when it is
+  a regular file of that user that group and others cannot read or write. Otherwise the cache is
+  off for the run (nothing read or written) and `notice()` says why, in one line.
+- Files are opened relative to the checked directory's descriptor, never through a symlink
+  (privatedir.py). A new entry is written to an unpredictable temp name (O_CREAT|O_EXCL|O_NOFOLLOW,
+  0600) and renamed into place; the temp is removed on any failure (a full disk), stale temps (over
+  an hour) and entries past MAX_ENTRIES are pruned.
 """
 
 from __future__ import annotations
 
-import io
 import os
-import pickle
+import stat
+import struct
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from . import privatedir
 
-FORMAT = 10  # 10: a call's usage is its last (the message's), no longer its chunk's
+FORMAT = 11  # 11: data only, authenticated (cachecodec, HMAC); 10: a call's usage is its last
 CHUNK = 1024 * 1024
 MAX_ENTRIES = 32
 CACHE_ENV = "DSH_TUI_NO_CACHE"
+KEY_NAME = "hmac.key"
+KEY_BYTES = 32
+ENTRY_SUFFIX = ".idx"
+TMP_MAX_AGE = 3600.0  # seconds: a temp this old belongs to no writer still running
+MAGIC = b"DSHIDX\x00\n"
+# magic, FORMAT, flags (0), tree length, blob length, MAC: the only bytes read before the MAC is checked
+HEAD = struct.Struct("<8sIIQQ32s")
+# What an entry must match, besides FORMAT, version and schema: the file, then the options.
+KEY_FIELDS = ("path", "dev", "ino", "size", "mtime_ns", "sha256", "plain_limit", "lenient")
+
+_refused: dict[str, str] = {}  # index directory -> why the cache is off there for this run
 
 
 def cache_dir() -> Path:
@@ -31,6 +61,17 @@ def cache_dir() -> Path:
 
 def enabled() -> bool:
     return not os.environ.get(CACHE_ENV)
+
+
+def notice() -> str | None:
+    """Why the cache is off for this run (a directory or key dsh-tui refuses to trust), in one
+    line for stderr or the status bar; None while it is in use. The reason stays the same for
+    the whole run, so a caller shows it once."""
+    why = _refused.get(str(cache_dir()))
+    if why is None:
+        return None
+    from ..safety import one_line
+    return one_line(f"index cache off: {why}; fix or remove it, or set {CACHE_ENV}=1", 600)
 
 
 def file_key(path: Path, st: os.stat_result | None = None) -> dict[str, Any]:
@@ -55,70 +96,149 @@ def file_key(path: Path, st: os.stat_result | None = None) -> dict[str, Any]:
             "dev": st.st_dev, "sha256": digest.hexdigest()}
 
 
-def entry_path(path: Path) -> Path:
+def entry_key(path: Path, st: os.stat_result | None = None, *, plain_limit: int, lenient: bool) -> dict[str, Any]:
+    """What an entry for ``path`` must match: the file (`file_key`) and the options that change the result."""
+    return {**file_key(path, st), "plain_limit": int(plain_limit), "lenient": bool(lenient)}
+
+
+def _entry_name(path: Path) -> str:
     import hashlib
-    name = hashlib.sha256(os.path.realpath(path).encode("utf-8", "surrogateescape")).hexdigest()[:40]
-    return cache_dir() / f"{name}.idx"
+    return hashlib.sha256(os.path.realpath(path).encode("utf-8", "surrogateescape")).hexdigest()[:40] + ENTRY_SUFFIX
+
+
+def entry_path(path: Path) -> Path:
+    return cache_dir() / _entry_name(path)
 
 
 def has_entry(path: Path) -> bool:
     """Whether anything is cached for this path (no hash of the file: whether it is fresh is `load`'s
     call). Without one, a first open neither hashes the file nor forks anything to throw away."""
-    return entry_path(path).is_file()
-
-
-_ALLOWED_MODULES = ("dsh_tui.model.",)
-_ALLOWED_BUILTINS = {("builtins", n) for n in ("set", "frozenset", "list", "dict", "tuple", "bytearray", "bytes")}
-_ALLOWED_OTHER = {("array", "array"), ("array", "_array_reconstructor"), ("collections", "Counter"),
-                  ("collections", "OrderedDict"), ("pathlib", "PosixPath"), ("pathlib", "WindowsPath"),
-                  ("pathlib", "Path"), ("copyreg", "_reconstructor"), ("builtins", "object")}
-
-
-class _Unpickler(pickle.Unpickler):
-    def find_class(self, module: str, name: str) -> Any:
-        if module.startswith(_ALLOWED_MODULES) or (module, name) in _ALLOWED_BUILTINS | _ALLOWED_OTHER:
-            return super().find_class(module, name)
-        raise pickle.UnpicklingError(f"cache entry refers to {module}.{name}")
+    if str(cache_dir()) in _refused:
+        return False
+    try:
+        st = os.stat(entry_path(path), follow_symlinks=False)
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_uid == os.geteuid()
 
 
 def load(path: Path, key: dict[str, Any]) -> dict[str, Any] | None:
-    """The cached payload for ``path`` if it matches ``key`` exactly, else None."""
-    entry = entry_path(path)
+    """The cached payload for ``path`` if its entry is authentic and made for ``key`` (`entry_key`), else None."""
+    from . import cachecodec
+    from .gcpause import gc_paused
+    context = _context(key)
+    directory = _open_dir(create=False)
+    if directory is None:
+        return None
     try:
-        blob = entry.read_bytes()
-        payload = _Unpickler(io.BytesIO(blob)).load()
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError,
-            IndexError, KeyError, MemoryError):
+        secret = _secret(directory, create=False)
+        data = None if secret is None else privatedir.read_file(directory, _entry_name(path), _max_entry(key["size"]))
+        body = None if data is None else _verified(data, secret, context)
+        if body is None:
+            return None
+        with gc_paused():  # ~100k containers: collection passes would only re-scan them
+            payload = cachecodec.decode(*body)
+    except (OSError, cachecodec.CodecError, MemoryError):
         return None
-    if not isinstance(payload, dict) or payload.get("format") != FORMAT or payload.get("version") != __version__:
-        return None
-    if payload.get("key") != key:
-        return None
-    return payload
+    finally:
+        os.close(directory)
+    return payload if isinstance(payload, dict) else None
 
 
 def save(path: Path, key: dict[str, Any], payload: dict[str, Any]) -> Path | None:
-    """Write atomically, mode 0600; prune old entries. Failures are silent (a cache is optional)."""
-    directory = cache_dir()
-    entry = entry_path(path)
+    """Write the entry for ``path`` (mode 0600, atomically) and prune old ones. Failures are silent:
+    the cache is optional, and a refused directory or key is reported by `notice`."""
+    from . import cachecodec
+    context = _context(key)
     try:
-        directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        tmp = entry.with_suffix(f".{os.getpid()}.tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump({"format": FORMAT, "version": __version__, "key": key, **payload}, fh,
-                        protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, entry)
-        _prune(directory)
-        return entry
-    except (OSError, pickle.PicklingError, TypeError, RecursionError):
+        tree, parts = cachecodec.encode(payload)
+    except (cachecodec.CodecError, RecursionError, RuntimeError, MemoryError):  # RuntimeError: changed meanwhile
+        return None
+    blob_len = sum(map(len, parts))
+    if HEAD.size + len(tree) + blob_len > _max_entry(key["size"]):
+        return None  # `load` would refuse it
+    directory = _open_dir(create=True)
+    if directory is None:
+        return None
+    try:
+        secret = _secret(directory, create=True)
+        if secret is None:
+            return None
+        head = HEAD.pack(MAGIC, FORMAT, 0, len(tree), blob_len, bytes(32))
+        mac = _mac(secret, head, context, [tree, *parts])
+        name = _entry_name(path)
+        privatedir.write_new(directory, name, [head[:-32] + mac, tree, *parts])
+        privatedir.prune(directory, ENTRY_SUFFIX, MAX_ENTRIES, TMP_MAX_AGE)
+        return cache_dir() / name
+    except OSError:
+        return None
+    finally:
+        os.close(directory)
+
+
+def _open_dir(create: bool) -> int | None:
+    """The checked index directory (privatedir.open_dir), or None; a refusal turns the cache off
+    for the run and is kept for `notice`."""
+    index = cache_dir()
+    if str(index) in _refused:
+        return None
+    try:
+        return privatedir.open_dir(index, 2, create)  # .../dsh-tui and .../dsh-tui/index
+    except privatedir.Untrusted as exc:
+        _refused.setdefault(str(index), str(exc))
         return None
 
 
-def _prune(directory: Path) -> None:
-    entries = sorted(directory.glob("*.idx"), key=lambda p: p.stat().st_mtime, reverse=True)
-    for old in entries[MAX_ENTRIES:]:
-        try:
-            old.unlink()
-        except OSError:
-            pass
+def _secret(directory: int, create: bool) -> bytes | None:
+    """The per-user MAC key; None when there is none yet (and ``create`` is false) or it is refused."""
+    try:
+        return privatedir.read_secret(directory, KEY_NAME, KEY_BYTES, cache_dir() / KEY_NAME, create)
+    except privatedir.Untrusted as exc:
+        _refused.setdefault(str(cache_dir()), str(exc))
+        return None
+
+
+# -- the MAC ------------------------------------------------------------------------------------
+
+def _context(key: dict[str, Any]) -> bytes:
+    """What the MAC binds besides the entry's bytes: the format, this code, the log and the options."""
+    from . import cachecodec
+    missing = [f for f in KEY_FIELDS if f not in key]
+    if missing:
+        raise ValueError(f"cache key lacks {missing}")
+    items = tuple(sorted(key.items()))
+    if any(type(v) not in (str, int, bool) for _k, v in items):
+        raise ValueError("cache key values are str, int or bool")
+    return repr((FORMAT, __version__, cachecodec.SCHEMA, items)).encode("utf-8", "backslashreplace")
+
+
+def _mac(secret: bytes, head: bytes | memoryview, context: bytes, body: list) -> bytes:
+    import hashlib
+    import hmac
+    mac = hmac.new(secret, digestmod=hashlib.sha256)
+    mac.update(head[:HEAD.size - 32])
+    mac.update(struct.pack("<Q", len(context)))
+    mac.update(context)
+    for part in body:
+        mac.update(part)
+    return mac.digest()
+
+
+def _verified(data: bytearray, secret: bytes, context: bytes) -> tuple[memoryview, memoryview] | None:
+    """The entry's tree and blob if its header is well-formed and its MAC is right, else None."""
+    import hmac
+    if len(data) < HEAD.size:
+        return None
+    magic, fmt, flags, tree_len, blob_len, mac = HEAD.unpack_from(data)
+    if magic != MAGIC or fmt != FORMAT or flags != 0 or HEAD.size + tree_len + blob_len != len(data):
+        return None
+    view = memoryview(data)
+    if not hmac.compare_digest(_mac(secret, view, context, [view[HEAD.size:]]), mac):
+        return None
+    return view[HEAD.size:HEAD.size + tree_len], view[HEAD.size + tree_len:]
+
+
+def _max_entry(log_size: int) -> int:
+    """An entry is read whole before its MAC is checked: what may be read for a log of this size
+    (real entries are ~0.4x the file; a tiny, crafted zstd frame may index to more)."""
+    return 64 * 1024 * 1024 + 8 * max(0, log_size)

@@ -1,18 +1,26 @@
 """Open a log for viewing or checking: from the index cache when it is fresh,
-else decode it, diagnose it and (best effort) cache the result."""
+else decode it, diagnose it and (best effort) cache the result.
+
+A cached log is served only for the options it was made with (plaintext limit, lenient: both
+are in the entry's key) and never when its file or plaintext is over the limit in force.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import os
+import stat
 from pathlib import Path
 
 from . import cache
 from .diagnosis import Diagnosis, diagnose
 from .diagnosis import advance as advance_diagnosis, begin as begin_diagnosis
 from .exportzip import is_export_zip, load_zip_session
+from .header import Header
 from .plainstore import FileStore, FrameStore
+from .scan import ScanResult
 from .session import SessionLog, load_session
+from .source import RawLog, max_plain_bytes
 
 
 def open_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: int | None = None,
@@ -36,7 +44,7 @@ def open_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
             return log, diagnose(log)
         use_cache = use_cache and cache.enabled()
         if use_cache:
-            cached = _from_cache(path, lenient)
+            cached = _from_cache(path, lenient, max_plain_bytes(max_plain))
             if cached is not None:
                 return cached
         if before_decode is not None:
@@ -54,47 +62,65 @@ def open_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
             head.append(begin_diagnosis(scanner.res.facts, scanner.res.usage_calls))
     log = load_session(path, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress,
                        head_share=head_share, while_waiting=while_waiting, early=early_tail)
+    log.plain_limit = max_plain_bytes(max_plain)  # what `save_to_cache` keys the entry by
     diag = diagnose(log, head[0] if head else None)
     if use_cache and write_cache:
         save_to_cache(log, diag)
     return log, diag
 
 
-def _from_cache(path: Path, lenient: bool) -> tuple[SessionLog, Diagnosis] | None:
+def _from_cache(path: Path, lenient: bool, limit: int) -> tuple[SessionLog, Diagnosis] | None:
     try:
         st = os.stat(path)
-        if not os.path.isfile(path) or st.st_size == 0 or not cache.has_entry(path):
+        # Over the limit: the decode refuses it, with the message it always gives.
+        if not stat.S_ISREG(st.st_mode) or not 0 < st.st_size <= limit or not cache.has_entry(path):
             return None
-        key = cache.file_key(path, st)
+        key = cache.entry_key(path, st, plain_limit=limit, lenient=lenient)
     except OSError:
         return None
     payload = cache.load(path, key)
-    if payload is None:
+    return None if payload is None else from_payload(path, payload, lenient, limit)
+
+
+def from_payload(path: Path, payload: dict, lenient: bool, limit: int) -> tuple[SessionLog, Diagnosis] | None:
+    """The log and diagnosis a cache payload (`cache_payload`) holds, read from ``path``; None when it
+    does not hold what it must, or its plaintext is over ``limit`` (the decode then refuses the file)."""
+    raw, header, res, diag, plain_len = (payload.get(k) for k in ("raw", "header", "res", "diag", "plain_len"))
+    if not (isinstance(raw, RawLog) and isinstance(header, Header) and isinstance(res, ScanResult)
+            and isinstance(diag, Diagnosis) and type(plain_len) is int and 0 <= plain_len <= limit):
         return None
-    raw, header, res, diag = payload["raw"], payload["header"], payload["res"], payload["diag"]
     raw.path = path
     if raw.encoding == "zstd":
-        store = FrameStore(path, payload["plain_len"], raw.frame_offsets, raw.frame_plain, raw.frames_end,
+        store = FrameStore(path, plain_len, raw.frame_offsets, raw.frame_plain, raw.frames_end,
                            raw.torn.offset if raw.torn is not None else None, raw.size)
     else:
-        store = FileStore(path, payload["plain_len"])
+        store = FileStore(path, plain_len)
     log = SessionLog(raw, header, res, lenient=lenient, store=store)
     log.from_cache = True
+    log.plain_limit = limit
     return log, diag
 
 
+def cache_payload(log: SessionLog, diag: Diagnosis) -> dict:
+    """What the cache keeps of an opened log: its index and diagnosis, not its text or facts."""
+    raw = dataclasses.replace(log.raw, plain=b"")
+    res = dataclasses.replace(log.res, facts=[], usage_calls={})  # the diagnosis is cached instead
+    return {"raw": raw, "header": log.header, "res": res, "diag": diag, "plain_len": len(log.store)}
+
+
 def save_to_cache(log: SessionLog, diag: Diagnosis) -> None:
-    """Cache a freshly decoded log (best effort; small logs decode faster than a cache read)."""
+    """Cache a freshly decoded log (best effort; small logs decode faster than a cache read).
+    The entry is keyed by the options it was opened with (`open_session` notes the plaintext limit)."""
     path = log.path
     if log.from_cache or not cache.enabled() or len(log.store) < 256 * 1024:
         return
+    limit = getattr(log, "plain_limit", None)
     try:
-        key = cache.file_key(path)
+        key = cache.entry_key(path, plain_limit=max_plain_bytes() if limit is None else limit,
+                              lenient=log.lenient)
     except OSError:
         return
-    if key["size"] != log.raw.size or key["mtime_ns"] != log.raw.mtime_ns:
-        return  # the file changed while it was read: do not cache a mismatched index
-    raw = dataclasses.replace(log.raw, plain=b"")
-    res = dataclasses.replace(log.res, facts=[], usage_calls={})  # the diagnosis is cached instead
-    cache.save(path, key, {"raw": raw, "header": log.header, "res": res, "diag": diag,
-                           "plain_len": len(log.store)})
+    raw = log.raw
+    if (key["size"], key["mtime_ns"], key["dev"], key["ino"]) != (raw.size, raw.mtime_ns, raw.dev, raw.ino):
+        return  # the file changed (or was replaced) since it was read: do not cache a mismatched index
+    cache.save(path, key, cache_payload(log, diag))
