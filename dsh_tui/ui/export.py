@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from datetime import datetime
 from pathlib import Path
 
-import orjson
 
 from ..clipboard import report_dir
 from ..model.summary import light_event
@@ -24,10 +22,8 @@ def event_json(log, index: int) -> bytes:
     doc = {"seq": ev.seq, "index": ev.index, "record": ev.record, "storedType": ev.type,
            "packed": list(ev.packed) if ev.packed else None, "legacyShape": ev.legacy, "event": ev.event,
            "rawRecord": ev.raw.decode("utf-8", "replace")}
-    try:
-        return orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
-    except (TypeError, orjson.JSONEncodeError):  # lone surrogates from a lenient parse
-        return (json.dumps(doc, indent=2, ensure_ascii=True, default=repr) + "\n").encode()
+    from ..model.report import json_text  # C1, bidi, DEL as \uXXXX escapes; lone surrogates as ⟨U+D83D⟩
+    return (json_text(doc) + "\n").encode()
 
 
 def save_event_json(log, index: int, directory: Path | None = None) -> Path:
