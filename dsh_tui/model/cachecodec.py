@@ -110,6 +110,7 @@ def _utf8(s: str) -> bool:
 
 _AS_IS = frozenset({str, int, bool, type(None)})  # passed to orjson unchecked on the first try
 _STR = frozenset({str})
+_JSON_CONTAINERS = frozenset({list, dict})  # what an encoded value is when it must be decoded
 
 
 def _encode(payload: Any, careful: bool) -> tuple[bytes, list[bytes]]:
@@ -139,40 +140,39 @@ def _encode(payload: Any, careful: bool) -> tuple[bytes, list[bytes]]:
             return ["P", enc(str(v))]
         if t is range:
             return ["R", v.start, v.stop, v.step]
-        seen = memo.get(id(v))
+        key = id(v)
+        seen = memo.get(key)
         if seen is not None:
-            if id(v) in active:
+            if key in active:
                 raise CodecError(f"a {t.__name__} contains itself")
             return ["r", seen[0]]
-        memo[id(v)] = (len(memo), v)
-        active.add(id(v))
-        try:
-            return container(v, t)
-        finally:
-            active.discard(id(v))
-
-    def container(v: Any, t: type) -> Any:
-        if t is dict:
-            if set(map(type, v)) <= _STR and (not careful or all(map(_utf8, v))):
-                return {k: x if type(x) in as_is else enc(x) for k, x in v.items()}
-            return ["d", *pairs(v)]
-        if t is list or t is tuple:
-            return ["l" if t is list else "t", *[x if type(x) in as_is else enc(x) for x in v]]
+        memo[key] = (len(memo), v)
+        active.add(key)  # (an error ends the whole encode: no need to take it out then)
         getter = _GETTERS.get(t)
         if getter is not None:
             values = [x if type(x) in as_is else enc(x) for x in getter(v)]
-            return ["o", t.__name__, [i for i, x in enumerate(values) if type(x) is list or type(x) is dict], *values]
-        if t is array:
+            out: Any = ["o", t.__name__, [i for i, x in enumerate(values) if type(x) in _JSON_CONTAINERS], *values]
+        elif t is dict:
+            if set(map(type, v)) <= _STR and (not careful or all(map(_utf8, v))):
+                out = {k: x if type(x) in as_is else enc(x) for k, x in v.items()}
+            else:
+                out = ["d", *pairs(v)]
+        elif t is list or t is tuple:
+            out = ["l" if t is list else "t", *[x if type(x) in as_is else enc(x) for x in v]]
+        elif t is array:
             if v.typecode not in TYPECODES:
                 raise CodecError(f"array of type {v.typecode!r}")
-            return ["a", v.typecode, *blob(v.tobytes())]  # a copy: a live log may grow the array meanwhile
-        if t is bytes or t is bytearray:
-            return ["b" if t is bytes else "B", *blob(bytes(v))]
-        if t is Counter:
-            return ["C", *pairs(v)]
-        if t is set or t is frozenset:
-            return ["S" if t is set else "F", *map(enc, v)]
-        raise CodecError(f"the index cache cannot hold a {t.__module__}.{t.__qualname__}")
+            out = ["a", v.typecode, *blob(v.tobytes())]  # a copy: a live log may grow the array meanwhile
+        elif t is bytes or t is bytearray:
+            out = ["b" if t is bytes else "B", *blob(bytes(v))]
+        elif t is Counter:
+            out = ["C", *pairs(v)]
+        elif t is set or t is frozenset:
+            out = ["S" if t is set else "F", *map(enc, v)]
+        else:
+            raise CodecError(f"the index cache cannot hold a {t.__module__}.{t.__qualname__}")
+        active.discard(key)
+        return out
 
     def pairs(d: dict) -> list:
         out = []
