@@ -178,8 +178,10 @@ def test_a_stuck_helper_is_killed_and_the_tail_read_here(synthetic, monkeypatch,
         os.waitpid(-1, os.WNOHANG)
 
 
-def test_records_the_merge_cannot_shift_are_read_by_the_parent(tmp_path, merges):
-    """A bad record, an unknown plugin type and a legacy shape in the tail: same report as linear."""
+def test_records_the_merge_cannot_shift_are_read_by_the_parent(tmp_path, merges, monkeypatch):
+    """A bad record, an unknown plugin type and a legacy shape in the tail: same report as linear.
+    A blank line in the tail ends what the child's slices can give: whether lines that are not
+    records make the log "mostly garbage" depends on the head's counts (the parent reads on)."""
     batches, seq = [], 0
     for b in range(40):
         batch = []
@@ -198,13 +200,42 @@ def test_records_the_merge_cannot_shift_are_read_by_the_parent(tmp_path, merges)
         frames[k] = frame(b"\n" + b"".join(orjson.dumps(r) + b"\n" for r in batches[k]))
     path = tmp_path / "mixed.zst"
     path.write_bytes(data + b"".join(frames))
+    usual = segments.SLICE_PLAIN_BYTES, segments.TAIL_CHUNK_BYTES
+    monkeypatch.setattr(segments, "SLICE_PLAIN_BYTES", 1)  # a slice per frame
+    monkeypatch.setattr(segments, "TAIL_CHUNK_BYTES", 1)
     log = _assert_same(path)
     assert "plugin/thing" in log.res.unknown and log.res.legacy and len(log.res.gaps) == 1 and merges
+    assert log.line_of_record(log.record_of(log.res.gaps[0].index)) == log.res.gaps[0].line
+    blank_at = log.raw.frame_plain[38]  # frame 38 (after the header) holds the tail's blank line
+    assert merges[-1].produced and all(m.frame_offsets[-1] < log.raw.frame_offsets[38] for m in merges)
+    assert log.res.skip_at[-1] == blank_at and log.res.end_of(log.record_index_at(blank_at - 1)) == blank_at - 1
+    monkeypatch.setattr(segments, "SLICE_PLAIN_BYTES", usual[0])  # one slice: the bad record spoils it
+    monkeypatch.setattr(segments, "TAIL_CHUNK_BYTES", usual[1])
     frames[30] = frame(b"{not json\n" + orjson.dumps(ev("turn/start", 150, {"turn": 1})) + b"\n")
     path.write_bytes(data + b"".join(frames))
     merges.clear()
     log = _assert_same(path)
     assert log.res.corruption and not merges
+
+
+def test_a_tail_mostly_of_bad_lines_is_refused_as_the_linear_read_refuses_it(synthetic, tmp_path, merges):
+    """Whether the lines that are not records make the log "mostly garbage" depends on the counts
+    before them: the child's slices stop at the first such line and the parent reads on."""
+    from dsh_tui.model.source import LogUnreadable
+    data = synthetic.read_bytes()
+    at = next(s.start for s in walk_frames(memoryview(data)) if s.start > len(data) * 0.8)
+    from dsh_tui.model.scan import MAX_SKIPPED_LINES
+    lines = max(load_session(synthetic, parallel=False).records, MAX_SKIPPED_LINES)  # more than before them
+    path = tmp_path / "garbage.zst"
+    path.write_bytes(data[:at] + frame(b"\n" * (lines + 1)) + data[at:])  # blank: the slice is no corrupt one
+    errors = []
+    for parallel in (True, False):
+        with pytest.raises(LogUnreadable) as info:
+            load_session(path, parallel=parallel)
+        errors.append((info.value.code, info.value.message))
+    assert errors[0] == errors[1] and errors[0][0] == "mostly-not-records" and no_children()
+    path.write_bytes(data[:at] + frame(b"\n" * 21) + data[at:])  # a few: read, line numbers exact
+    assert _assert_same(path).res.skip_lines[-1] == 21
 
 
 def test_cancel_reaps_the_helper(synthetic):

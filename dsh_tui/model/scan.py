@@ -4,13 +4,18 @@ The pass parses each line once (orjson), expands packed chunk rows, checks
 that seq is contiguous, counts unknown and legacy types, and keeps compact
 "facts" (facts.py) only for the events the diagnosis needs. It holds no parsed
 object per event: the views re-parse the few records they show.
+
+Lines that are not records (blank, not JSON, not an event) cost nothing per line:
+a run of them is one entry (ScanResult.skip_*), the first MAX_CORRUPTION reports
+are kept and the rest counted, and a log where they pass MAX_SKIPPED_LINES and
+outnumber the records is refused (LogUnreadable) instead of read on.
 """
 
 from __future__ import annotations
 
 import sys
 from array import array
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import accumulate, repeat
@@ -23,7 +28,7 @@ from .facts import (CHUNK, FACT_EXTRACTORS, LEGACY_CANDIDATES, MESSAGE, Fact, is
                     note_message_usage)
 from .jsonparse import parse_json
 from .legacy import upgrade
-from .source import Cancelled, Corruption
+from .source import Cancelled, Corruption, LogUnreadable
 from .vocabulary import KNOWN_EVENT_TYPES, LEGACY_TYPES, MAX_SAFE, PACKED_ROWS
 
 ENVELOPE_KEYS = frozenset({"type", "seq", "time", "data", "sourceEventSeqs", "surfaceOp", "ignorable"})
@@ -31,6 +36,10 @@ ROW_KEYS = frozenset({"type", "seq0", "time0", "data"})
 _STR = frozenset({str})
 _INT = frozenset({int})
 WINDOW = 4 << 20  # plaintext split into lines at once: bounds the lines held (a decoded chunk is ~1 MiB)
+MAX_CORRUPTION = 1000  # corruption reports kept; the rest are counted (ScanResult.corruption_dropped)
+# A log with more lines that are not records than this, and more of them than records, is refused:
+# dsh writes none, and each one costs the scan an exception (a few-KB zstd file holds millions).
+MAX_SKIPPED_LINES = 10_000
 
 
 @dataclass(slots=True)
@@ -61,10 +70,16 @@ class UnknownType:
 class ScanResult:
     body_start: int
     rec_start: array = field(default_factory=lambda: array("Q"))
-    # A record ends at the newline before the next record (or before text_end): only the records a
-    # blank or bad line follows are listed (an end per record cost ~3% of the read, and as much again
-    # to shift when the tail helper's index is merged).
+    # A record ends at the newline before the next record (or before text_end), or where the run of
+    # skipped lines after it starts (skip_at); an end per record cost ~3% of the read, and as much
+    # again to shift when the tail helper's index is merged. Listed here: an unterminated last line.
     rec_ends: dict[int, int] = field(default_factory=dict)
+    # Runs of lines that are not records (blank or bad), one entry per run whatever its length: the
+    # record the run comes before, the lines skipped before that record in all, and the offset of
+    # the run's first line. skip_rec is strictly increasing.
+    skip_rec: array = field(default_factory=lambda: array("Q"))
+    skip_lines: array = field(default_factory=lambda: array("Q"))
+    skip_at: array = field(default_factory=lambda: array("Q"))
     text_end: int = 0  # the offset after the last line read
     rec_first_ev: array = field(default_factory=lambda: array("I"))  # strictly increasing: a record holds >= 1 event
     ev_type: array = field(default_factory=lambda: array("B"))  # one byte per event; its length is the event count
@@ -72,12 +87,12 @@ class ScanResult:
     projected: bool = False
     gaps: list[SeqGap] = field(default_factory=list)
     seq_shift: list[tuple[int, int]] = field(default_factory=list)  # (from index, seq - index)
-    line_shift: list[tuple[int, int]] = field(default_factory=list)  # (from record, lines skipped before it)
     unknown: dict[str, UnknownType] = field(default_factory=dict)
     legacy: Counter = field(default_factory=Counter)
     facts: list[Fact] = field(default_factory=list)  # (type, index, seq, data): facts.py
     usage_calls: dict = field(default_factory=dict)  # (turn, step) -> (seq, token counts, from a chunk): facts.py
-    corruption: list[Corruption] = field(default_factory=list)
+    corruption: list[Corruption] = field(default_factory=list)  # the first MAX_CORRUPTION
+    corruption_dropped: int = 0  # reports past MAX_CORRUPTION, counted only
     envelope_issues: list[str] = field(default_factory=list)
     lenient_records: int = 0
     malformed_rows: int = 0
@@ -85,9 +100,19 @@ class ScanResult:
     def end_of(self, r: int) -> int:
         """The offset of record ``r``'s newline (where it would be, for an unterminated last line)."""
         end = self.rec_ends.get(r)
-        if end is None:
-            end = self.rec_start[r + 1] - 1 if r + 1 < len(self.rec_start) else self.text_end - 1
-        return end
+        if end is not None:
+            return end
+        skips = self.skip_rec
+        if skips:  # skipped lines after it: it ends where they start
+            k = bisect_left(skips, r + 1)
+            if k < len(skips) and skips[k] == r + 1:
+                return self.skip_at[k] - 1
+        return self.rec_start[r + 1] - 1 if r + 1 < len(self.rec_start) else self.text_end - 1
+
+    def lines_skipped_before(self, r: int) -> int:
+        """Blank or bad lines before record ``r`` (its physical line is r + this + 2)."""
+        k = bisect_right(self.skip_rec, r) - 1
+        return self.skip_lines[k] if k >= 0 else 0
 
     def record_of(self, i: int) -> int:
         """The record holding event ``i`` (no per-event record array: it cost 4 bytes and an append per event)."""
@@ -112,13 +137,15 @@ class Scanner:
     are absolute plaintext offsets (``base`` is the chunk's offset).
     """
 
-    def __init__(self, body_start: int, session_id: str | None, *, cancel=None) -> None:
+    def __init__(self, body_start: int, session_id: str | None, *, cancel=None, where: object = "the log") -> None:
         self.res = ScanResult(body_start)
         self.session_id = session_id
         self.cancel = cancel
+        self.where = where  # the log's name, for the refusal of a log that is mostly not records
         self.expected = 0  # seq the next event must carry
         self.projected: bool | None = None
         self.skipped = 0  # blank or unparsable lines so far (for physical line numbers)
+        self.bad_lines = 0  # of those, the ones that are not blank
         self.chunk_id = -1
         self.type_ids: dict[str, int] = {}
         self.plans: dict[str, tuple] = {}  # event type -> what feed does with it (_plan)
@@ -134,9 +161,16 @@ class Scanner:
     def line_no(self, rec: int) -> int:
         return rec + self.skipped + 2  # the header is line 1
 
-    def _skip(self, rec: int) -> None:
+    def _skip(self, rec: int, bad: bool) -> None:
+        """Count a line that is not a record; refuse the log once they are most of it."""
         self.skipped += 1
-        self.res.line_shift.append((rec, self.skipped))
+        self.bad_lines += bad
+        if self.skipped > MAX_SKIPPED_LINES and self.skipped > rec:
+            blank = self.skipped - self.bad_lines
+            raise LogUnreadable("mostly-not-records", (
+                f"{self.where}: {self.skipped:,} of its first {self.skipped + rec + 1:,} lines are not dsh records "
+                f"({self.bad_lines:,} not JSON or not an event, {blank:,} blank), more than the {rec:,} that are; "
+                "refusing to read on: not a session log, or mostly corrupt"))
 
     def feed(self, buf: bytes | bytearray | memoryview, base: int, start: int = 0) -> None:
         """Index the records of ``buf`` from ``start`` (offsets absolute: ``base`` is buf's)."""
@@ -144,21 +178,35 @@ class Scanner:
         if start == 0 and n <= WINDOW and type(buf) is bytes:
             self._feed_window(buf, base)  # a decoded chunk: the usual case, no copy
             return
-        if type(buf) is memoryview:
-            buf = bytes(buf)
-        pos = start
-        while pos < n:
-            end = n
-            if n - pos > WINDOW:  # windows end on a newline (a single longer line is one window)
-                cut = buf.rfind(b"\n", pos, pos + WINDOW)
-                end = cut + 1 if cut >= 0 else (buf.find(b"\n", pos + WINDOW) + 1 or n)
-            self._feed_window(bytes(buf[pos:end]), base + pos)
-            pos = end
+        with memoryview(buf) as view:  # released before returning: a followed log's buffer grows after
+            pos = start
+            while pos < n:
+                if n - pos <= WINDOW:
+                    self._feed_window(bytes(view[pos:]), base + pos)
+                    return
+                cut = buf.rfind(b"\n", pos, pos + WINDOW)  # windows end on a newline
+                if cut >= 0:
+                    self._feed_window(bytes(view[pos:cut + 1]), base + pos)
+                    pos = cut + 1
+                    continue
+                # A line longer than a window is read where it lies: splitting it from a copy of
+                # its window copied it twice (and the line is parsed from it once more).
+                nl = buf.find(b"\n", pos + WINDOW)
+                end = nl if nl >= 0 else n
+                self._feed_lines([view[pos:end]], base + pos, end - pos + (nl >= 0), nl >= 0)
+                pos = end + 1
 
     def _feed_window(self, chunk: bytes, base: int) -> None:
-        """Index every line of ``chunk``. One C-level split makes the lines, and the record offsets
-        are summed from their lengths after the loop (in C): a find, a slice and two offset appends
-        per line were ~3% of a check's instructions."""
+        lines = chunk.split(b"\n")
+        if not lines[-1]:
+            lines.pop()  # the newline that ends the chunk's last record (or an empty chunk)
+        self._feed_lines(lines, base, len(chunk), chunk.endswith(b"\n"))
+
+    def _feed_lines(self, lines: list, base: int, length: int, terminated: bool) -> None:
+        """Index ``lines``, the lines of ``length`` bytes of text from ``base`` (``terminated``: it
+        ends with a newline). One C-level split made the lines, and the record offsets are summed
+        from their lengths after the loop (in C): a find, a slice and two offset appends per line
+        were ~3% of a check's instructions."""
         if self.cancel is not None and self.cancel.is_set():
             raise Cancelled()
         res = self.res
@@ -166,9 +214,6 @@ class Scanner:
         ev_type, facts, usage_calls = res.ev_type, res.facts, res.usage_calls
         types, type_ids, session_id, plans = res.types, self.type_ids, self.session_id, self.plans
         loads, JSONError = orjson.loads, orjson.JSONDecodeError
-        lines = chunk.split(b"\n")
-        if not lines[-1]:
-            lines.pop()  # the newline that ends the chunk's last record
         self._lines, self._base, self._starts = lines, base, None
         skipped: list[int] = []  # window line numbers of the lines that are not records
         expected, projected, chunk_id = self.expected, self.projected, self.chunk_id
@@ -179,9 +224,9 @@ class Scanner:
             try:
                 obj = loads(line)
             except JSONError:
-                if len(line) <= 2 and not line.strip():  # a blank line: not a record, not corruption
+                if len(line) <= 2 and not bytes(line).strip():  # a blank line: not a record, not corruption
                     skipped.append(rec - rec0 + len(skipped))
-                    self._skip(rec)
+                    self._skip(rec, False)
                     continue
                 obj, _lenient = parse_json(line)
                 if obj is not None:
@@ -191,9 +236,9 @@ class Scanner:
                 what = "not valid JSON" if obj is None else "not an event object with a string 'type'"
                 line_no = rec + self.skipped + 2
                 k = rec - rec0 + len(skipped)
-                res.corruption.append(Corruption(self._offset(k), "bad-record", f"line {line_no} is {what}", line_no))
+                self._report(k, "bad-record", f"line {line_no} is {what}", line_no)
                 skipped.append(k)
-                self._skip(rec)
+                self._skip(rec, True)
                 continue
             rf_append(nev)
             if etype == CHUNK and projected is False:
@@ -267,27 +312,58 @@ class Scanner:
             nev += 1
             rec += 1
         self.expected, self.projected, self.chunk_id = expected, projected, chunk_id
-        starts = self._starts if self._starts is not None else _line_starts(lines, base)
+        starts = self._starts
+        if starts is None or len(starts) <= len(lines):  # none, or only the first lines' (_offset)
+            starts = _line_starts(lines, base)
         self._lines = self._starts = None
         if skipped:  # rare: blank or bad lines hold no record, and end the record before them
-            gone, ends, before = set(skipped), res.rec_ends, rec0 - 1  # before: the previous line's record
-            for k in range(len(lines)):
-                if k not in gone:
-                    res.rec_start.append(starts[k])
-                    before += 1
-                elif before >= 0:
-                    ends.setdefault(before, starts[k] - 1)  # the first of a run of skipped lines
+            self._note_skipped(skipped, starts, rec0, len(lines))
         else:
             res.rec_start.extend(starts[:-1])
-        if lines and not chunk.endswith(b"\n") and rec > rec0 and len(lines) - 1 not in skipped:
+        if lines and not terminated and rec > rec0 and skipped[-1:] != [len(lines) - 1]:
             res.rec_ends[rec - 1] = starts[-1] - 1  # an unterminated last line: it ends with the text
-        res.text_end = base + len(chunk)
+        res.text_end = base + length
+
+    def _note_skipped(self, skipped: list[int], starts: list[int], rec0: int, n: int) -> None:
+        """The record offsets of a window whose lines ``skipped`` (ascending) are not records, and
+        one run entry per run of those (a run goes on from the previous window when no record is
+        between: the entry is per run, not per line)."""
+        res = self.res
+        rec_start, skip_rec, skip_lines, skip_at = res.rec_start, res.skip_rec, res.skip_lines, res.skip_at
+        total = self.skipped - len(skipped)  # skipped before this window
+        prev = 0
+        for j, k in enumerate(skipped):
+            if k > prev:
+                rec_start.extend(starts[prev:k])
+            prev = k + 1
+            total += 1
+            r = rec0 + k - j  # the record this line comes before
+            if skip_rec and skip_rec[-1] == r:
+                skip_lines[-1] = total
+            else:
+                skip_rec.append(r)
+                skip_lines.append(total)
+                skip_at.append(starts[k])
+        rec_start.extend(starts[prev:n])
+
+    def _report(self, k: int, kind: str, message: str, line: int) -> None:
+        """A corruption report for line ``k`` of the window; past MAX_CORRUPTION only counted."""
+        res = self.res
+        if len(res.corruption) < MAX_CORRUPTION:
+            res.corruption.append(Corruption(self._offset(k), kind, message, line))
+        else:
+            res.corruption_dropped += 1
 
     def _offset(self, k: int) -> int:
-        """The absolute offset of line ``k`` of the window being read (only for reports: rare)."""
-        if self._starts is None:
-            self._starts = _line_starts(self._lines, self._base)
-        return self._starts[k]
+        """The absolute offset of line ``k`` of the window being read (only for reports: rare). The
+        offsets are summed for the first lines only, twice as many each time more are needed: a
+        window of millions of bad lines is refused after its first MAX_SKIPPED_LINES."""
+        starts = self._starts
+        if starts is None or k >= len(starts):
+            lines = self._lines
+            n = min(len(lines), max(k + 1, 2 * len(starts or ()), 1024))
+            starts = self._starts = _line_starts(lines[:n] if n < len(lines) else lines, self._base)
+        return starts[k]
 
     def _on_gap(self, rec: int, index: int, expected: int, found: Any) -> int:
         """Record a seq mismatch; resynchronise on the file's seq. Returns the new expectation."""
@@ -354,8 +430,7 @@ class Scanner:
         if problem is not None:
             res.malformed_rows += 1
             line = self.line_no(rec)
-            res.corruption.append(Corruption(self._offset(k), "malformed-row",
-                                             f"line {line}: malformed {obj.get('type')} row: {problem}", line))
+            self._report(k, "malformed-row", f"line {line}: malformed {obj.get('type')} row: {problem}", line)
         return m
 
 

@@ -162,6 +162,9 @@ def _index_tail(raw: RawLog, data: bytes, split: int, limit: int, session_id: st
             # and shifts if not). Bounded so rec_first_ev (32-bit) cannot overflow in a slice.
             scanner.index_base = first if first < INDEX_BASE_MAX else 0
         scanner.feed(chunk, produced)
+        if scanner.skipped or scanner.res.corruption:  # unusable (see _slice): the parent reads on from here
+            yield None
+            return
         produced += len(chunk)
         if ctl is not None:
             ctl[1] = part.frames_end
@@ -186,8 +189,10 @@ def _index_tail(raw: RawLog, data: bytes, split: int, limit: int, session_id: st
 
 def _slice(part: RawLog, scanner: Scanner, first: int, produced: int, frames0: int,
            packed: bool = True) -> TailIndex | None:
-    """The index of the frames from ``frames0`` on (a slice of the tail segment), or None if unusable."""
-    if scanner.res.corruption or scanner.projected is not False:
+    """The index of the frames from ``frames0`` on (a slice of the tail segment), or None if unusable:
+    corrupt, projected, or holding lines that are not records (whether those make the log "mostly
+    not records" depends on the counts before the slice, which only the parent knows: scan._skip)."""
+    if scanner.res.corruption or scanner.projected is not False or scanner.skipped:
         return None
     res = scanner.res
     facts = (res.facts, res.usage_calls)

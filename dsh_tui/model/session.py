@@ -90,6 +90,11 @@ class SessionLog:
         return (self.accepted and not r.gaps and self.raw.torn is None and not self.raw.corruption
                 and not r.corruption and not any(not u.ignorable for u in r.unknown.values()))
 
+    @property
+    def corruption_count(self) -> int:
+        """Every corruption found: the frames', the records' kept and the records' only counted."""
+        return len(self.raw.corruption) + len(self.res.corruption) + self.res.corruption_dropped
+
     # -- live follow ------------------------------------------------------------
     def refresh(self, *, max_plain: int | None = None) -> int:
         """Index what was appended to the file since it was read.
@@ -154,9 +159,7 @@ class SessionLog:
         return self.store.slice(self.res.rec_start[r], self.res.end_of(r))
 
     def line_of_record(self, r: int) -> int:
-        shifts = self.res.line_shift  # blank or unparsable lines skipped before record r
-        k = bisect.bisect_right(shifts, (r, float("inf"))) - 1
-        return r + 2 + (shifts[k][1] if k >= 0 else 0)
+        return r + 2 + self.res.lines_skipped_before(r)  # the header is line 1
 
     def _parse_record(self, r: int) -> tuple[Any, bool]:
         return parse_json(self.record_bytes(r))
@@ -359,7 +362,7 @@ def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_pla
             if first_nl < 0:
                 continue
             header = _checked_header(raw, bytes(buf[:first_nl]))
-            scanner = Scanner(first_nl + 1, header.session_id, cancel=cancel)
+            scanner = Scanner(first_nl + 1, header.session_id, cancel=cancel, where=raw.path)
             scanner.feed(buf, 0, first_nl + 1)
             pending = bytearray()
             if tail is not None and not helpers:  # fork once the header is known, while the head is read here
@@ -377,7 +380,7 @@ def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_pla
             raise LogRejected("torn-header", f"{raw.path}: the header frame is torn "
                               f"({raw.torn.unreadable_bytes} bytes unreadable); nothing to read")
         header = _checked_header(raw, bytes(buf))
-        scanner = Scanner(len(buf), header.session_id)
+        scanner = Scanner(len(buf), header.session_id, where=raw.path)
     if keep_plain:
         raw.plain = out if out is not None else b""
         store = MemoryStore(raw.plain)

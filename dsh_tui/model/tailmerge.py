@@ -49,7 +49,6 @@ def merge_tail(scanner: Scanner, raw: RawLog, tail: TailIndex, base: int, limit:
         g.line += rec0 + skip0
     res.gaps.extend(t.gaps[:max(0, 10_000 - len(res.gaps))])
     res.seq_shift.extend((i + shift, d - shift) for i, d in t.seq_shift)
-    res.line_shift.extend((r + rec0, s + skip0) for r, s in t.line_shift)
     for name, u in t.unknown.items():
         mine = res.unknown.get(name)
         if mine is None:
@@ -67,8 +66,7 @@ def merge_tail(scanner: Scanner, raw: RawLog, tail: TailIndex, base: int, limit:
     merge_calls(res.usage_calls, calls)
     res.envelope_issues.extend(t.envelope_issues[:max(0, 50 - len(res.envelope_issues))])
     res.lenient_records += t.lenient_records
-    scanner.expected = tail.scanner.expected
-    scanner.skipped += tail.scanner.skipped
+    scanner.expected = tail.scanner.expected  # a slice holds no skipped line (segments._slice): no skip_* to shift
     raw.frame_offsets.extend(tail.frame_offsets)
     raw.frame_plain.extend(array("Q", map(base.__add__, tail.frame_plain)))
     raw.frames = (raw.frames or 0) + tail.frames
