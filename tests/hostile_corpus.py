@@ -2,6 +2,8 @@
 
 Each case is (name, path builder, expected exit code of `check`, words the one-line
 message or the output must contain). Used by the check tests and the TUI tests.
+The tiny bombs (`build_bombs`) are files of a few KB that decode to gigabytes or to millions
+of lines; `check` runs on them only in a measured child process (tests/measured.py).
 """
 
 from __future__ import annotations
@@ -120,3 +122,51 @@ def build_cases(d: Path) -> dict[str, tuple[Path, int, str]]:
 
 
 BOMB_LIMIT = "1M"  # the corpus runs `check` with this --max-plain-size so the bomb is refused
+
+# -- tiny bombs --------------------------------------------------------------------------------
+RLE_BLOCK = 128 * 1024  # the most one zstd block may hold
+
+
+def _block(kind: int, size: int, last: bool, payload: bytes) -> bytes:
+    return (int(last) | kind << 1 | size << 3).to_bytes(3, "little") + payload
+
+
+def rle_frame(plain_bytes: int, byte: bytes = b"A", prefix: bytes = b"", suffix: bytes = b"") -> bytes:
+    """A zstd frame (no checksum, 2 MiB window as dsh writes) of ``prefix`` (a raw block), ``byte``
+    repeated (RLE blocks of 4 bytes each: a 4 GiB frame is 128 KiB of file) and ``suffix`` (a raw
+    block), ``plain_bytes`` in all. Written by hand: making it costs no compression."""
+    out = [b"\x28\xb5\x2f\xfd\x00\x58"]
+    if prefix:
+        out.append(_block(0, len(prefix), False, prefix))
+    left = plain_bytes - len(prefix) - len(suffix)
+    while left > 0:
+        n = min(RLE_BLOCK, left)
+        left -= n
+        out.append(_block(1, n, left == 0 and not suffix, byte))
+    if suffix:
+        out.append(_block(0, len(suffix), True, suffix))
+    return b"".join(out)
+
+
+def build_bombs(d: Path) -> dict[str, tuple[Path, int, str]]:
+    """name -> (path, expected exit code, words in the one-line message): inputs of a few KB that
+    must be refused quickly and in little memory (tests/test_hostile_check.py measures both)."""
+    header = compress_frame(orjson.dumps(HEADER) + b"\n")
+    cases: dict[str, tuple[Path, int, str]] = {}
+    lines = d / "x-lines.zst"  # 32M lines of "x": ~6 KB of file
+    lines.write_bytes(header + compress_frame(b"x\n" * (32 << 20)))
+    cases["millions-of-x-lines"] = (lines, 3, "are not dsh records")
+    blank = d / "blank-lines.zst"  # 64M blank lines: ~3 KB of file
+    blank.write_bytes(header + compress_frame(b"\n" * (64 << 20)))
+    cases["millions-of-blank-lines"] = (blank, 3, "are not dsh records")
+    one = d / "one-frame-4GiB.zst"
+    one.write_bytes(rle_frame(4 << 30))
+    cases["one-frame-4GiB-bomb"] = (one, 3, "dsh writes frames of a few KB")
+    line = d / "header-then-4GiB-line.zst"
+    line.write_bytes(header + rle_frame(4 << 30, b"x", b'{"type":"feedback/record","seq":0,"time":1,"data":{"text":"'))
+    cases["header-then-4GiB-line"] = (line, 3, "dsh writes frames of a few KB")
+    cases["dev-zero"] = (Path("/dev/zero"), 3, "not a regular file")
+    fifo = d / "bomb-fifo.jsonl"
+    os.mkfifo(fifo)
+    cases["fifo"] = (fifo, 3, "not a regular file")
+    return cases  # the corpus runs `check` with this --max-plain-size so the bomb is refused

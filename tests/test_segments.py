@@ -26,7 +26,7 @@ def _assert_same(path, early=None):
     linear = load_session(path, parallel=False)
     assert split.res == linear.res
     assert list(split.res.usage_calls.items()) == list(linear.res.usage_calls.items())  # order too: turns' order
-    for attr in ("frames", "frame_offsets", "frame_plain", "frames_end", "torn", "corruption"):
+    for attr in ("frames", "frame_offsets", "frame_plain", "frames_end", "torn", "corruption", "unchecked_frames"):
         assert getattr(split.raw, attr) == getattr(linear.raw, attr), attr
     assert len(split.store) == len(linear.store)
     a, b = split._scanner, linear._scanner
@@ -216,6 +216,22 @@ def test_records_the_merge_cannot_shift_are_read_by_the_parent(tmp_path, merges,
     merges.clear()
     log = _assert_same(path)
     assert log.res.corruption and not merges
+
+
+def test_frames_without_a_checksum_are_counted_through_the_merge(synthetic, tmp_path, slices, merges):
+    import zstandard
+    data = synthetic.read_bytes()
+    unchecked = zstandard.ZstdCompressor(write_checksum=False, write_content_size=False)
+    out, plain = bytearray(), zstandard.ZstdDecompressor()
+    spans = list(walk_frames(memoryview(data)))
+    redone = {1, len(spans) // 2, len(spans) * 3 // 4, len(spans) - 1}  # in the head and the child's tail
+    for k, span in enumerate(spans):
+        body = data[span.start:span.end]
+        out += unchecked.compress(plain.decompressobj().decompress(body)) if k in redone else body
+    path = tmp_path / "unchecked.zst"
+    path.write_bytes(bytes(out))
+    log = _assert_same(path)
+    assert log.raw.unchecked_frames == len(redone) and not log.whole and merges
 
 
 def test_a_tail_mostly_of_bad_lines_is_refused_as_the_linear_read_refuses_it(synthetic, tmp_path, merges):

@@ -4,6 +4,10 @@ A log opened from the index cache never decompresses the whole file: a record
 is read by decoding only the zstd frame that holds it (frames end on record
 boundaries), or by one pread for plain JSONL. Whole-text operations (search)
 materialise the plaintext once, lazily.
+
+A frame is decoded to no more than the plaintext the index says it holds: a
+file changed under a view (a replaced log, a crafted swap) raises ZstdError
+instead of decoding whatever it now claims.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from pathlib import Path
 
 import zstandard
 
-from .zstdframes import decode_frame
+from .zstdframes import MAX_FRAME_PLAIN, decode_frame
 
 
 class MemoryStore:
@@ -87,6 +91,20 @@ class FrameStore(_FileBacked):
             return self.offsets[k + 1]
         return self.file_size if self.torn_offset == self.offsets[k] else self.frames_end
 
+    def _decode(self, k: int, frame: memoryview) -> bytes:
+        """Frame ``k``'s plaintext (a torn frame's complete records), no longer than indexed."""
+        start = self.offsets[k]
+        size = (self.plain_at[k + 1] if k + 1 < len(self.plain_at) else self.length) - self.plain_at[k]
+        torn = self.torn_offset == start
+        # A torn frame's output goes on past its last record (a partial one), within the frame bound.
+        plain = decode_frame(self._dctx, frame, MAX_FRAME_PLAIN if torn else size)
+        if torn:
+            plain = plain[:plain.rfind(b"\n") + 1]
+        if len(plain) != size:
+            raise zstandard.ZstdError(f"frame at byte {start} of {self.path} decodes to {len(plain):,} bytes, not the "
+                                      f"{size:,} indexed: the file changed since it was read")
+        return plain
+
     def _frame(self, k: int) -> bytes:
         with self._lock:
             return self._frame_locked(k)
@@ -97,9 +115,7 @@ class FrameStore(_FileBacked):
             self._cache.move_to_end(k)
             return hit
         start, end = self.offsets[k], self._frame_end(k)
-        plain = decode_frame(self._dctx, memoryview(self._pread(end - start, start)))
-        if self.torn_offset == start:  # a torn frame keeps only its complete records
-            plain = plain[:plain.rfind(b"\n") + 1]
+        plain = self._decode(k, memoryview(self._pread(end - start, start)))
         self._cache[k] = plain
         if len(self._cache) > 64:
             self._cache.popitem(last=False)
@@ -126,10 +142,6 @@ class FrameStore(_FileBacked):
             data = memoryview(self._pread(self.file_size, 0))  # one read, then frame by frame
             out = bytearray()
             for k in range(len(self.offsets)):
-                start, end = self.offsets[k], self._frame_end(k)
-                plain = decode_frame(self._dctx, data[start:end])
-                if self.torn_offset == start:
-                    plain = plain[:plain.rfind(b"\n") + 1]
-                out += plain
+                out += self._decode(k, data[self.offsets[k]:self._frame_end(k)])
             self._full = out
         return self._full

@@ -110,6 +110,7 @@ class TailIndex:
     final: bool = True  # the last slice of the tail
     index_base: int = 0  # where the child's event indices start (its scanner's index_base)
     stopped: bool = False  # the last slice ends where the parent asked the child to stop, not at the end
+    unchecked_frames: int = 0  # complete frames of the slice without a checksum (RawLog.unchecked_frames)
 
 
 def control() -> memoryview:
@@ -202,9 +203,10 @@ def _slice(part: RawLog, scanner: Scanner, first: int, produced: int, frames0: i
     res.facts, res.usage_calls = [], {}
     frame_plain = part.frame_plain[frames0:]
     base = frame_plain[0] if frame_plain else 0
+    unchecked, part.unchecked_frames = part.unchecked_frames, 0  # the next slice counts its own
     return TailIndex(scanner, first, produced, len(part.frame_offsets) - frames0, part.frame_offsets[frames0:],
                      array("Q", (x - base for x in frame_plain)), part.frames_end, None, [], facts, final=False,
-                     index_base=scanner.index_base)
+                     index_base=scanner.index_base, unchecked_frames=unchecked)
 
 
 @dataclass

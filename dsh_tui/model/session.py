@@ -85,10 +85,13 @@ class SessionLog:
 
     @property
     def whole(self) -> bool:
-        """True when nothing was lost or skipped while decoding."""
+        """True when nothing was lost or skipped while decoding, and every frame's checksum held.
+        A frame without a checksum decodes, but nothing says its bytes are the ones dsh wrote (dsh
+        always writes one): like a torn tail, what it shows cannot be trusted alone."""
         r = self.res
         return (self.accepted and not r.gaps and self.raw.torn is None and not self.raw.corruption
-                and not r.corruption and not any(not u.ignorable for u in r.unknown.values()))
+                and not r.corruption and not self.raw.unchecked_frames
+                and not any(not u.ignorable for u in r.unknown.values()))
 
     @property
     def corruption_count(self) -> int:
@@ -348,8 +351,8 @@ def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_pla
         base = produced
         produced += len(chunk)
         if keep_plain:
-            if out is None and isinstance(chunk, bytes) and raw.encoding == "jsonl":
-                out = chunk  # no copy for plain files
+            if out is None and isinstance(chunk, (bytes, bytearray)) and raw.encoding == "jsonl":
+                out = chunk  # no copy for plain files (a bytearray: a file over 1 GiB, read into one)
             else:
                 if not isinstance(out, bytearray):
                     out = bytearray(out or b"")

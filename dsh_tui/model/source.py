@@ -10,6 +10,7 @@ corruption note with everything before it kept.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from array import array
 from dataclasses import dataclass, field
@@ -18,9 +19,11 @@ from typing import Callable, Iterator
 
 import zstandard
 
-from .zstdframes import BLOCK_MAX, ZSTD_MAGIC, FrameError, decode_frame, walk_frames
+from .zstdframes import (BLOCK_MAX, CHECK_ABOVE, MAX_FRAME_PLAIN, ZSTD_MAGIC, FrameError, plain_size, too_big_message,
+                         walk_frames)
 
-DEFAULT_MAX_PLAIN_BYTES = 4 * 1024**3
+DEFAULT_MAX_PLAIN_BYTES = 4 * 1024**3  # the limit's ceiling; a machine with less than 16 GiB gets a quarter of it
+SINGLE_READ_MAX = 1 << 30  # files up to this are read in one call (into the bytes returned)
 BOUNDARY_BYTES = 64  # the file's last bytes kept to recognise it when following (RawLog.boundary)
 MAX_PLAIN_ENV = "DSH_TUI_MAX_PLAIN_BYTES"
 
@@ -75,6 +78,9 @@ class RawLog:
     frame_plain: array = field(default_factory=lambda: array("Q"))  # plaintext offset per frame
     torn: TornTail | None = None
     corruption: list[Corruption] = field(default_factory=list)
+    # Complete frames whose header sets no content checksum: decoded, but nothing verified their
+    # bytes (dsh always writes the checksum; a frame without one was made by another tool).
+    unchecked_frames: int = 0
     header_frame_ok: bool = True
     frames_end: int = 0  # file offset after the last complete frame
     # The file's identity as read, so live follow can tell a grown file from a replaced one:
@@ -86,12 +92,23 @@ class RawLog:
 
 
 def max_plain_bytes(explicit: int | None = None) -> int:
+    """The plaintext limit: ``explicit``, else $DSH_TUI_MAX_PLAIN_BYTES, else `default_max_plain`."""
     if explicit is not None:
         return explicit
     env = os.environ.get(MAX_PLAIN_ENV, "").strip()
     if env.isdigit():
         return int(env)
-    return DEFAULT_MAX_PLAIN_BYTES
+    return default_max_plain()
+
+
+def default_max_plain() -> int:
+    """4 GiB, or a quarter of the machine's memory where that is less: the small VMs a crashed agent
+    ran on (2-4 GB) must refuse a log before holding it, not be pushed out of memory by it."""
+    try:
+        ram = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):  # no sysconf (not POSIX) or no such name
+        return DEFAULT_MAX_PLAIN_BYTES
+    return min(DEFAULT_MAX_PLAIN_BYTES, ram // 4) if ram > 0 else DEFAULT_MAX_PLAIN_BYTES
 
 
 def _human(n: int) -> str:
@@ -131,22 +148,38 @@ def read_file_bytes(path: Path, limit: int) -> tuple[bytes, os.stat_result]:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise LogUnreadable("not-regular-file", f"{path} is not a regular file; refusing to read it")
-        chunks = []
-        remaining = st.st_size
-        # One read up to 1 GiB (Linux reads a regular file in one call, and join returns a lone chunk
-        # as it is): 16 MiB chunks joined after were a second copy of a 20 MB log, ~5k more page
-        # faults (~10 ms) in the parent and again in the tail helper.
-        while remaining > 0:  # bounded by the size at open time: a growing file stays consistent
-            chunk = os.read(fd, min(remaining, 1 << 30))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
+        data = _read_exactly(fd, st.st_size)  # the size at open time: a growing file stays consistent
     except OSError as exc:
         raise LogUnreadable("os-error", f"cannot read {path}: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
-    return b"".join(chunks), st
+    return data, st
+
+
+def _read_exactly(fd: int, size: int) -> bytes | bytearray:
+    """Up to ``size`` bytes of ``fd``, held once. Up to 1 GiB in one read (Linux reads a regular file
+    in one call, into the bytes returned: 16 MiB chunks joined after were a second copy of a 20 MB
+    log, ~5k more page faults in the parent and again in the tail helper); a bigger file (a read
+    returns at most 2 GiB) into one buffer of its size, a piece at a time, never a second copy."""
+    if size <= SINGLE_READ_MAX:
+        chunks = []
+        while size > 0:
+            chunk = os.read(fd, size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size -= len(chunk)
+        return b"".join(chunks)  # join returns a lone chunk as it is
+    buf = bytearray(size)
+    got = 0
+    with memoryview(buf) as view:
+        while got < size:
+            n = os.readv(fd, [view[got:got + SINGLE_READ_MAX]])
+            if not n:
+                break
+            got += n
+    del buf[got:]  # a file that shrank since stat: what was there
+    return buf
 
 
 def open_log(path: str | os.PathLike, *, max_plain: int | None = None) -> tuple[RawLog, bytes, int]:
@@ -160,7 +193,7 @@ def open_log(path: str | os.PathLike, *, max_plain: int | None = None) -> tuple[
     ident = {"dev": st.st_dev, "ino": st.st_ino, "boundary": bytes(data[-BOUNDARY_BYTES:])}
     if data[:4] == ZSTD_MAGIC:
         return RawLog(path, st.st_size, st.st_mtime_ns, "zstd", b"", **ident), data, limit
-    if data.lstrip(b" \t\r\n\xef\xbb\xbf")[:1] == b"{":
+    if looks_like_jsonl(data):
         raw = RawLog(path, st.st_size, st.st_mtime_ns, "jsonl", data, **ident)
         _check_jsonl_tail(raw)
         return raw, data, limit
@@ -169,12 +202,25 @@ def open_log(path: str | os.PathLike, *, max_plain: int | None = None) -> tuple[
     raise LogUnreadable("not-a-session-log", f"{path} is neither zstd nor JSONL: not a dsh session log")
 
 
+_LEADING_SPACE = re.compile(rb"[ \t\r\n\xef\xbb\xbf]*")  # and a UTF-8 byte-order mark
+
+
+def looks_like_jsonl(data: bytes | bytearray) -> bool:
+    """Whether the first byte after leading white space (and a BOM) opens a JSON object. Found in
+    place: ``lstrip`` copied a whole bytearray (and a whole file that starts with a blank)."""
+    start = _LEADING_SPACE.match(data).end()
+    return data[start:start + 1] == b"{"
+
+
 def _check_jsonl_tail(raw: RawLog) -> None:
     plain = raw.plain
     if plain and not plain.endswith(b"\n"):
         cut = plain.rfind(b"\n") + 1
         raw.torn = TornTail(cut, len(plain) - cut, "partial-line")
-        raw.plain = plain[:cut]
+        if isinstance(plain, bytearray):
+            del plain[cut:]  # in place: no second copy of a big file
+        else:
+            raw.plain = plain[:cut]
 
 
 def iter_plain(raw: RawLog, data: bytes, limit: int, *, progress: Progress | None = None, cancel=None,
@@ -207,23 +253,20 @@ def iter_plain(raw: RawLog, data: bytes, limit: int, *, progress: Progress | Non
                 if progress is not None:
                     progress(begin, total)
             room = limit - produced
-            cap = None if max(1, span.blocks) * BLOCK_MAX <= room else room  # span.max_plain, inlined
+            frame = view[begin:end]
+            bound = max(1, span.blocks) * BLOCK_MAX  # what its blocks can decode to at most
             try:
-                frame = view[begin:end]  # decode_frame, inlined for the usual frame (~35k of them in a big log)
-                plain = new_decoder().decompress(frame) if cap is None else decode_frame(dctx, frame, cap)
+                if bound > room or bound > CHECK_ABOVE:  # zstdframes.needs_measuring, inlined: measure it first
+                    _refuse_past(raw, plain_size(dctx, frame, min(room, MAX_FRAME_PLAIN)), room, limit, begin, end, total)
+                plain = new_decoder().decompress(frame)  # decode_frame, inlined (~35k frames in a big log)
             except zstandard.ZstdError as exc:
                 if span.complete:
                     raw.corruption.append(Corruption(begin, "bad-frame", f"frame at byte {begin} does not decode: {exc}"))
                     break
                 plain = b""
-            if cap is not None and len(plain) > cap:
-                raise LogUnreadable("too-large", f"{raw.path} decompresses to more than {limit:,} bytes "
-                                    f"({_human(limit)} limit) from only {end:,} of {total:,} compressed bytes "
-                                    f"(ratio over {limit // max(end, 1):,}:1); refusing "
-                                    f"(raise --max-plain-size or {MAX_PLAIN_ENV})")
             if not span.complete:
                 keep = plain.rfind(b"\n") + 1
-                raw.torn = TornTail(begin, total - begin, "truncated-frame", plain[:keep].count(b"\n"))
+                raw.torn = TornTail(begin, total - begin, "truncated-frame", plain.count(b"\n", 0, keep))
                 plain = plain[:keep]
             elif plain and not plain.endswith(b"\n"):
                 raw.corruption.append(Corruption(begin, "torn-record-in-frame",
@@ -231,6 +274,10 @@ def iter_plain(raw: RawLog, data: bytes, limit: int, *, progress: Progress | Non
                 break
             elif frames == 0 and plain.count(b"\n") != 1:
                 raw.header_frame_ok = False
+            if pending and len(plain) >= chunk_bytes:  # a big frame goes alone: joined, it would be copied
+                raw.frames = frames
+                yield b"".join(pending) if len(pending) > 1 else pending[0]
+                pending, pending_len = [], 0
             offsets_append(begin)
             plain_append(produced)
             produced += len(plain)
@@ -239,6 +286,8 @@ def iter_plain(raw: RawLog, data: bytes, limit: int, *, progress: Progress | Non
             if span.complete:
                 frames += 1
                 raw.frames_end = end
+                if not span.checksum:
+                    raw.unchecked_frames += 1
             if frames == 1 or pending_len >= chunk_bytes:
                 raw.frames = frames
                 yield b"".join(pending) if len(pending) > 1 else pending[0]
@@ -250,3 +299,15 @@ def iter_plain(raw: RawLog, data: bytes, limit: int, *, progress: Progress | Non
         yield b"".join(pending)
     if progress is not None:
         progress(total, total)
+
+
+def _refuse_past(raw: RawLog, size: int, room: int, limit: int, begin: int, end: int, total: int) -> None:
+    """Refuse the frame at ``begin`` if it decodes (``size``, counted up to one past the bound) past
+    MAX_FRAME_PLAIN or past what is left of the plaintext limit (``room``)."""
+    if size > min(room, MAX_FRAME_PLAIN):
+        if room >= MAX_FRAME_PLAIN:
+            raise LogUnreadable("frame-too-large", f"{raw.path}: {too_big_message(begin, end - begin)}")
+        raise LogUnreadable("too-large", f"{raw.path} decompresses to more than {limit:,} bytes "
+                            f"({_human(limit)} limit) from only {end:,} of {total:,} compressed bytes "
+                            f"(ratio over {limit // max(end, 1):,}:1); refusing "
+                            f"(raise --max-plain-size or {MAX_PLAIN_ENV})")

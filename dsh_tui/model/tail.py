@@ -12,14 +12,16 @@ step, there is no provisional verdict.
 from __future__ import annotations
 
 import os
+from array import array
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import zstandard
 
 from .jsonparse import parse_json
-from .source import ZSTD_MAGIC, read_file_bytes
-from .zstdframes import FrameError, decode_frame, walk_frames
+from .source import ZSTD_MAGIC, max_plain_bytes, read_file_bytes
+from .zstdframes import MAX_FRAME_PLAIN, FrameError, decode_frame, needs_measuring, plain_size, walk_frames
 
 TAIL_PLAIN = 512 * 1024
 
@@ -35,11 +37,13 @@ class TailVerdict:
     tail_bytes: int  # how much plaintext was read
 
 
-def tail_verdict(path: str | Path, *, limit: int = 64 * 1024**3) -> TailVerdict | None:
-    """Never raises: any doubt gives None (the full pass decides)."""
+def tail_verdict(path: str | Path, *, limit: int | None = None) -> TailVerdict | None:
+    """Never raises: any doubt gives None (the full pass decides). ``limit``: the plaintext limit
+    (`source.max_plain_bytes`), which the file and every frame decoded here are held to too."""
     try:
+        limit = max_plain_bytes(limit)
         data, _st = read_file_bytes(Path(path), limit)
-        plain = _tail_plain(data)
+        plain = _tail_plain(data, limit)
     except Exception:  # noqa: BLE001 - provisional only; the full decode reports problems properly
         return None
     if plain is None:
@@ -50,7 +54,7 @@ def tail_verdict(path: str | Path, *, limit: int = 64 * 1024**3) -> TailVerdict 
         return None
 
 
-def _tail_plain(data: bytes) -> bytes | None:
+def _tail_plain(data: bytes, limit: int) -> bytes | None:
     if data[:4] != ZSTD_MAGIC:
         start = max(0, len(data) - TAIL_PLAIN)
         cut = data.rfind(b"\n")
@@ -58,16 +62,25 @@ def _tail_plain(data: bytes) -> bytes | None:
             return None
         begin = data.find(b"\n", start) + 1 if start else data.find(b"\n") + 1
         return data[begin:cut + 1]
+    view = memoryview(data)
+    starts, ends, blocks = array("Q"), array("Q"), array("Q")  # the complete frames, 24 bytes each
     try:
-        spans = [s for s in walk_frames(memoryview(data)) if s.complete]
+        for s in walk_frames(view):
+            if s.complete:
+                starts.append(s.start)
+                ends.append(s.end)
+                blocks.append(s.blocks)
     except FrameError:
         return None
     dctx = zstandard.ZstdDecompressor()
     parts: list[bytes] = []
     size = 0
-    view = memoryview(data)
-    for span in reversed(spans[1:]):  # never the header frame
-        plain = decode_frame(dctx, view[span.start:span.end])
+    for k in range(len(starts) - 1, 0, -1):  # from the last frame back; never the header frame
+        frame = view[starts[k]:ends[k]]
+        room = min(limit - size, MAX_FRAME_PLAIN)
+        if needs_measuring(blocks[k], room) and plain_size(dctx, frame, room) > room:
+            return None  # a frame dsh never writes: no provisional verdict (the full pass refuses it)
+        plain = decode_frame(dctx, frame)
         parts.append(plain)
         size += len(plain)
         if size >= TAIL_PLAIN:
@@ -116,10 +129,11 @@ def _decide(plain: bytes) -> TailVerdict | None:
                        p["seq"] if isinstance(p["seq"], int) else None, p["turn"], p["step"], len(plain))
 
 
-def start_tail_probe(path: str | Path):
+def start_tail_probe(path: str | Path, max_plain: int | None = None):
     """`tail_verdict` in a forked child, started before the UI imports (~0.25 s of Textual) so
-    the two overlap on two cores. Returns a ForkedCall, or None where fork is unavailable."""
+    the two overlap on two cores. Returns a ForkedCall, or None where fork is unavailable.
+    ``max_plain``: --max-plain-size, which the probe honours as the full read does."""
     from .forked import ForkedCall, can_fork
     if not can_fork() or not os.path.isfile(path):
         return None
-    return ForkedCall(tail_verdict, path)
+    return ForkedCall(partial(tail_verdict, limit=max_plain), path)

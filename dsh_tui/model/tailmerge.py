@@ -70,6 +70,7 @@ def merge_tail(scanner: Scanner, raw: RawLog, tail: TailIndex, base: int, limit:
     raw.frame_offsets.extend(tail.frame_offsets)
     raw.frame_plain.extend(array("Q", map(base.__add__, tail.frame_plain)))
     raw.frames = (raw.frames or 0) + tail.frames
+    raw.unchecked_frames += tail.unchecked_frames
     if tail.frames:
         raw.frames_end = tail.frames_end
     raw.torn = tail.torn

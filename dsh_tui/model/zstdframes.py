@@ -5,7 +5,13 @@ session has tens of thousands of frames. One-shot decoders stop after the first
 frame, and slicing "the rest" per frame is quadratic; instead we read each
 frame's extent from its header and block headers (RFC 8878) and hand the
 decoder a zero-copy memoryview of exactly that frame. libzstd verifies the
-XXH64 content checksum, so a flipped byte in a complete frame raises.
+XXH64 content checksum, so a flipped byte in a complete frame raises (a frame
+whose header sets no checksum flag is decoded unverified: FrameSpan.checksum).
+
+A frame's block count bounds what it can decode to (128 KiB a block), but a
+few KB of blocks may still claim gigabytes: a frame that could pass
+CHECK_ABOVE is measured first (`plain_size`, into one small reused buffer)
+and refused past MAX_FRAME_PLAIN, before any of its output is held.
 """
 
 from __future__ import annotations
@@ -17,6 +23,15 @@ import zstandard
 
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 BLOCK_MAX = 128 * 1024  # a block never decodes to more than this (RFC 8878 3.1.1.2.3)
+# The most one frame may decode to. dsh writes a frame per write batch (200 ms of events, cut at
+# every checkpoint): a few KB, a few MB for a batch holding a huge tool output. 256 MiB is far past
+# any of those and below what dsh itself could read back as one line (a V8 string holds ~512 MiB),
+# and it bounds the memory one frame (and so one record) can cost.
+MAX_FRAME_PLAIN = 256 << 20
+# A frame whose blocks could decode past this is measured before it is decoded; below it the block
+# count is bound enough and the frame is decoded in one call (the usual frame is one block).
+CHECK_ABOVE = 32 << 20
+PIECE = 1 << 20  # bounded decodes read this much at a time
 _FCS_SIZES = (0, 2, 4, 8)
 _DID_SIZES = (0, 1, 2, 4)
 
@@ -37,6 +52,7 @@ class FrameSpan:
     end: int  # exclusive; for a torn frame: the file length
     blocks: int
     complete: bool
+    checksum: bool = True  # the header sets the content-checksum flag (False: decoded unverified)
 
     @property
     def max_plain(self) -> int:
@@ -100,16 +116,53 @@ def walk_frames(data: bytes | memoryview, base: int = 0) -> Iterator[FrameSpan]:
         if pos > n:
             yield FrameSpan(start, n, blocks, False)
             return
-        yield FrameSpan(start, pos, blocks, True)
+        yield FrameSpan(start, pos, blocks, True, bool(checksum))
 
 
 def decode_frame(dctx: zstandard.ZstdDecompressor, view: memoryview, cap: int | None = None) -> bytes:
     """Decode one frame, or the readable prefix of a torn one (no checksum then).
 
-    With ``cap`` the output stops after ``cap + 1`` bytes: the caller takes
-    that careful path only when the frame could cross the decompression limit.
+    With ``cap`` the output stops after ``cap + 1`` bytes, read a PIECE at a time (so no more
+    than the output is ever allocated): the caller takes that path when the frame could cross
+    a limit. Without it the frame is decoded whole: only for a frame whose blocks bound it.
     Raises zstandard.ZstdError on a checksum mismatch or corrupt block.
     """
     if cap is None:
         return dctx.decompressobj().decompress(view)
-    return dctx.stream_reader(view, read_across_frames=False).read(cap + 1)
+    reader = dctx.stream_reader(view, read_across_frames=False)
+    parts, got = [], 0
+    while got <= cap:
+        piece = reader.read(min(PIECE, cap + 1 - got))
+        if not piece:
+            break
+        parts.append(piece)
+        got += len(piece)
+    return b"".join(parts)
+
+
+def plain_size(dctx: zstandard.ZstdDecompressor, view: memoryview, stop_after: int) -> int:
+    """What one frame decodes to, counted without keeping it (decoded into one reused PIECE);
+    ``stop_after + 1`` as soon as it passes ``stop_after``. Raises zstandard.ZstdError as
+    `decode_frame` does (a complete frame's checksum is checked when its end is reached)."""
+    reader = dctx.stream_reader(view, read_across_frames=False)
+    buf = bytearray(min(PIECE, stop_after + 1))
+    got = 0
+    while got <= stop_after:
+        n = reader.readinto(buf)
+        if not n:
+            break
+        got += n
+    return min(got, stop_after + 1)
+
+
+def needs_measuring(blocks: int, room: int) -> bool:
+    """Whether a frame of ``blocks`` blocks could decode past ``room`` or CHECK_ABOVE (then: measure
+    it with `plain_size` before decoding it)."""
+    bound = max(1, blocks) * BLOCK_MAX
+    return bound > room or bound > CHECK_ABOVE
+
+
+def too_big_message(offset: int, compressed: int) -> str:
+    """The one-line refusal of a frame that decodes past MAX_FRAME_PLAIN."""
+    return (f"the zstd frame at byte {offset:,} ({compressed:,} bytes) decodes to more than "
+            f"{MAX_FRAME_PLAIN >> 20} MiB; dsh writes frames of a few KB; refusing (a decompression bomb?)")
