@@ -1,18 +1,24 @@
-"""Hostile input: `check` gives the exact exit code and a clear message, never a traceback."""
+"""Hostile input: `check` gives the exact exit code and a clear message, never a traceback; the
+tiny bombs are refused in bounded time and memory (measured in a child process)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 
+import orjson
 import pytest
 
 from dsh_tui.cli import main
+from dsh_tui.demo import compress_frame
 from dsh_tui.model.diagnosis import diagnose
 from dsh_tui.model.session import load_session
 
-from .hostile_corpus import BOMB_LIMIT, build_cases, demo_file
+from .hostile_corpus import BOMB_LIMIT, build_bombs, build_cases, demo_file
+from .measured import check_argv, run_measured
+from .session_roots import header, turn_batches, write_session
 
 
 @pytest.fixture(scope="module")
@@ -45,8 +51,68 @@ def test_check_on_hostile_case(corpus, name, capsys):
     assert _stamp(path) == before  # never written
 
 
-def test_corpus_is_complete(corpus):
+def test_corpus_is_complete(corpus, bombs):
     assert sorted(corpus) == sorted(CASE_NAMES)
+    assert sorted(bombs) == sorted(BOMB_NAMES)
+
+
+# The tiny bombs: a few KB of file that decode to gigabytes or to millions of lines, and the
+# files that are no file at all. Generous bounds (the refusals take well under a second and
+# ~130 MiB at most here); before the bounded decode the first two ran for minutes and all but
+# the last two grew past gigabytes (the child's address space is capped: tests/measured.py).
+BOMB_NAMES = ["millions-of-x-lines", "millions-of-blank-lines", "one-frame-4GiB-bomb", "header-then-4GiB-line",
+              "dev-zero", "fifo"]
+BOMB_SECONDS = 10.0
+BOMB_PEAK_RSS = 256 << 20
+
+
+@pytest.fixture(scope="module")
+def bombs(tmp_path_factory):
+    return build_bombs(tmp_path_factory.mktemp("bombs"))
+
+
+@pytest.mark.parametrize("name", BOMB_NAMES)
+def test_tiny_bombs_are_refused_quickly_in_little_memory(bombs, name):
+    path, code, words = bombs[name]
+    run = run_measured(check_argv(path), timeout=60)
+    assert not run.timed_out and run.rc == code, (run.rc, run.stderr[-2000:])
+    assert run.stderr.startswith("dsh-tui: ") and run.stderr.count("\n") == 1 and words in run.stderr, run.stderr
+    assert run.seconds < BOMB_SECONDS, run.seconds
+    assert run.peak_rss < BOMB_PEAK_RSS, f"peak RSS {run.peak_rss / 2**20:.0f} MiB"
+
+
+def test_checking_a_parent_does_not_read_its_bomb_child_for_long(tmp_path):
+    """`check` reads a parent's delegated children for the family's verdicts: a child that is a
+    bomb is reported unreadable, in the same bounds."""
+    root = tmp_path / "sessions"
+    parent = write_session(root, header("parent-1", 1_796_000_000_000), turn_batches())
+    child_h = header("child-1", 1_796_000_001_000, parentSession="parent-1", origin="subagent", delegationDepth=1)
+    child = write_session(root, child_h, [])
+    child.write_bytes(compress_frame(orjson.dumps(child_h) + b"\n") + compress_frame(b"x\n" * (32 << 20)))
+    run = run_measured(check_argv(parent, "--format", "json"), timeout=60)
+    assert run.rc == 0 and not run.timed_out, run.stderr[-2000:]
+    (row,) = json.loads(run.stdout)["lineage"]["children"]
+    assert row["id"] == "child-1" and row["status"] == "unreadable"
+    assert run.seconds < BOMB_SECONDS and run.peak_rss < BOMB_PEAK_RSS, (run.seconds, run.peak_rss)
+
+
+@pytest.mark.parametrize("encoding", ["jsonl", "zstd"])
+def test_one_long_line_costs_a_few_times_its_size(tmp_path, encoding):
+    """A 64 MiB line: held once and parsed once (orjson's parse needs about one more line), never
+    copied by the scan's windows, split or frame joins: ~2.1x the line over a one-line log's peak
+    RSS (it was 4.1x for JSONL, 3.1x for zstd)."""
+    line = b'{"type":"feedback/record","seq":0,"time":1,"data":{"text":"' + b"x" * (64 << 20) + b'"}}'
+    head = orjson.dumps({"type": "session", "version": 0, "id": "long", "createdAt": 1, "cwd": "/w",
+                         "delegationDepth": 0})
+    small, big = tmp_path / f"small.{encoding}", tmp_path / f"big.{encoding}"
+    for path, body in ((small, b'{"type":"feedback/record","seq":0,"time":1,"data":{"text":"x"}}'), (big, line)):
+        if encoding == "zstd":
+            path.write_bytes(compress_frame(head + b"\n") + compress_frame(body + b"\n"))
+        else:
+            path.write_bytes(head + b"\n" + body + b"\n")
+    base, run = (run_measured(check_argv(p), timeout=60) for p in (small, big))
+    assert base.rc == run.rc == 0, run.stderr[-2000:]
+    assert run.peak_rss - base.peak_rss < 2.75 * len(line), f"{(run.peak_rss - base.peak_rss) / len(line):.2f}x"
 
 
 def _stamp(path):
