@@ -18,7 +18,7 @@ rule each follows (DSH-FORMAT 6-7, dsh's repair.ts):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from .notes import Notes
@@ -67,18 +67,11 @@ class Finding:
         if self.advice is None:
             self.advice = ADVICE.get(self.kind)
 
-    def __reduce__(self) -> tuple:
-        """Pickled as its field values, as a Pair is (pairing.py): thousands sit in the index cache."""
-        return (Finding, tuple(map(self.__dict__.__getitem__, FINDING_FIELDS)))
-
     def as_dict(self) -> dict:
         return {"kind": self.kind, "seq": self.seq, "callId": self.call_id, "name": self.name,
                 "turn": self.turn, "step": self.step, "code": self.code, "message": self.message,
                 "severity": self.severity, "repaired": self.repaired, "advice": self.advice,
                 "child_session": self.child_session, "run": self.run}
-
-
-FINDING_FIELDS = tuple(f.name for f in fields(Finding))
 
 
 def tool_findings(pairing: Pairing, found: list[Finding]) -> None:

@@ -15,7 +15,7 @@ anywhere else is "unpaired": dsh never closes it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from .facts import Fact
@@ -46,11 +46,6 @@ class Pair:
     cleared: str | None = None
     earlier_call: int | None = None  # seq of a tool/call that did not count as this call's start
 
-    def __reduce__(self) -> tuple:
-        """Pickled as its field values: the index cache holds one per call, and these load ~3x
-        faster than Python's default (an attribute dict per object)."""
-        return (Pair, tuple(map(self.__dict__.__getitem__, PAIR_FIELDS)))
-
     @property
     def anchor(self) -> int:
         """The newest event of the pair: where a backward walk meets it."""
@@ -59,9 +54,6 @@ class Pair:
     @property
     def first(self) -> int:
         return _span(self)[1]
-
-
-PAIR_FIELDS = tuple(f.name for f in fields(Pair))
 
 
 @dataclass
