@@ -200,17 +200,20 @@ def test_any_window_size_gives_the_same_index(write_jsonl, monkeypatch):
 
 
 def test_an_unterminated_last_line_ends_with_the_text(monkeypatch):
-    """Fed text that does not end with a newline: the last record ends where the text does."""
+    """Fed text that does not end with a newline: the last record ends where the text does (bytes,
+    a bytearray or a view, in windows or as lines longer than a window)."""
     from dsh_tui.model import scan
     first, last = b'{"type":"step/end","seq":0,"data":{}}', b'{"type":"step/end","seq":1,"data":{}}'
     text = first + b"\n\n" + last
     for window in (1, 10, 1 << 20):
         monkeypatch.setattr(scan, "WINDOW", window)
-        scanner = scan.Scanner(0, None)
-        scanner.feed(text, 100)
-        res = scanner.finish()
-        spans = [(res.rec_start[r], res.end_of(r)) for r in range(len(res.rec_start))]
-        assert spans == [(100, 100 + len(first)), (102 + len(first), 100 + len(text))], window
+        for fed in (text, bytearray(text), memoryview(text)):
+            scanner = scan.Scanner(0, None)
+            scanner.feed(fed, 100)
+            res = scanner.finish()
+            spans = [(res.rec_start[r], res.end_of(r)) for r in range(len(res.rec_start))]
+            assert spans == [(100, 100 + len(first)), (102 + len(first), 100 + len(text))], (window, type(fed))
+            assert list(res.skip_rec) == [1] and res.lines_skipped_before(1) == 1
 
 
 def test_lenient_json_fallback_for_lone_surrogates_and_big_ints(write_jsonl):

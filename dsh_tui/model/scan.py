@@ -178,6 +178,8 @@ class Scanner:
         if start == 0 and n <= WINDOW and type(buf) is bytes:
             self._feed_window(buf, base)  # a decoded chunk: the usual case, no copy
             return
+        if type(buf) is memoryview:
+            buf = bytes(buf)  # for find and rfind
         with memoryview(buf) as view:  # released before returning: a followed log's buffer grows after
             pos = start
             while pos < n:
