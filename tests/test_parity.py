@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from dsh_tui.model.opener import open_session
+from dsh_tui.model.report import check_json, json_text
 
 from .conftest import SHARED
 
@@ -37,10 +38,12 @@ def accepted_cases(facts: dict) -> list[tuple[str, str]]:
 
 
 def what_we_say(path: Path) -> dict:
+    """The same facts, read off `check --format json` (its contract carries each of them)."""
     log, diag = open_session(path, use_cache=False)
-    return {"closers": diag.closers, "turn_ends": [list(x) for x in diag.turn_ends],
-            "end_seed_seqs": diag.runs["end_seed_seqs"],
-            "usage": {theirs: diag.usage.dsh_total[ours] for theirs, ours in METER.items()}}
+    out = json.loads(json_text(check_json(log, diag)))
+    return {"closers": out["repair_closers"], "turn_ends": [[t["turn"], t["reason"]] for t in out["turn_ends"]],
+            "end_seed_seqs": out["runs"]["end_seed_seqs"],
+            "usage": {theirs: out["usage"]["dsh_total"][ours] for theirs, ours in METER.items()}}
 
 
 def what_dsh_says(f: dict) -> dict:

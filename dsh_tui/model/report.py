@@ -14,7 +14,7 @@ import orjson
 
 from .. import __version__
 from ..safety import escape_json, one_line
-from .diagnosis import ADVICE, Diagnosis, Finding
+from .diagnosis import Diagnosis, Finding
 from .session import SessionLog
 
 SCHEMA = "dsh-tui/check/1"
@@ -147,8 +147,8 @@ def snippet(log: SessionLog, diag: Diagnosis, finding: Finding | None = None, *,
         if f.code:
             lines.append(line("error code", f.code))
         lines.append(line("finding", f.message, 1000))
-        if f.kind in ADVICE and ADVICE[f.kind] not in f.message:
-            lines.append(line("advice", ADVICE[f.kind], 1000))
+        if f.advice and f.advice not in f.message:
+            lines.append(line("advice", f.advice, 1000))
         pair = diag.pairing.tools.get(f.call_id) if f.call_id else None
         if pair is not None and pair.detail:
             lines.append(line("arguments", call_arguments(log, pair) if mask else pair.detail, SNIPPET_ARGS))
@@ -295,6 +295,9 @@ def check_json(log: SessionLog, diag: Diagnosis, lineage=None) -> dict[str, Any]
         "findings": [_human(f.as_dict()) for f in diag.findings],
         "verdict": _human(diag.verdict.as_dict()) if diag.verdict else None,
         "open_turn": diag.open_turn,
+        "repair_closers": diag.closers,
+        "turn_ends": [{"turn": t, "reason": k} for t, k in diag.turn_ends],
+        "runs": diag.runs,
         "pairs": {"tool": len(diag.pairing.tools), "command": len(diag.pairing.commands),
                   "approval": len(diag.pairing.approvals)},
         "usage": diag.usage.as_dict(),
@@ -340,8 +343,8 @@ def check_text(log: SessionLog, diag: Diagnosis, *, markdown: bool = False, line
     out.append(title("Verdict"))
     v = diag.verdict
     out.append(f"{bullet}{_finding_line(v)}" if v else f"{bullet}no failure found")
-    if v is not None and v.kind in ADVICE:
-        out.append(f"{bullet}advice: {ADVICE[v.kind]}")
+    if v is not None and v.advice:
+        out.append(f"{bullet}advice: {v.advice}")
     if lineage is not None and (lineage.parent or lineage.children):
         from .lineage import lineage_lines
         out.append(title("Lineage (same session root)"))
