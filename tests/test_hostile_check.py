@@ -57,9 +57,9 @@ def test_corpus_is_complete(corpus, bombs):
 
 
 # The tiny bombs: a few KB of file that decode to gigabytes or to millions of lines, and the
-# files that are no file at all. Generous bounds (the refusals take well under a second and
-# ~130 MiB at most here); before the bounded decode the first two ran for minutes and all but
-# the last two grew past gigabytes (the child's address space is capped: tests/measured.py).
+# files that are no file at all. Generous bounds (the refusals take under a second and ~110 MiB
+# at most here); before the bounded decode the first two ran for minutes and the first three
+# grew past a gigabyte (the child's address space is capped: tests/measured.py).
 BOMB_NAMES = ["millions-of-x-lines", "millions-of-blank-lines", "one-frame-4GiB-bomb", "header-then-4GiB-line",
               "dev-zero", "fifo"]
 BOMB_SECONDS = 10.0
@@ -98,9 +98,9 @@ def test_checking_a_parent_does_not_read_its_bomb_child_for_long(tmp_path):
 
 @pytest.mark.parametrize("encoding", ["jsonl", "zstd"])
 def test_one_long_line_costs_a_few_times_its_size(tmp_path, encoding):
-    """A 64 MiB line: held once and parsed once (orjson's parse needs about one more line), never
-    copied by the scan's windows, split or frame joins: ~2.1x the line over a one-line log's peak
-    RSS (it was 4.1x for JSONL, 3.1x for zstd)."""
+    """A 64 MiB line: held once and parsed once (orjson's parse takes about twice the line: its own
+    copy and the str), never copied by the scan's windows, split or frame joins: ~3.0x the line
+    over a one-line log's peak RSS (it was 5.0x for JSONL, 4.0x for zstd)."""
     line = b'{"type":"feedback/record","seq":0,"time":1,"data":{"text":"' + b"x" * (64 << 20) + b'"}}'
     head = orjson.dumps({"type": "session", "version": 0, "id": "long", "createdAt": 1, "cwd": "/w",
                          "delegationDepth": 0})
@@ -112,7 +112,7 @@ def test_one_long_line_costs_a_few_times_its_size(tmp_path, encoding):
             path.write_bytes(head + b"\n" + body + b"\n")
     base, run = (run_measured(check_argv(p), timeout=60) for p in (small, big))
     assert base.rc == run.rc == 0, run.stderr[-2000:]
-    assert run.peak_rss - base.peak_rss < 2.75 * len(line), f"{(run.peak_rss - base.peak_rss) / len(line):.2f}x"
+    assert run.peak_rss - base.peak_rss < 3.5 * len(line), f"{(run.peak_rss - base.peak_rss) / len(line):.2f}x"
 
 
 def _stamp(path):
