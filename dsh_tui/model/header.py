@@ -6,12 +6,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .jsonparse import parse_json
+from .deepvalue import deeper_than, short_repr
 
 SESSION_FORMAT_VERSION = 0
 HEADER_KEYS = ("version", "id", "cwd", "createdAt", "parentSession", "seedLength",
                "origin", "delegationDepth", "agentPreset")
 RETIRED_KEYS = ("sandboxMode", "approvalPolicy")
 MAX_SAFE_INT = 2**53 - 1
+FIELD_DEPTH = 32  # fields(): deeper values are shown as text
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,12 +50,15 @@ class Header:
         return bool(depth) or self.get("origin") == "subagent" or isinstance(self.get("parentSession"), str)
 
     def fields(self) -> dict[str, Any]:
-        """The header as read, in dsh's key order, only keys present."""
+        """The header as read, in dsh's key order, only keys present.
+
+        A value nested deeper than FIELD_DEPTH (an unknown key dsh drops; no serialiser or
+        report takes 1000 levels) is given as its bounded text (`short_repr`) instead."""
         if not isinstance(self.raw, dict):
             return {}
         out = {k: self.raw[k] for k in ("type",) + HEADER_KEYS if k in self.raw}
         out.update({k: v for k, v in self.raw.items() if k not in out})
-        return out
+        return {k: short_repr(v) if deeper_than(v, FIELD_DEPTH) else v for k, v in out.items()}
 
 
 def _is_safe_nonneg_int(value: Any) -> bool:
@@ -78,7 +83,7 @@ def parse_header(line: bytes | memoryview | None) -> Header:
         what = obj.get("type") if isinstance(obj, dict) else type(obj).__name__
         return Header(obj if isinstance(obj, dict) else None,
                       Rejection("NOT_A_SESSION_HEADER",
-                                f"first line is not a session header (type {what!r}): not a dsh session log"))
+                                f"first line is not a session header (type {short_repr(what)}): not a dsh session log"))
     return Header(obj, _validate(obj))
 
 
@@ -92,29 +97,31 @@ def _validate(h: dict[str, Any]) -> Rejection | None:
                              f"session log format version {version} was written by {direction} "
                              f"(this reader knows version {SESSION_FORMAT_VERSION})")
     else:
-        return Rejection("BAD_HEADER", f"header 'version' is {version!r}, not a number: not a session header")
+        return Rejection("BAD_HEADER", f"header 'version' is {short_repr(version)}, not a number: not a session header")
     if not isinstance(h.get("id"), str) or not h["id"]:
         return Rejection("BAD_HEADER", "header lacks a string 'id'")
     if not _is_safe_nonneg_int(h.get("createdAt")):
-        return Rejection("BAD_HEADER", f"header 'createdAt' is {h.get('createdAt')!r}, not a non-negative integer (epoch ms)")
+        return Rejection("BAD_HEADER", f"header 'createdAt' is {short_repr(h.get('createdAt'))}, "
+                                       "not a non-negative integer (epoch ms)")
     if "delegationDepth" not in h:
         return Rejection("MISSING_DELEGATION_DEPTH",
                          "header lacks delegationDepth (required on disk since 2026-07-20); dsh rejects this log")
     if not _is_safe_nonneg_int(h["delegationDepth"]):
         return Rejection("BAD_DELEGATION_DEPTH",
-                         f"header delegationDepth is {h['delegationDepth']!r}, not a non-negative integer; dsh rejects this log")
+                         f"header delegationDepth is {short_repr(h['delegationDepth'])}, "
+                         "not a non-negative integer; dsh rejects this log")
     for key in RETIRED_KEYS:
         if key in h:
             return Rejection("RETIRED_HEADER_FIELDS", f"session header uses retired policy baseline field {key!r}")
     cwd = h.get("cwd")
     if cwd is not None and (not isinstance(cwd, str) or not (cwd.startswith("/") or cwd[1:3] in (":\\", ":/"))):
         if cwd != "{{cwd}}":  # projected fixtures tokenise the cwd
-            return Rejection("BAD_HEADER", f"header cwd {cwd!r} is not an absolute path")
+            return Rejection("BAD_HEADER", f"header cwd {short_repr(cwd)} is not an absolute path")
     for key in ("parentSession", "agentPreset"):
         if key in h and not isinstance(h[key], str):
-            return Rejection("BAD_HEADER", f"header {key} must be a string, found {h[key]!r}")
+            return Rejection("BAD_HEADER", f"header {key} must be a string, found {short_repr(h[key])}")
     if "seedLength" in h and not _is_safe_nonneg_int(h["seedLength"]):
-        return Rejection("BAD_HEADER", f"header seedLength {h['seedLength']!r} is not a non-negative integer")
+        return Rejection("BAD_HEADER", f"header seedLength {short_repr(h['seedLength'])} is not a non-negative integer")
     if "origin" in h and h["origin"] != "subagent":
-        return Rejection("BAD_HEADER", f"header origin {h['origin']!r} is not 'subagent'")
+        return Rejection("BAD_HEADER", f"header origin {short_repr(h['origin'])} is not 'subagent'")
     return None

@@ -1,0 +1,83 @@
+"""JSON values from a log that may nest 1000 deep: a bounded repr and a depth test, neither recursive.
+
+orjson hands back values up to 1024 deep, and `repr()`, `json.dumps` and `==` recurse once
+per level (RecursionError past ~1000; orjson's own dumps refuses past 254). `short_repr`
+renders what `repr` would for small values, with an explicit stack, and stops after
+``limit`` characters; `deeper_than` tells a value no serialiser can take.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+
+class _Text(str):
+    """Punctuation to emit as is (not a value to render)."""
+
+
+_OPEN_LIST, _CLOSE_LIST, _OPEN_DICT, _CLOSE_DICT = _Text("["), _Text("]"), _Text("{"), _Text("}")
+_COMMA, _COLON = _Text(", "), _Text(": ")
+
+
+def _items(value: list | tuple | dict) -> Iterator[Any]:
+    """One container's tokens: its punctuation and its members (not theirs: no recursion)."""
+    if isinstance(value, dict):
+        yield _OPEN_DICT
+        for n, (k, v) in enumerate(value.items()):
+            if n:
+                yield _COMMA
+            yield k
+            yield _COLON
+            yield v
+        yield _CLOSE_DICT
+    else:
+        yield _OPEN_LIST
+        for n, v in enumerate(value):
+            if n:
+                yield _COMMA
+            yield v
+        yield _CLOSE_LIST
+
+
+def _scalar(value: Any, room: int) -> str:
+    if isinstance(value, str):
+        return repr(value[:room + 1])  # cut first: a 1 MiB string costs no 1 MiB repr
+    if isinstance(value, (int, float, bool)) or value is None:
+        return repr(value)
+    return f"<{type(value).__name__}>"
+
+
+def short_repr(value: Any, limit: int = 80) -> str:
+    """``repr(value)`` for JSON values when it fits in ``limit`` characters, else its first
+    ``limit`` characters and an ellipsis. Never recurses; the work is bounded by ``limit``."""
+    parts: list[str] = []
+    size = 0
+    stack: list[Iterator[Any]] = [iter((value,))]
+    while stack and size <= limit:
+        item = next(stack[-1], stack)  # the stack itself marks an exhausted iterator
+        if item is stack:
+            stack.pop()
+        elif isinstance(item, _Text):
+            parts.append(item)
+            size += len(item)
+        elif isinstance(item, (list, tuple, dict)):
+            stack.append(_items(item))
+        else:
+            text = _scalar(item, limit - size)
+            parts.append(text)
+            size += len(text)
+    text = "".join(parts)
+    return text if size <= limit and not stack else text[:limit] + "…"
+
+
+def deeper_than(value: Any, levels: int) -> bool:
+    """True when ``value`` nests lists/objects more than ``levels`` deep (stops at the first such path)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, tuple, dict)):
+            if depth >= levels:
+                return True
+            members = item.values() if isinstance(item, dict) else item
+            stack.extend((m, depth + 1) for m in members if isinstance(m, (list, tuple, dict)))
+    return False
