@@ -10,14 +10,16 @@ neither escape nor exhaust memory. Textual-free: stdlib, zstandard, orjson only.
 
 from __future__ import annotations
 
+import io
 import os
-import stat
 import re
+import stat
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .deepvalue import short_repr
 from .entry import SessionEntry, apply_header
 from .header import parse_header
 from .session import SessionLog, session_from_raw
@@ -29,11 +31,13 @@ if TYPE_CHECKING:
 
 ROOT_MEMBER = "session.jsonl"
 _CHILD = re.compile(r"^subagents/([^/]+)/session\.jsonl$")
-_ZIP_MAGIC = b"PK\x03\x04"
+_ZIP_MAGICS = (b"PK\x03\x04", b"PK\x05\x06")  # a first member, or the end record of an empty archive
 _UNSAFE_CHARS = re.compile(r"[\x00-\x1f\x7f\\]")
 MAX_MEMBER_NAME = 1024
 HEADER_CAP = 1024 * 1024
 READ_BLOCK = 1 << 20
+HEAD_BYTES = 4096  # of a member's first block, kept to tell its encoding
+MAX_PROBLEMS = 50  # unsafe or duplicate names reported one by one; the rest are counted
 
 
 class ZipUnreadable(LogUnreadable):
@@ -58,76 +62,42 @@ def safe_member_name(name: str) -> bool:
     return all(p not in ("", ".", "..") for p in parts)
 
 
-def is_export_zip(path: str | os.PathLike) -> bool:
-    """True for a ZIP (local-file magic) with a ``session.jsonl`` member. Never raises, never blocks."""
+def looks_like_zip(path: str | os.PathLike) -> bool:
+    """A regular file that starts like a ZIP archive (a member, or the end record of an empty one),
+    readable or not: a truncated export is one. Never raises, never blocks."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return False  # opening a FIFO would block until a writer appears
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode) or os.pread(fd, 4, 0) != _ZIP_MAGIC:
-                return False
+            return stat.S_ISREG(os.fstat(fd).st_mode) and os.pread(fd, 4, 0) in _ZIP_MAGICS
         finally:
             os.close(fd)
     except OSError:
         return False
-    import zipfile  # here, not at import: `check` on a log never needs it (~5 ms)
+
+
+def is_export_zip(path: str | os.PathLike) -> bool:
+    """True for a readable ZIP with a ``session.jsonl`` member. Never raises, never blocks."""
+    if not looks_like_zip(path):
+        return False
     try:
-        with zipfile.ZipFile(path) as zf:
-            return any(i.filename == ROOT_MEMBER for i in zf.infolist())
-    except (OSError, zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError, RuntimeError):
+        with ExportZip(path) as z:
+            return ROOT_MEMBER in z.counts
+    except ZipUnreadable:
         return False
 
 
 def _open(path: str | os.PathLike) -> zipfile.ZipFile:
-    import zipfile
+    import zipfile  # here, not at import: `check` on a log never needs it (~5 ms)
     try:
         return zipfile.ZipFile(path)
     except FileNotFoundError:
         raise ZipUnreadable("os-error", f"{path}: no such file") from None
     except OSError as exc:
         raise ZipUnreadable("os-error", f"cannot read {path}: {exc.strerror or exc}") from None
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as exc:
-        raise ZipUnreadable("bad-zip", f"{path} is not a readable ZIP archive: {exc}") from None
-
-
-def list_members(path: str | os.PathLike) -> ZipSessions:
-    """The session members of an export ZIP. Raises ZipUnreadable (also when no session.jsonl)."""
-    with _open(path) as zf:
-        counts = Counter(i.filename for i in zf.infolist())
-    if counts.get(ROOT_MEMBER, 0) > 1:
-        raise ZipUnreadable("bad-zip", f"{path}: {ROOT_MEMBER} appears {counts[ROOT_MEMBER]} times; refusing")
-    if ROOT_MEMBER not in counts:
-        raise ZipUnreadable("not-a-session-log", f"{path}: no {ROOT_MEMBER} member: not a dsh session export")
-    out = ZipSessions(ROOT_MEMBER, [])
-    for name, n in counts.items():
-        if name.endswith("/") and safe_member_name(name[:-1]):
-            continue  # a directory entry
-        if not safe_member_name(name):
-            out.problems.append(f"unsafe member name {name!r} skipped")
-        elif n > 1:
-            out.problems.append(f"member {name!r} appears {n} times; skipped (ambiguous)")
-        elif _CHILD.match(name):
-            out.children.append(name)
-        elif name.startswith("media/"):
-            out.media.append(name)
-    out.children.sort()
-    out.media.sort()
-    return out
-
-
-def _member_info(zf: zipfile.ZipFile, path, member: str) -> zipfile.ZipInfo:
-    if not safe_member_name(member):
-        raise ZipUnreadable("unsafe-member", f"{path}: refusing unsafe member name {member!r}")
-    infos = [i for i in zf.infolist() if i.filename == member]
-    if not infos:
-        raise ZipUnreadable("no-member", f"{path}: no member {member!r}")
-    if len(infos) > 1:
-        raise ZipUnreadable("bad-zip", f"{path}: member {member!r} appears {len(infos)} times; refusing")
-    info = infos[0]
-    if info.flag_bits & 0x1:
-        raise ZipUnreadable("bad-zip", f"{path}: member {member!r} is encrypted")
-    return info
+    except Exception as exc:  # BadZipFile, EOFError, a bad name's UnicodeDecodeError, struct.error ...
+        raise ZipUnreadable("bad-zip", f"{path} is not a readable ZIP archive (truncated?): {exc}") from None
 
 
 def _bomb(path, member: str, size: int, packed: int, limit: int) -> ZipUnreadable:
@@ -136,99 +106,186 @@ def _bomb(path, member: str, size: int, packed: int, limit: int) -> ZipUnreadabl
         f"ratio over {size // max(packed, 1):,}:1); refusing (zip bomb?). Raise --max-plain-size or {MAX_PLAIN_ENV}"))
 
 
-def read_member(path: str | os.PathLike, member: str, *, limit: int | None = None, cancel=None,
-                progress=None) -> bytes:
-    """A member's bytes, decompressed in memory, refusing more than ``limit`` bytes.
+class ExportZip:
+    """One export ZIP, opened once: its central directory is read and indexed by name a single
+    time, so listing 20,000 members and reading each one's status costs one open and one
+    lookup per member (not a scan of every name, nor a re-open, per member). Use as a
+    context manager, or `close()`; `discovery.fill_status` reads members through it."""
 
-    ``limit`` defaults to the log plaintext cap (4 GiB, ``DSH_TUI_MAX_PLAIN_BYTES``).
-    The declared size is checked first and the actual output is counted while reading.
-    Raises ZipUnreadable (bad archive, unsafe/missing member, bomb, CRC error) or Cancelled.
-    """
-    limit = max_plain_bytes(limit)
-    with _open(path) as zf:
-        info = _member_info(zf, path, member)
-        if info.file_size > limit:
-            raise _bomb(path, member, info.file_size, info.compress_size, limit)
-        out = bytearray()
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = Path(path)
+        self._zf = _open(path)
         try:
-            with zf.open(info) as fh:
+            st = os.fstat(self._zf.fp.fileno())
+            self.mtime, self.mtime_ns = st.st_mtime, st.st_mtime_ns
+        except (OSError, AttributeError, ValueError):
+            self.mtime, self.mtime_ns = 0.0, 0
+        self.counts: Counter = Counter()
+        self._by_name: dict[str, zipfile.ZipInfo] = {}
+        for info in self._zf.infolist():
+            self.counts[info.filename] += 1
+            self._by_name.setdefault(info.filename, info)
+        self._sessions: ZipSessions | None = None
+
+    def close(self) -> None:
+        self._zf.close()
+
+    def __enter__(self) -> ExportZip:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- names -----------------------------------------------------------------------------------
+    def members(self) -> ZipSessions:
+        """The session members. Raises ZipUnreadable (no session.jsonl, or more than one)."""
+        if self._sessions is not None:
+            return self._sessions
+        counts, path = self.counts, self.path
+        if counts.get(ROOT_MEMBER, 0) > 1:
+            raise ZipUnreadable("bad-zip", f"{path}: {ROOT_MEMBER} appears {counts[ROOT_MEMBER]} times; refusing")
+        if ROOT_MEMBER not in counts:
+            raise ZipUnreadable("not-a-session-log", f"{path}: no {ROOT_MEMBER} member: not a dsh session export")
+        out = ZipSessions(ROOT_MEMBER, [])
+        skipped = 0
+        for name, n in counts.items():
+            if name.endswith("/") and safe_member_name(name[:-1]):
+                continue  # a directory entry
+            if not safe_member_name(name):
+                problem = f"unsafe member name {short_repr(name, 200)} skipped"
+            elif n > 1:
+                problem = f"member {short_repr(name, 200)} appears {n} times; skipped (ambiguous)"
+            else:
+                if _CHILD.match(name):
+                    out.children.append(name)
+                elif name.startswith("media/"):
+                    out.media.append(name)
+                continue
+            if len(out.problems) < MAX_PROBLEMS:
+                out.problems.append(problem)
+            else:
+                skipped += 1
+        if skipped:
+            out.problems.append(f"... and {skipped:,} more unsafe or duplicate member names skipped")
+        out.children.sort()
+        out.media.sort()
+        self._sessions = out
+        return out
+
+    def info(self, member: str) -> zipfile.ZipInfo:
+        """A safe, unique, unencrypted member's entry (one dict lookup). Raises ZipUnreadable."""
+        path = self.path
+        if not safe_member_name(member):
+            raise ZipUnreadable("unsafe-member", f"{path}: refusing unsafe member name {short_repr(member, 200)}")
+        info = self._by_name.get(member)
+        if info is None:
+            raise ZipUnreadable("no-member", f"{path}: no member {member!r}")
+        n = self.counts[member]
+        if n > 1:
+            raise ZipUnreadable("bad-zip", f"{path}: member {member!r} appears {n} times; refusing")
+        if info.flag_bits & 0x1:
+            raise ZipUnreadable("bad-zip", f"{path}: member {member!r} is encrypted")
+        return info
+
+    # -- reading -----------------------------------------------------------------------------------
+    def _read(self, member: str, limit: int, cancel, progress) -> tuple[io.BytesIO, bytes, int]:
+        """(the member's bytes, its first block, the end of its last complete line).
+
+        Decompressed once into one buffer (``getvalue`` hands that buffer over without a copy);
+        the declared size is checked before anything is read, the output counted as it comes.
+        """
+        info = self.info(member)
+        if info.file_size > limit:
+            raise _bomb(self.path, member, info.file_size, info.compress_size, limit)
+        buf = io.BytesIO()
+        head, lines_end, size = b"", 0, 0
+        try:
+            with self._zf.open(info) as fh:
                 while True:
                     if cancel is not None and cancel.is_set():
                         raise Cancelled()
                     chunk = fh.read(READ_BLOCK)
                     if not chunk:
                         break
-                    out += chunk
-                    if len(out) > limit:
-                        raise _bomb(path, member, len(out), info.compress_size, limit)
+                    if size + len(chunk) > limit:
+                        raise _bomb(self.path, member, size + len(chunk), info.compress_size, limit)
+                    nl = chunk.rfind(b"\n")
+                    if nl >= 0:
+                        lines_end = size + nl + 1
+                    if not size:
+                        head = chunk[:HEAD_BYTES]
+                    buf.write(chunk)
+                    size += len(chunk)
+                    del chunk
                     if progress is not None:
-                        progress(len(out), info.file_size)
+                        progress(size, info.file_size)
         except (ZipUnreadable, Cancelled):
             raise
         except Exception as exc:  # BadZipFile (CRC), zlib.error, NotImplementedError (method), EOFError ...
-            raise ZipUnreadable("bad-zip", f"{path}: member {member!r} does not decompress: {exc}") from None
-    return bytes(out)
+            raise ZipUnreadable("bad-zip", f"{self.path}: member {member!r} does not decompress: {exc}") from None
+        return buf, head, lines_end
 
+    def read(self, member: str, *, limit: int | None = None, cancel=None, progress=None) -> bytes:
+        """A member's bytes, decompressed in memory, refusing more than ``limit`` bytes
+        (default: the log plaintext cap, 4 GiB, ``DSH_TUI_MAX_PLAIN_BYTES``).
+        Raises ZipUnreadable (unsafe/missing member, bomb, CRC error) or Cancelled."""
+        buf, _head, _end = self._read(member, max_plain_bytes(limit), cancel, progress)
+        return buf.getvalue()
 
-def load_zip_session(path: str | os.PathLike, member: str | None = None, *, lenient: bool = False,
-                     max_plain: int | None = None, cancel=None, progress=None) -> SessionLog:
-    """Build a SessionLog from a ZIP member without writing anything to disk.
+    def load(self, member: str | None = None, *, lenient: bool = False, max_plain: int | None = None,
+             cancel=None, progress=None) -> SessionLog:
+        """A SessionLog from a member (default the root ``session.jsonl``), nothing written to disk.
 
-    ``member`` defaults to the root ``session.jsonl``. The log's path reads
-    ``<zip>!<member>``. Raises LogUnreadable / LogRejected / Cancelled like load_session.
-    """
-    member = ROOT_MEMBER if member is None else member
-    limit = max_plain_bytes(max_plain)
-    report = None if progress is None else (lambda done, total: progress("read", done, total))
-    data = read_member(path, member, limit=limit, cancel=cancel, progress=report)
-    try:
-        mtime_ns = os.stat(path).st_mtime_ns
-    except OSError:
-        mtime_ns = 0
-    where = Path(f"{os.fspath(path)}!{member}")
-    if data[:4] == ZSTD_MAGIC:  # not what dsh exports, but a log is a log
-        raw = RawLog(where, len(data), mtime_ns, "zstd", b"")
-        raw.plain = b"".join(iter_plain(raw, data, limit, cancel=cancel))
-    elif data.lstrip(b" \t\r\n\xef\xbb\xbf")[:1] == b"{":
-        raw = RawLog(where, len(data), mtime_ns, "jsonl", data)
-        if not data.endswith(b"\n"):  # as the file reader does: a partial last line is a torn tail
-            cut = data.rfind(b"\n") + 1
-            raw.torn = TornTail(cut, len(data) - cut, "partial-line")
-            raw.plain = data[:cut]
-    else:
-        raise LogUnreadable("not-a-session-log", f"{where} is neither JSONL nor zstd: not a dsh session log")
-    del data
-    return session_from_raw(raw, lenient=lenient, cancel=cancel)
+        The log's path reads ``<zip>!<member>``. Raises LogUnreadable / LogRejected / Cancelled like
+        load_session. The plaintext limit bounds the member's bytes and, for zstd, what they decode to.
+        """
+        member = ROOT_MEMBER if member is None else member
+        limit = max_plain_bytes(max_plain)
+        report = None if progress is None else (lambda done, total: progress("read", done, total))
+        buf, head, lines_end = self._read(member, limit, cancel, report)
+        where = Path(f"{os.fspath(self.path)}!{member}")
+        size = buf.tell()
+        if head[:4] == ZSTD_MAGIC:  # not what dsh exports, but a log is a log
+            data = buf.getvalue()
+            del buf
+            raw = RawLog(where, size, self.mtime_ns, "zstd", b"")
+            plain = io.BytesIO()
+            for chunk in iter_plain(raw, data, limit, cancel=cancel):
+                plain.write(chunk)
+            del data
+            raw.plain = plain.getvalue()
+        elif head.lstrip(b" \t\r\n\xef\xbb\xbf")[:1] == b"{":
+            torn = None
+            if lines_end < size:  # as the file reader does: a partial last line is a torn tail
+                torn = TornTail(lines_end, size - lines_end, "partial-line")
+                buf.truncate(lines_end)
+            raw = RawLog(where, size, self.mtime_ns, "jsonl", buf.getvalue())
+            raw.torn = torn
+        else:
+            raise LogUnreadable("not-a-session-log", f"{where} is neither JSONL nor zstd: not a dsh session log")
+        return session_from_raw(raw, lenient=lenient, cancel=cancel)
 
+    def entries(self) -> list[SessionEntry]:
+        """A SessionEntry per session member, from each member's first line only.
 
-def zip_entries(path: str | os.PathLike) -> list[SessionEntry]:
-    """A SessionEntry per session member, from each member's first line only.
-
-    ``entry.path`` is the zip, ``entry.member`` the member; use with build_tree
-    (children carry parentSession) and discovery.fill_status. Raises ZipUnreadable.
-    """
-    sessions = list_members(path)
-    zpath = Path(path)
-    try:
-        mtime = os.stat(zpath).st_mtime
-    except OSError:
-        mtime = 0.0
-    out: list[SessionEntry] = []
-    with _open(zpath) as zf:
+        ``entry.path`` is the zip, ``entry.member`` the member; use with build_tree (children
+        carry parentSession) and discovery.fill_status. Raises ZipUnreadable (no session.jsonl).
+        """
+        sessions = self.members()
+        out: list[SessionEntry] = []
         for member in [sessions.root, *sessions.children]:
-            entry = SessionEntry(zpath, "", zpath.name, member=member, dir_name=member.rsplit("/", 2)[-2]
-                                 if "/" in member else "", encoding="jsonl", mtime=mtime)
+            entry = SessionEntry(self.path, "", self.path.name, member=member, encoding="jsonl", mtime=self.mtime,
+                                 dir_name=member.rsplit("/", 2)[-2] if "/" in member else "")
+            out.append(entry)
             try:
-                info = _member_info(zf, zpath, member)
+                info = self.info(member)
                 entry.size = info.file_size
-                line = _first_line(zf, info)
+                line = self._first_line(info)
             except ZipUnreadable as exc:
                 entry.status, entry.header_error = "unreadable", exc.message
-                out.append(entry)
                 continue
-            except Exception as exc:
+            except Exception as exc:  # a member the zip module cannot open or inflate
                 entry.status, entry.header_error = "unreadable", f"member does not decompress: {exc}"
-                out.append(entry)
                 continue
             header = parse_header(line) if line else None
             if header is not None and isinstance(header.raw, dict) and header.raw.get("type") == "session":
@@ -238,19 +295,46 @@ def zip_entries(path: str | os.PathLike) -> list[SessionEntry]:
             else:
                 entry.status = "corrupt"
                 entry.header_error = header.rejection.message if header and header.rejection else "no header line"
-            out.append(entry)
-    return out
+        return out
+
+    def _first_line(self, info: zipfile.ZipInfo) -> bytes | None:
+        """The member's first line (without the newline); None when none ends within HEADER_CAP bytes."""
+        buf = bytearray()
+        with self._zf.open(info) as fh:
+            while len(buf) < HEADER_CAP:
+                chunk = fh.read(min(8192, HEADER_CAP - len(buf)))
+                if not chunk:
+                    break
+                nl = chunk.find(b"\n")
+                if nl >= 0:
+                    return bytes(buf + chunk[:nl])
+                buf += chunk
+        return None
 
 
-def _first_line(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes | None:
-    buf = b""
-    with zf.open(info) as fh:
-        while len(buf) < HEADER_CAP:
-            chunk = fh.read(8192)
-            if not chunk:
-                break
-            buf += chunk
-            nl = buf.find(b"\n")
-            if nl >= 0:
-                return buf[:nl]
-    return None
+# -- one call, one open ------------------------------------------------------------------------------
+
+def list_members(path: str | os.PathLike) -> ZipSessions:
+    """The session members of an export ZIP. Raises ZipUnreadable (also when no session.jsonl)."""
+    with ExportZip(path) as z:
+        return z.members()
+
+
+def read_member(path: str | os.PathLike, member: str, *, limit: int | None = None, cancel=None,
+                progress=None) -> bytes:
+    """`ExportZip.read` on a ZIP opened for this one read."""
+    with ExportZip(path) as z:
+        return z.read(member, limit=limit, cancel=cancel, progress=progress)
+
+
+def load_zip_session(path: str | os.PathLike, member: str | None = None, *, lenient: bool = False,
+                     max_plain: int | None = None, cancel=None, progress=None) -> SessionLog:
+    """`ExportZip.load` on a ZIP opened for this one log."""
+    with ExportZip(path) as z:
+        return z.load(member, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress)
+
+
+def zip_entries(path: str | os.PathLike) -> list[SessionEntry]:
+    """`ExportZip.entries` on a ZIP opened for this one listing."""
+    with ExportZip(path) as z:
+        return z.entries()
