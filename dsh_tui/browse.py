@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .model.discovery import Listing, filter_entries, group_by_project, walk_tree
+from .model.discovery import Listing, filter_entries, group_by_project, tree_marker, walk_tree
 from .model.entry import SessionEntry
 from .model.layout import LOG_NAMES, NO_CWD
 from .safety import one_line
@@ -82,20 +82,21 @@ def group_title(entry: SessionEntry) -> str:
 
 
 def browser_rows(roots: list[SessionEntry], entries: list[SessionEntry], text: str = "") -> list[Row]:
-    """Display rows for a tree from ``build_tree`` (``roots``) over ``entries``, narrowed by ``text``."""
+    """Display rows for a tree from ``build_tree`` (``roots``) over ``entries``, narrowed by ``text``.
+
+    Linear in the sessions however deep the tree (a 20,000-session chain is one walk)."""
     matched: set[int] | None = None
     if text.strip():
         matched = {id(e) for e in filter_entries(entries, text)}
     out: list[Row] = []
     for members in group_by_project(roots).values():
-        rows: list[Row] = []
-        for entry, depth in walk_tree(members):
-            if matched is None:
-                rows.append(Row("session", entry, depth))
-            elif id(entry) in matched:
-                rows.append(Row("session", entry, depth))
-            elif _has_match(entry, matched):
-                rows.append(Row("session", entry, depth, context=True))
+        walked = list(walk_tree(members))
+        if matched is None:
+            rows = [Row("session", entry, depth) for entry, depth in walked]
+        else:
+            context = _ancestors_of(walked, matched)
+            rows = [Row("session", entry, depth, context=id(entry) not in matched) for entry, depth in walked
+                    if id(entry) in matched or id(entry) in context]
         if rows:
             shown = sum(1 for r in rows if not r.context)
             out.append(Row("group", title=group_title(members[0]), count=shown))
@@ -103,18 +104,20 @@ def browser_rows(roots: list[SessionEntry], entries: list[SessionEntry], text: s
     return out
 
 
-def _has_match(entry: SessionEntry, matched: set[int]) -> bool:
-    stack = list(entry.children)
-    seen: set[int] = set()
-    while stack:
-        e = stack.pop()
-        if id(e) in seen:
-            continue
-        seen.add(id(e))
-        if id(e) in matched:
-            return True
-        stack.extend(e.children)
-    return False
+def _ancestors_of(walked: list[tuple[SessionEntry, int]], matched: set[int]) -> set[int]:
+    """The ids of the entries above a matched one, from a pre-order walk: the walk's path is
+    kept as a stack, and marking stops at an ancestor already marked (its own are too)."""
+    marked: set[int] = set()
+    path: list[SessionEntry] = []
+    for entry, depth in walked:
+        del path[depth:]
+        if id(entry) in matched:
+            for above in reversed(path):
+                if id(above) in marked:
+                    break
+                marked.add(id(above))
+        path.append(entry)
+    return marked
 
 
 def status_of(entry: SessionEntry) -> tuple[str, str]:
@@ -145,7 +148,7 @@ def row_cells(entry: SessionEntry, depth: int, layout: str) -> list[tuple[str, s
                                                                                           year=long)
     label, cls = status_of(entry)
     events = "" if entry.events is None else f"{entry.events:,}"
-    tree = ("  " * (depth - 1) + "↳ ") if depth else ""
+    tree = tree_marker(depth)
     cells = [(mark, mark_cls), (f"{when:<{16 if long else 11}} ", "time"), (f"{one_line(label, 11):<11} ", cls)]
     if long:
         verdict = one_line(entry.verdict_kind or "", 22)

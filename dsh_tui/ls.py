@@ -2,8 +2,10 @@
 
 Groups sessions by project directory, nests subagent/fork children under their
 parents, and (unless --no-status) loads each log to show how it ended. DIR may
-also be one project directory, one session directory or a web export ZIP.
-Exit 0; 2 on usage errors; 3 when DIR does not exist or cannot be read.
+also be one project directory, one session directory or a web export ZIP (the
+names a ZIP listing skips are listed under problems).
+Exit 0; 2 on usage errors; 3 when DIR does not exist or cannot be read (also a ZIP
+that is not a readable archive, e.g. a truncated download).
 Textual-free; every string printed passes `dsh_tui.safety`.
 """
 
@@ -16,7 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .model.discovery import (Listing, RootUnreadable, SessionEntry, build_tree, default_root, fill_status,
-                              group_by_project, list_sessions, walk_tree)
+                              group_by_project, list_target, tree_marker, walk_tree)
 from .safety import clean, one_line
 
 SCHEMA = "dsh-tui/ls/1"
@@ -29,7 +31,8 @@ def ls_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="dsh-tui ls", description=(
         "List dsh sessions: grouped by project, subagent children under their parents. "
         "DIR defaults to $DSH_HOME/sessions or ~/.dsh/sessions; it may also be a project or session "
-        "directory, or a web export ZIP. Exit 0; 2: usage error; 3: DIR missing or unreadable."))
+        "directory, or a web export ZIP. Exit 0; 2: usage error; 3: DIR missing or unreadable "
+        "(or a ZIP that is not a readable archive)."))
     p.add_argument("dir", nargs="?", help="session root (default: the dsh default root)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--no-status", action="store_true",
@@ -56,21 +59,11 @@ def human_size(n: int) -> str:
     return str(n)  # unreachable
 
 
-def _listing(target: Path) -> Listing:
-    from .model.exportzip import ZipUnreadable, is_export_zip, zip_entries
-    if target.is_file() and is_export_zip(target):
-        try:
-            return Listing(target, zip_entries(target))
-        except ZipUnreadable as exc:
-            raise RootUnreadable(exc.message) from None
-    return list_sessions(target)
-
-
 def _row(entry: SessionEntry, level: int, with_status: bool) -> dict[str, str]:
     created = iso_ms(entry.created_at)
     if created is None:
         created = "?" if not entry.mtime else "~" + (iso_ms(int(entry.mtime * 1000)) or "?")
-    marker = "  " * level + ("↳ " if level else "")
+    marker = "  " + tree_marker(level) if level else ""
     depth = entry.delegation_depth
     return {
         "CREATED": created,
@@ -162,17 +155,20 @@ def main_ls(argv: list[str]) -> int:
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     target = Path(args.dir) if args.dir else default_root()
     try:
-        listing = _listing(target)
+        listing = list_target(target)
     except RootUnreadable as exc:
         print(f"dsh-tui: {one_line(str(exc), 2000)}", file=sys.stderr)
         return EXIT_UNREADABLE
     except OSError as exc:
         print(f"dsh-tui: {one_line(f'{target}: {exc.strerror or exc}', 2000)}", file=sys.stderr)
         return EXIT_UNREADABLE
-    if not args.no_status:
-        for entry in listing.entries:
-            if entry.status == "unknown":
-                fill_status(entry)
+    try:
+        if not args.no_status:
+            for entry in listing.entries:
+                if entry.status == "unknown":
+                    fill_status(entry, archive=listing.archive)
+    finally:
+        listing.close()
     if args.format == "json":
         # ensure_ascii: everything non-ASCII or control is \u-escaped, so the terminal sees plain ASCII
         sys.stdout.write(json.dumps(render_json(listing), indent=2, ensure_ascii=True, default=str) + "\n")

@@ -14,6 +14,7 @@ import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import zstandard
 
@@ -22,8 +23,8 @@ from .layout import (FLAT_TMP_RE, LOG_NAMES, NO_CWD, TMP_RE, decode_project_key,
                      encode_segment, is_project_dirname, project_key)
 
 __all__ = ["SessionEntry", "Listing", "RootUnreadable", "default_root", "decode_project_key", "decode_segment",
-           "encode_segment", "project_key", "list_sessions", "read_entry", "fill_status", "build_tree",
-           "group_by_project", "filter_entries", "walk_tree"]
+           "encode_segment", "project_key", "list_sessions", "list_target", "read_entry", "fill_status", "build_tree",
+           "group_by_project", "filter_entries", "walk_tree", "tree_marker"]
 
 
 class RootUnreadable(Exception):
@@ -37,6 +38,12 @@ class Listing:
     legacy_flat: list[Path] = field(default_factory=list)
     ignored_tmp: list[Path] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    archive: Any = None  # an export ZIP's open `ExportZip`: fill_status reads its members through it
+
+    def close(self) -> None:
+        """Close the export ZIP, if this lists one (the listing stays usable, its statuses no longer fill)."""
+        if self.archive is not None:
+            self.archive.close()
 
 
 # -- walking the root --------------------------------------------------------------
@@ -101,6 +108,30 @@ def list_sessions(root: str | os.PathLike, *, dctx: zstandard.ZstdDecompressor |
     return out
 
 
+def list_target(target: str | os.PathLike, *, dctx: zstandard.ZstdDecompressor | None = None) -> Listing:
+    """What `ls` and the browser list: a session root, project or session directory, or an export ZIP.
+
+    A ZIP is opened once for the listing and the statuses after it (``listing.archive``; close it
+    with `Listing.close`), and the names it skips are the listing's problems. Raises
+    RootUnreadable, also for a file that starts like a ZIP but is not a readable one (truncated).
+    """
+    target = Path(target)
+    if target.is_file():
+        from .exportzip import ExportZip, ZipUnreadable, looks_like_zip
+        if looks_like_zip(target):
+            try:
+                archive = ExportZip(target)
+            except ZipUnreadable as exc:
+                raise RootUnreadable(exc.message) from None
+            try:
+                return Listing(target, archive.entries(), problems=list(archive.members().problems),
+                               archive=archive)
+            except ZipUnreadable as exc:
+                archive.close()
+                raise RootUnreadable(exc.message) from None
+    return list_sessions(target, dctx=dctx)
+
+
 def _walk_project(name: str, pdir: Path, out: Listing, dctx) -> None:
     try:
         items = _scan(pdir)
@@ -160,16 +191,20 @@ def _root_problems(out: Listing) -> None:
 
 # -- status, tree, grouping, filter ----------------------------------------------------------
 
-def fill_status(entry: SessionEntry, *, cancel=None, max_plain: int | None = None) -> SessionEntry:
+def fill_status(entry: SessionEntry, *, cancel=None, max_plain: int | None = None, archive=None) -> SessionEntry:
     """Load and diagnose the whole log; set the status fields. Never raises.
 
-    Leaves the entry unchanged when ``cancel`` is set during the load.
+    Leaves the entry unchanged when ``cancel`` is set during the load. ``max_plain`` bounds what
+    the log decodes to, as for `check`. ``archive``: the open `ExportZip` of the entry's ZIP
+    (``listing.archive``), so a listing's members are read without re-opening it for each.
     """
     from .diagnosis import diagnose
     from .session import LogRejected, load_session
     from .source import Cancelled, LogUnreadable
     try:
-        if entry.member is not None:
+        if entry.member is not None and archive is not None and archive.path == entry.path:
+            log = archive.load(entry.member, max_plain=max_plain, cancel=cancel)
+        elif entry.member is not None:
             from .exportzip import load_zip_session
             log = load_zip_session(entry.path, entry.member, max_plain=max_plain, cancel=cancel)
         else:
@@ -238,16 +273,18 @@ def build_tree(entries: list[SessionEntry]) -> list[SessionEntry]:
 
     Parents are looked up across all project directories. A child whose parent is
     not listed (or that would close a cycle) stays top-level with ``orphan`` and a note.
+    Linear in the number of entries, never recursive: a chain of 20,000 sessions is one pass.
     """
     by_id: dict[str, SessionEntry] = {}
     for e in entries:
         e.children = []
         if e.session_id is not None:
             by_id.setdefault(e.session_id, e)
+    looped = _on_cycles(entries, by_id)
     roots: list[SessionEntry] = []
     for e in entries:
         parent = by_id.get(e.parent_session) if e.parent_session else None
-        e.orphan = bool(e.parent_session) and (parent is None or _cycle(e, by_id))
+        e.orphan = bool(e.parent_session) and (parent is None or id(e) in looped)
         if e.orphan:
             note = (f"parent session {e.parent_session} not found" if parent is None
                     else f"parent chain through {e.parent_session} loops back to this session")
@@ -262,31 +299,63 @@ def build_tree(entries: list[SessionEntry]) -> list[SessionEntry]:
     return roots
 
 
-def _cycle(entry: SessionEntry, by_id: dict[str, SessionEntry]) -> bool:
-    """True when following parentSession from ``entry`` comes back to it."""
-    seen: set[int] = set()
-    cur = by_id.get(entry.parent_session or "")
-    while cur is not None:
-        if cur is entry:
-            return True
-        if id(cur) in seen:  # a loop further up, not through this entry
-            return False
-        seen.add(id(cur))
-        cur = by_id.get(cur.parent_session) if cur.parent_session else None
-    return False
+def _on_cycles(entries: list[SessionEntry], by_id: dict[str, SessionEntry]) -> set[int]:
+    """The ids (``id()``) of the entries whose parentSession chain comes back to themselves.
+
+    One walk up from each entry not seen yet, marking as it goes: a walk that meets its own
+    path has found a loop (the path from there on); one that meets an earlier walk stops.
+    Each entry is walked once over the whole forest.
+    """
+    done: set[int] = set()
+    looped: set[int] = set()
+    for start in entries:
+        path: dict[int, int] = {}  # id(entry) -> position on this walk
+        order: list[SessionEntry] = []
+        cur: SessionEntry | None = start
+        while cur is not None and id(cur) not in done and id(cur) not in path:
+            path[id(cur)] = len(order)
+            order.append(cur)
+            cur = by_id.get(cur.parent_session) if cur.parent_session else None
+        if cur is not None and id(cur) in path:
+            looped.update(id(e) for e in order[path[id(cur)]:])
+        done.update(path)
+    return looped
 
 
 def _sort_tree(nodes: list[SessionEntry]) -> None:
-    nodes.sort(key=lambda e: e.sort_time, reverse=True)
-    for n in nodes:
-        _sort_tree(n.children)
+    """Every sibling list newest first (an explicit stack: chains can be any length)."""
+    stack = [nodes]
+    while stack:
+        level = stack.pop()
+        level.sort(key=lambda e: e.sort_time, reverse=True)
+        stack.extend(n.children for n in level if n.children)
 
 
 def walk_tree(roots: list[SessionEntry], depth: int = 0):
-    """Pre-order (entry, depth) over a tree from build_tree."""
-    for e in roots:
-        yield e, depth
-        yield from walk_tree(e.children, depth + 1)
+    """Pre-order (entry, depth) over a tree from build_tree (an explicit stack, not recursion)."""
+    stack = [iter(roots)]  # one iterator per level: the level is the stack's height
+    while stack:
+        e = next(stack[-1], None)
+        if e is None:
+            stack.pop()
+            continue
+        yield e, depth + len(stack) - 1
+        if e.children:
+            stack.append(iter(e.children))
+
+
+MAX_TREE_INDENT = 16  # tree levels drawn as indentation; a deeper row says its depth instead
+
+
+def tree_marker(depth: int, step: str = "  ") -> str:
+    """A row's tree prefix: ``↳ `` under ``depth - 1`` steps of indentation (nothing at depth 0).
+    Past MAX_TREE_INDENT the indentation stops growing and the arrow names the depth, so a
+    chain of 20,000 sessions prints rows of bounded width (not 40,000 spaces at the end)."""
+    if depth <= 0:
+        return ""
+    if depth <= MAX_TREE_INDENT:
+        return step * (depth - 1) + "↳ "
+    return step * (MAX_TREE_INDENT - 1) + f"↳{depth} "
 
 
 def group_by_project(entries: list[SessionEntry]) -> dict[str, list[SessionEntry]]:

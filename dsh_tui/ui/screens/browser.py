@@ -1,10 +1,12 @@
 """BrowserScreen: every session under a dsh root, grouped by project, children under parents.
 
-Lists from header frames only (`list_sessions`, a thread worker), paints, then
-fills each session's status in a second thread worker (`fill_status`, newest
-first, cancellable), posting coalesced `StatusFilled` messages. Enter posts
-`BrowserScreen.Open` for the app to show the session in the explorer; the app
-installs this screen once, so going back finds the cursor and filter as they were.
+Lists from header frames only (`list_target`, a thread worker that also builds
+the tree, so no listing holds up keys), paints, then fills each session's status
+in a second thread worker (`fill_status`, newest first, cancellable; an export
+ZIP is read through the one archive the listing opened), posting coalesced
+`StatusFilled` messages. Enter posts `BrowserScreen.Open` for the app to show the
+session in the explorer; the app installs this screen once, so going back finds
+the cursor and filter as they were.
 """
 
 from __future__ import annotations
@@ -18,17 +20,19 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Input, Label
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ...browse import browser_rows, display_root, entry_details, footer_notes, head_text, layout_for, summary_line
-from ...model.discovery import Listing, RootUnreadable, build_tree, fill_status, list_sessions
+from ...model.discovery import Listing, RootUnreadable, build_tree, fill_status, list_target
 from ...model.entry import SessionEntry
 from ...safety import one_line
 from ..widgets.sessions import FitLines, SessionHighlighted, SessionList
 from .help import HelpScreen
 
 NO_CONTROLS = r"[^\x00-\x1f\x7f-\x9f]*"
+REFILTER_MIN, REFILTER_GAP = 0.25, 4  # re-filtering as statuses fill: how often (see refilter_soon)
 STYLE = {"dim": "$text-muted", "id": "bold", "value": "", "bad": "bold $error", "warn": "$warning"}
 
 BROWSER_HELP: list[tuple[str, list[tuple[str, str]]]] = [
@@ -105,6 +109,8 @@ class BrowserScreen(Screen[None]):
         self.error: str | None = None
         self.filled = 0
         self.pending = 0
+        self._refilter: Timer | None = None  # a re-filter for statuses read since the last one
+        self._rows_cost = 0.0  # seconds the last refresh_rows took
 
     # -- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -132,23 +138,18 @@ class BrowserScreen(Screen[None]):
 
     # -- listing and status ------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="listing", exit_on_error=False)
-    def list_root(self) -> Listing:
-        from ...model.exportzip import ZipUnreadable, is_export_zip, zip_entries
-        if self.root.is_file() and is_export_zip(self.root):
-            try:
-                return Listing(self.root, zip_entries(self.root))
-            except ZipUnreadable as exc:
-                raise RootUnreadable(exc.message) from None
-        return list_sessions(self.root)
+    def list_root(self) -> tuple[Listing, list[SessionEntry]]:
+        listing = list_target(self.root)
+        return listing, build_tree(listing.entries)
 
     @work(thread=True, exclusive=True, group="fill", exit_on_error=False)
-    def fill_worker(self, entries: list[SessionEntry]) -> None:
+    def fill_worker(self, entries: list[SessionEntry], archive=None, max_plain: int | None = None) -> None:
         worker = get_current_worker()
         last = 0.0
         for k, entry in enumerate(entries, 1):
             if worker.is_cancelled:
                 return
-            fill_status(entry, cancel=worker.cancelled_event)
+            fill_status(entry, cancel=worker.cancelled_event, max_plain=max_plain, archive=archive)
             now = time.monotonic()
             if now - last >= 0.1 or k == len(entries):
                 last = now
@@ -158,7 +159,7 @@ class BrowserScreen(Screen[None]):
         worker = event.worker
         if worker.group == "listing":
             if event.state == WorkerState.SUCCESS:
-                self.show_listing(worker.result)
+                self.show_listing(*worker.result)
             elif event.state == WorkerState.ERROR:
                 err = worker.error
                 self.error = err.args[0] if isinstance(err, RootUnreadable) and err.args else \
@@ -171,9 +172,9 @@ class BrowserScreen(Screen[None]):
             self.update_head()
             self.notify(one_line(f"reading statuses failed: {worker.error}", 300), severity="error", markup=False)
 
-    def show_listing(self, listing: Listing) -> None:
+    def show_listing(self, listing: Listing, roots: list[SessionEntry]) -> None:
         self.listing, self.error = listing, None
-        self.roots = build_tree(listing.entries)
+        self.roots = roots
         todo = [e for e in listing.entries if e.status == "unknown"]  # newest first
         self.filled, self.pending = 0, len(todo) if self.status else 0
         self.sessions.empty_text = "no sessions here" if not listing.entries else "no session matches the filter"
@@ -183,25 +184,44 @@ class BrowserScreen(Screen[None]):
         note.set_lines([[(n, "")] for n in notes])
         note.display = bool(notes)
         if self.status and todo:
-            self.fill_worker(todo)
+            self.fill_worker(todo, listing.archive, getattr(self.app, "max_plain", None))  # --max-plain-size
 
     def on_status_filled(self, message: StatusFilled) -> None:
         self.filled, self.pending = message.done, message.total - message.done
         if self.filter_text.strip():
-            self.refresh_rows()  # a status can start or stop matching
+            self.refilter_soon(message.done == message.total)  # a status can start or stop matching
         else:
             self.sessions.clear_cache()
         self.update_head()
         self.update_detail()
 
+    def refilter_soon(self, last: bool) -> None:
+        """Filter again for the statuses read so far: at once for the last, else at most once per
+        REFILTER_GAP times what a pass costs (at least REFILTER_MIN s). A pass walks every session
+        (~0.3 s for 20,000): one per status batch would leave no time for keys."""
+        if last or self._refilter is None:
+            if self._refilter is not None:
+                self._refilter.stop()
+            self._refilter = None if last else self.set_timer(max(REFILTER_MIN, REFILTER_GAP * self._rows_cost),
+                                                              self._refilter_now)
+            if last:
+                self.refresh_rows()
+
+    def _refilter_now(self) -> None:
+        self._refilter = None
+        if self.filter_text.strip():
+            self.refresh_rows()
+
     def refresh_rows(self) -> None:
         if self.listing is None:
             return
+        start = time.monotonic()
         current = self.sessions.current
         keep = current.entry if current is not None else None
         self.sessions.set_rows(browser_rows(self.roots, self.listing.entries, self.filter_text), keep)
         self.update_head()
         self.update_detail()
+        self._rows_cost = time.monotonic() - start
 
     # -- texts ------------------------------------------------------------------------------------
     def update_head(self) -> None:
