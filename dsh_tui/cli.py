@@ -9,24 +9,32 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import math
 import os
 import sys
 from pathlib import Path
 
 from . import __version__
 
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_UNREADABLE = 0, 1, 2, 3
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_UNREADABLE, EXIT_INTERNAL = 0, 1, 2, 3, 4
+MAX_SIZE = 2**63 - 1  # a size must fit the 64-bit counts the readers compare it with
 
 
 def _size(text: str) -> int:
+    """A finite, positive byte count (``512M``, ``4G``, ``1.5g``); anything else is a usage error."""
     units = {"k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}
     t = text.strip().lower().rstrip("ib").rstrip("b")
     mult = units.get(t[-1:], 1)
     num = t[:-1] if t[-1:] in units else t
     try:
-        value = int(float(num) * mult)
+        number = float(num) * mult
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 512M, 4G)") from None
+        raise argparse.ArgumentTypeError(f"not a size: {text[:40]!r} (e.g. 512M, 4G)") from None
+    if not math.isfinite(number):  # inf, nan, 1e400 (a float's inf)
+        raise argparse.ArgumentTypeError(f"not a finite size: {text[:40]!r} (e.g. 512M, 4G)")
+    if number > MAX_SIZE:
+        raise argparse.ArgumentTypeError(f"size too large: {text[:40]!r} (at most {MAX_SIZE:,} bytes)")
+    value = int(number)
     if value <= 0:
         raise argparse.ArgumentTypeError("size must be positive")
     return value
@@ -108,7 +116,7 @@ def _check(argv: list[str]) -> int:
     lineage = None
     if not args.no_lineage:
         from .model.lineage import find_lineage, link_findings
-        lineage = find_lineage(log.path, log.session_id)
+        lineage = find_lineage(log.path, log.session_id, max_plain=args.max_plain_size)
         link_findings(diag.findings, lineage)
     if args.format == "json":
         _print_json(check_json(log, diag, lineage))
@@ -219,6 +227,8 @@ def _run_ui(args, kind: str, path: Path, notice: str | None) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; its exit code. Never a traceback: input too deep or too big for this reader
+    is exit 3 (rejected), any other escaping exception exit 4 (an internal error), one line each."""
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         if argv and argv[0] == "check":
@@ -231,6 +241,28 @@ def main(argv: list[str] | None = None) -> int:
         return int(exc.code or 0) if isinstance(exc.code, int) else EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader of our output went away (`| head`): nothing to say to it
+        _quiet_stdout()
+        return 128 + 13  # as if killed by SIGPIPE, the shell's convention
+    except RecursionError:
+        return _fail("the input nests too deeply to read (rejected; a dsh log never nests this deep)")
+    except MemoryError:
+        return _fail("out of memory while reading the input; lower --max-plain-size")
+    except Exception as exc:
+        from .safety import one_line
+        print(f"dsh-tui: internal error: {one_line(f'{type(exc).__name__}: {exc}', 300)}; this is a bug in "
+              f"dsh-tui {__version__}, please report it with the command line", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def entry() -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .discovery import RootUnreadable, fill_status, list_sessions
 from .entry import SessionEntry
-from .exportzip import ZipUnreadable, is_export_zip, zip_entries
+from .exportzip import ExportZip, ZipUnreadable, is_export_zip
 
 MAX_CHILDREN = 64
 
@@ -53,24 +53,37 @@ def session_root(path: Path) -> Path | None:
     return None
 
 
-def find_lineage(path: Path, session_id: str | None, *, cancel=None, fill: bool = True) -> Lineage:
-    """Parent and descendants of ``session_id``. Never raises; empty when no root is found."""
+def find_lineage(path: Path, session_id: str | None, *, cancel=None, fill: bool = True,
+                 max_plain: int | None = None) -> Lineage:
+    """Parent and descendants of ``session_id``. Never raises; empty when no root is found.
+
+    At most MAX_CHILDREN descendants are read in full (``fill``), each under the caller's
+    plaintext limit ``max_plain`` (as `check --max-plain-size`): a child that decodes past it,
+    or cannot be read at all, shows as unreadable in the parent's report and is not loaded.
+    An export ZIP is opened once for the listing and every child read.
+    """
     path = Path(str(path).split("!", 1)[0])
-    entries: list[SessionEntry]
-    if is_export_zip(path):
-        root = path
-        try:
-            entries = zip_entries(path)
-        except ZipUnreadable:
-            return Lineage(root)
-    else:
-        root = session_root(path)
-        if root is None:
-            return Lineage(None)
-        try:
+    archive = None
+    try:
+        if is_export_zip(path):
+            root = path
+            archive = ExportZip(path)
+            entries = archive.entries()
+        else:
+            root = session_root(path)
+            if root is None:
+                return Lineage(None)
             entries = list_sessions(root).entries
-        except RootUnreadable:
-            return Lineage(root)
+        return _family(root, entries, session_id, cancel, fill, max_plain, archive)
+    except (ZipUnreadable, RootUnreadable):
+        return Lineage(root)
+    finally:
+        if archive is not None:
+            archive.close()
+
+
+def _family(root: Path, entries: list[SessionEntry], session_id: str | None, cancel, fill: bool,
+            max_plain: int | None, archive) -> Lineage:
     by_id = {e.session_id: e for e in entries if e.session_id}
     me = by_id.get(session_id)
     out = Lineage(root)
@@ -85,7 +98,7 @@ def find_lineage(path: Path, session_id: str | None, *, cancel=None, fill: bool 
         for rel in out.children:
             if cancel is not None and cancel.is_set():
                 break
-            _fill(rel, cancel)
+            _fill(rel, cancel, max_plain, archive)
     return out
 
 
@@ -157,9 +170,9 @@ def tree_guides(children: list[Relative]) -> list[str]:
     return out
 
 
-def _fill(rel: Relative, cancel) -> None:
-    """The child's status, verdict and the tools it called (one full read)."""
-    fill_status(rel.entry, cancel=cancel)
+def _fill(rel: Relative, cancel, max_plain: int | None, archive) -> None:
+    """The child's status, verdict and the tools it called (one full read, within ``max_plain``)."""
+    fill_status(rel.entry, cancel=cancel, max_plain=max_plain, archive=archive)
     rel.tools_called = rel.entry.tools_called
 
 
