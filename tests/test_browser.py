@@ -21,6 +21,7 @@ from dsh_tui.ui.screens.family import ChildrenScreen, ConfirmScreen
 from dsh_tui.ui.screens.report import ReportModal
 
 from .conftest import until
+from .hostile_listings import bad_names_zip, chain_id, chain_root, truncated_zip
 from .session_roots import (APP, OTHER, T0, TREE_GRANDKID, TREE_KID_A, TREE_KID_B, TREE_PARENT, build_root,
                             build_tree_family, header, turn_batches, write_session)
 
@@ -433,3 +434,48 @@ async def test_hostile_ids_and_cwds_render_inert(tmp_path):
     for svg in shots:
         assert "\x1b" not in svg and "\x9b" not in svg and "\u202e" not in svg
     assert "[@click=app.quit]x[/]" in "".join(shots).replace("&#160;", " ")
+
+
+# -- hostile listings ------------------------------------------------------------------------------------
+
+
+async def test_a_long_parent_chain_lists_and_q_quits(tmp_path):
+    """1,500 sessions each the child of the one before: the tree is built in the listing's worker,
+    without recursion (a RecursionError took the screen down before), rows keep a bounded indent,
+    and q quits while the statuses are still being read."""
+    root = tmp_path / "dsh" / "sessions"
+    chain_root(root, 1500)
+    app = browser_app(root)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await until(app, pilot, lambda: isinstance(app.screen, BrowserScreen) and app.screen.listing is not None,
+                    "the chain to be listed")
+        screen = app.screen
+        assert [d for k, d, _t in rows_of(screen) if k == "session"] == list(range(1500))
+        await pilot.press("end")
+        await pilot.pause()
+        last = screen.sessions.row_plain(screen.sessions.cursor, 200)
+        assert f"↳1499 {chain_id(1499)}" in last and len(last) < 200
+        await pilot.press("slash", *chain_id(1499)[-6:], "enter")
+        await pilot.pause()
+        assert [r.context for r in screen.sessions.rows if r.entry is not None] == [True] * 1499 + [False]
+        await pilot.press("q")
+        await until(app, pilot, lambda: not app.is_running, "q to quit", timeout=20)
+    assert app.return_code == 0
+
+
+async def test_a_zip_listing_shows_what_it_skipped_and_a_truncated_zip_says_so(tmp_path):
+    path = bad_names_zip(tmp_path / "dsh-session-bad.zip")
+    app = browser_app(path)
+    async with app.run_test(size=(160, 45)) as pilot:
+        screen = await browser_ready(app, pilot)
+        assert [t for k, _d, t in rows_of(screen) if k == "session"] == [chain_id(0), chain_id(1)]
+        note = screen.query_one("#browser-note").plain()
+        assert "problem: unsafe member name 'subagents/../../evil/session.jsonl' skipped (+3 more)" in note
+    cut = truncated_zip(tmp_path / "dsh-session-cut.zip")
+    app = browser_app(cut)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await until(app, pilot, lambda: isinstance(app.screen, BrowserScreen) and app.screen.error is not None,
+                    "the listing to fail")
+        assert "is not a readable ZIP archive (truncated?)" in app.screen.query_one("#browser-head").plain()
+        await pilot.press("q")
+    assert app.return_code == 0

@@ -11,9 +11,9 @@ import pytest
 
 from dsh_tui.demo import DEMO_SESSION_ID, write_log
 from dsh_tui.gen.storage import compress_frame, encode_log
-from dsh_tui.model.discovery import (RootUnreadable, SessionEntry, build_tree, decode_project_key, decode_segment,
-                                     default_root, encode_segment, fill_status, filter_entries, group_by_project,
-                                     list_sessions, project_key, read_entry, walk_tree)
+from dsh_tui.model.discovery import (MAX_TREE_INDENT, RootUnreadable, SessionEntry, build_tree, decode_project_key,
+                                     decode_segment, default_root, encode_segment, fill_status, filter_entries,
+                                     group_by_project, list_sessions, project_key, read_entry, tree_marker, walk_tree)
 
 from .session_roots import APP, OTHER, T0, build_root, header, session_path, turn_batches, write_session, \
     write_session_fast
@@ -314,6 +314,41 @@ def test_build_tree_cycles_stay_visible(tmp_path):
     roots = build_tree([a, b, s, c])
     assert roots == [s, a, b] and c in a.children
     assert all(x.orphan for x in (a, b, s)) and not c.orphan
+
+
+def test_a_loop_above_a_chain_and_a_duplicate_id(tmp_path):
+    """Only the sessions on a loop are cut loose; a chain leading into it and a second session with a
+    looped id hang under their parents (the walk marks each session once, across walks)."""
+    def entry(sid, parent, created):
+        return SessionEntry(Path(sid), "p", "p", session_id=sid, parent_session=parent, created_at=created)
+    loop = [entry("L0", "L2", 1), entry("L1", "L0", 2), entry("L2", "L1", 3)]
+    tail = [entry("T0", "L1", 4), entry("T1", "T0", 5), entry("T2", "T1", 6)]
+    dup = entry("L1", "L0", 7)  # the id of a loop member: by_id keeps the first, this one is a child of L0
+    roots = build_tree([*tail, *loop, dup])  # walks start at the tail, before the loop
+    assert roots == loop[::-1] and [x.orphan for x in loop] == [True] * 3
+    assert loop[1].children == [tail[0]] and tail[0].children == [tail[1]] and tail[1].children == [tail[2]]
+    assert dup in loop[0].children and not dup.orphan and not any(x.orphan for x in tail)
+    assert [(x.session_id, d) for x, d in walk_tree(roots) if x.session_id.startswith("T")] == [
+        ("T0", 1), ("T1", 2), ("T2", 3)]
+
+
+def test_a_long_chain_is_nested_and_walked_without_recursion():
+    """5,000 sessions each the child of the one before: _sort_tree and walk_tree recursed once per
+    level (RecursionError past ~1,000) and the loop check walked every chain to its top (quadratic)."""
+    n = 5000
+    entries = [SessionEntry(Path(str(k)), "p", "p", session_id=str(k), parent_session=str(k - 1) if k else None,
+                            created_at=k) for k in range(n)]
+    roots = build_tree(entries[::-1])
+    assert roots == [entries[0]] and not any(e.orphan for e in entries)
+    assert [(e, d) for e, d in walk_tree(roots)] == [(e, k) for k, e in enumerate(entries)]
+    assert [d for _e, d in walk_tree(roots, depth=3)][:3] == [3, 4, 5]
+
+
+def test_tree_marker_stops_indenting_past_its_cap():
+    assert tree_marker(0) == "" and tree_marker(1) == "↳ " and tree_marker(3) == "    ↳ "
+    assert tree_marker(MAX_TREE_INDENT) == "  " * (MAX_TREE_INDENT - 1) + "↳ "
+    assert tree_marker(MAX_TREE_INDENT + 1) == "  " * (MAX_TREE_INDENT - 1) + f"↳{MAX_TREE_INDENT + 1} "
+    assert len(tree_marker(20_000)) == len(tree_marker(MAX_TREE_INDENT + 1)) + 3
 
 
 def test_group_by_project(built):

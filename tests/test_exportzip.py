@@ -11,8 +11,8 @@ from dsh_tui.demo import DEMO_SESSION_ID, demo_batches
 from dsh_tui.gen.storage import encode_log
 from dsh_tui.model.diagnosis import diagnose
 from dsh_tui.model.discovery import build_tree, fill_status
-from dsh_tui.model.exportzip import (ZipUnreadable, is_export_zip, list_members, load_zip_session, read_member,
-                                     safe_member_name, zip_entries)
+from dsh_tui.model.exportzip import (ExportZip, ZipUnreadable, is_export_zip, list_members, load_zip_session,
+                                     read_member, safe_member_name, zip_entries)
 from dsh_tui.model.session import load_session
 from dsh_tui.model.source import Cancelled, LogUnreadable
 
@@ -220,3 +220,65 @@ def test_zip_entries_tree_and_status(export):
         fill_status(e)
     assert [e.status for e in entries] == ["open-turn", "completed", "interrupted"]
     assert entries[0].events == 320
+
+
+def test_read_member_holds_the_member_once(tmp_path):
+    """The member is decompressed into one buffer handed over as it is (before: a bytearray, then
+    ``bytes(out)``, a second full copy: 2.06x the member at the peak)."""
+    import tracemalloc
+    data = b"x" * (16 << 20)
+    path = make_zip(tmp_path / "big.zip", {"session.jsonl": data})
+    tracemalloc.start()
+    try:
+        out = read_member(path, "session.jsonl")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert out == data and peak < 1.4 * len(data), f"{peak / len(data):.2f}x"
+
+
+def test_a_listing_and_its_statuses_open_the_zip_once(tmp_path, monkeypatch):
+    """`ls` of an export ZIP: one open of the archive for the listing and every member's status,
+    each member found by name (before: one open, and a scan of every name, per member)."""
+    from dsh_tui.model.discovery import list_target
+    path = make_zip(tmp_path / "dsh-session-x.zip", {"session.jsonl": demo_jsonl(), **{
+        f"subagents/{k}/session.jsonl": child_jsonl(str(k)) for k in range(20)}})
+    opened = []
+    real = zipfile.ZipFile.__init__
+
+    def counting(self, *a, **k):
+        opened.append(a[0] if a else k.get("file"))
+        real(self, *a, **k)
+    monkeypatch.setattr(zipfile.ZipFile, "__init__", counting)
+    listing = list_target(path)
+    try:
+        for e in listing.entries:
+            fill_status(e, archive=listing.archive)
+    finally:
+        listing.close()
+    assert len(listing.entries) == 21 and opened == [path]
+    assert [e.status for e in listing.entries] == ["open-turn"] + ["completed"] * 20
+
+
+def test_a_truncated_zip_is_named_as_such(tmp_path, export):
+    data = export.read_bytes()
+    for keep in (len(data) // 2, len(data) - 10):
+        cut = tmp_path / f"cut{keep}.zip"
+        cut.write_bytes(data[:keep])
+        assert not is_export_zip(cut)
+        with pytest.raises(ZipUnreadable, match=r"is not a readable ZIP archive \(truncated\?\)") as exc:
+            list_members(cut)
+        assert exc.value.code == "bad-zip"
+
+
+def test_export_zip_reads_members_through_one_open_archive(export):
+    with ExportZip(export) as z:
+        assert z.members().children == list_members(export).children
+        child = z.load(f"subagents/{CHILD_ID}/session.jsonl")
+        assert child.session_id == CHILD_ID and child.accepted
+        assert z.read("media/att-1.png").startswith(b"\x89PNG")
+        with pytest.raises(ZipUnreadable) as exc:
+            z.read("../media/att-1.png")
+        assert exc.value.code == "unsafe-member"
+    with pytest.raises(ZipUnreadable, match="already closed"):  # closed: reads fail, nothing is re-opened
+        z.read("session.jsonl")

@@ -11,6 +11,7 @@ from dsh_tui.gen.builder import ToolCall
 from dsh_tui.model.entry import SessionEntry
 from dsh_tui.model.lineage import Relative, find_lineage, lineage_lines, session_root, tree_guides
 
+from .hostile_listings import bomb_child_root, chain_id, chain_root, chain_zip, deep_header_in_root
 from .session_roots import (T0, TREE_GRANDKID, TREE_KID_A, TREE_KID_B, TREE_PARENT, build_tree_family, header,
                             write_session)
 
@@ -125,3 +126,38 @@ def test_truncation_keeps_the_nearest_descendants_and_lists_them_as_a_tree(tmp_p
     lin = find_lineage(parent, "p", fill=False)
     assert lin.truncated  # a deep first branch does not push out the later direct child
     assert [(c.entry.session_id, c.parent_id) for c in lin.children] == [("a", "p"), ("a1", "a"), ("b", "p")]
+
+
+def test_children_are_read_under_the_callers_plaintext_limit(tmp_path):
+    """A child that decodes to 4 MiB from a few hundred bytes is refused under a 1 MiB limit, as the
+    parent itself would be (before: read in full under the 4 GiB default, whatever the caller said)."""
+    parent, _child = bomb_child_root(tmp_path / "sessions")
+    (rel,) = find_lineage(parent, "bomb-parent", max_plain=1 << 20).children
+    assert rel.entry.status == "unreadable" and "decompresses to more than 1,048,576 bytes" in rel.entry.error
+    (rel,) = find_lineage(parent, "bomb-parent", max_plain=8 << 20).children
+    assert rel.entry.status == "idle" and rel.entry.events == 1
+
+
+def test_a_deep_header_beside_the_family_does_not_break_it(tmp_path):
+    root = tmp_path / "sessions"
+    paths = chain_root(root, 2)
+    deep_header_in_root(root, key="parentSession")  # its parentSession is no string: not anyone's child
+    lin = find_lineage(paths[0], chain_id(0))
+    assert [(c.entry.session_id, c.entry.status) for c in lin.children] == [(chain_id(1), "empty")]
+    up = find_lineage(paths[1], chain_id(1))
+    assert up.parent.session_id == chain_id(0)
+
+
+def test_an_export_zips_family_is_read_through_one_open(tmp_path, monkeypatch):
+    import zipfile
+    path = chain_zip(tmp_path / "dsh-session-chain.zip", 100)
+    opened = []
+    real = zipfile.ZipFile.__init__
+
+    def counting(self, *a, **k):
+        opened.append(a[0] if a else k.get("file"))
+        real(self, *a, **k)
+    monkeypatch.setattr(zipfile.ZipFile, "__init__", counting)
+    lin = find_lineage(path, chain_id(0))
+    assert len(lin.children) == 64 and lin.truncated and {c.entry.status for c in lin.children} == {"empty"}
+    assert len(opened) == 2  # is_export_zip's look, then the listing and its 64 reads

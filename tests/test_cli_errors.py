@@ -1,0 +1,68 @@
+"""The command line's own errors: sizes that are no size, and exceptions that escape a command,
+end as one line and a documented exit code (2 usage, 3 rejected input, 4 internal), never a
+traceback or an exit 1 that scripts would read as findings."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from dsh_tui import cli
+from dsh_tui.cli import _size, main
+
+from .hostile_listings import chain_root
+
+
+@pytest.mark.parametrize("text", ["inf", "1e400", "-inf", "nan", "infinity", "1e400k", "-5", "0", "0.0001",
+                                  "garbage", "", "k", "1e19"])
+def test_a_size_that_is_no_finite_positive_size_is_a_usage_error(tmp_path, capsys, text):
+    log = tmp_path / "session.jsonl"
+    log.write_text("{}\n")
+    for argv in (["check", str(log)], [str(log)]):
+        assert main([*argv, f"--max-plain-size={text}"]) == 2
+        err = capsys.readouterr().err
+        assert "--max-plain-size" in err and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("text,value", [("512M", 512 << 20), ("4G", 4 << 30), ("4GiB", 4 << 30), ("1.5k", 1536),
+                                        ("100", 100), (" 2 mb ", 2 << 20), ("1e3", 1000), ("8t", 8 << 40)])
+def test_sizes(text, value):
+    assert _size(text) == value
+
+
+def _raising(exc: BaseException):
+    def run(_argv):
+        raise exc
+    return run
+
+
+def test_an_internal_error_is_one_line_and_exit_4(monkeypatch, capsys):
+    monkeypatch.setattr(cli, "run_check", _raising(KeyError("x\x1b[2J\nsecond line")))
+    assert main(["check", "whatever"]) == cli.EXIT_INTERNAL == 4
+    err = capsys.readouterr().err
+    assert err.startswith("dsh-tui: internal error: KeyError: ") and err.count("\n") == 1, err
+    assert "bug" in err and "report" in err and "\x1b" not in err
+
+
+@pytest.mark.parametrize("exc,words", [(RecursionError("maximum recursion depth exceeded"), "nests too deeply"),
+                                       (MemoryError(), "out of memory")])
+def test_input_too_deep_or_too_big_for_the_reader_is_exit_3(monkeypatch, capsys, exc, words):
+    import dsh_tui.ls
+    for command, target in (("check", (cli, "run_check")), ("ls", (dsh_tui.ls, "main_ls"))):
+        monkeypatch.setattr(*target, _raising(exc))
+        assert main([command, "x"]) == 3
+        err = capsys.readouterr().err
+        assert err.startswith("dsh-tui: ") and words in err and err.count("\n") == 1, err
+
+
+def test_a_reader_that_goes_away_ends_the_listing_quietly(tmp_path):
+    """`dsh-tui ls | head`: the pipe closes before the listing is written (more than a pipe holds)."""
+    root = tmp_path / "sessions"
+    chain_root(root, 1000)
+    proc = subprocess.Popen([sys.executable, "-m", "dsh_tui", "ls", str(root), "--no-status"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141 and err == "", err
