@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import math
 import os
 import sys
@@ -113,6 +112,11 @@ def _check(argv: list[str]) -> int:
         if args.format == "json":
             _print_json(_rejected_json(args.file, log))
         return _fail(msg)
+    if not args.no_cache:
+        from .model import cache
+        note = cache.notice()  # why the cache was skipped (an untrusted directory, ...), once
+        if note:
+            print(f"dsh-tui: {note}", file=sys.stderr)
     lineage = None
     if not args.no_lineage:
         from .model.lineage import find_lineage, link_findings
@@ -151,11 +155,8 @@ def _rejected_json(path: str, log) -> dict:
 
 
 def _print_json(obj: dict) -> None:
-    try:
-        import orjson
-        sys.stdout.write(orjson.dumps(obj, option=orjson.OPT_INDENT_2).decode() + "\n")
-    except TypeError:  # lone surrogates from a lenient parse: the stdlib escapes them
-        sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=True, default=str) + "\n")
+    from .model.report import json_text  # terminal controls escaped; valid UTF-8 JSON even with lone surrogates
+    sys.stdout.write(json_text(obj) + "\n")
 
 
 def ui_target(file: str | None, demo: bool) -> tuple[str, Path, str | None]:

@@ -66,3 +66,48 @@ def test_a_reader_that_goes_away_ends_the_listing_quietly(tmp_path):
     proc.stdout.close()
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 141 and err == "", err
+
+
+def test_check_json_on_the_command_line_is_inert_and_exact(write_jsonl, capsys):
+    """`check --format json` prints through the one JSON writer: 8-bit CSI and bidi controls in a log
+    are escapes, not bytes a terminal acts on, and the value they stand for is unchanged."""
+    import json
+
+    from .conftest import ev
+    text = "a\u009b31m\u202eb"
+    path = write_jsonl([ev("turn/start", 0, {"turn": 1}), ev("feedback/record", 1, {"text": text})])
+    assert main(["check", str(path), "--format", "json", "--no-cache"]) == 1  # the open turn
+    out = capsys.readouterr().out
+    assert "\u009b" not in out and "\u202e" not in out
+    assert json.loads(out)["file"] == str(path)
+
+
+def test_check_of_a_truncated_export_zip_says_so(tmp_path, capsys):
+    import zipfile
+    good = tmp_path / "dsh-session-x.zip"
+    with zipfile.ZipFile(good, "w") as zf:
+        zf.writestr("session.jsonl", b'{"type":"session","version":0,"id":"x","createdAt":1,"delegationDepth":0}\n')
+    cut = tmp_path / "cut.zip"
+    cut.write_bytes(good.read_bytes()[:40])
+    assert main(["check", str(cut), "--no-cache"]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not a readable ZIP archive" in err, err
+
+
+def test_check_says_once_why_the_index_cache_is_off(write_jsonl, tmp_path, monkeypatch, capsys):
+    """A cache directory others may write is not used; check says so on stderr and its verdict and exit
+    code are those of a fresh read."""
+    from dsh_tui.model import cache
+
+    from .conftest import crash_records
+    cache_home = tmp_path / "xdg"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache_home))
+    monkeypatch.delenv("DSH_TUI_NO_CACHE", raising=False)
+    path = write_jsonl(crash_records())
+    cache.entry_path(path).parent.mkdir(parents=True)
+    cache.entry_path(path).write_bytes(b"planted")  # an entry to look at, in a directory others may write
+    (cache_home / "dsh-tui").chmod(0o777)
+    cache._refused.clear()
+    assert main(["check", str(path), "--format", "json"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "index cache off" in err and "writable" in err, err

@@ -15,7 +15,7 @@ from pathlib import Path
 from . import cache
 from .diagnosis import Diagnosis, diagnose
 from .diagnosis import advance as advance_diagnosis, begin as begin_diagnosis
-from .exportzip import is_export_zip, load_zip_session
+from .exportzip import load_zip_session, looks_like_zip
 from .header import Header
 from .plainstore import FileStore, FrameStore
 from .scan import ScanResult
@@ -38,7 +38,7 @@ def open_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
     path = Path(path)
     handed_over = False  # load_session closes early_tail once it has it
     try:
-        if is_export_zip(path):  # the web UI's export: read in memory, nothing to follow or cache
+        if looks_like_zip(path):  # the web UI's export: read in memory, nothing to follow or cache
             log = load_zip_session(path, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress)
             log.followable = False
             return log, diagnose(log)
