@@ -145,12 +145,40 @@ async def test_search_builds_a_hit_list_once_then_n_and_N_bisect(demo, monkeypat
         assert app.current_index == hits[-1]
         assert "search wrapped around" in notices(app)
         assert calls == ["call_05_deploy"]  # one scan; every n/N after it was a bisect
-        await pilot.press("slash")
-        assert prompt(app).input.value == "call_05_deploy"  # the last needle, to edit
-        await pilot.press("escape", "slash", "ctrl+u", *"no such text anywhere", "enter")
+        await pilot.press("slash", *"no such text anywhere", "enter")
         await settle(app, pilot)
         assert any("not found: no such text anywhere" in n for n in notices(app))
         assert "searching" not in str(app.events.border_title)
+
+
+async def test_a_new_search_starts_empty_and_up_recalls_the_last_one(demo):
+    # /call_06_tag Enter, then / and "deploy" searched "call_06_tagdeploy": the prompt kept the old needle.
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(app, pilot)
+        await pilot.press("home", "slash", *"call_06_tag", "enter")
+        await settle(app, pilot)
+        await pilot.press("slash")
+        cmd = prompt(app)
+        assert cmd.input.value == "" and "call_06_tag" in cmd.input.placeholder  # named, one key away
+        await pilot.press(*"deploy", "enter")
+        await settle(app, pilot)
+        assert app.needle == "deploy"
+        await pilot.press("slash", *"typed", "up")  # Up: the newest needle first, then older ones
+        assert cmd.input.value == "deploy"
+        await pilot.press("up")
+        assert cmd.input.value == "call_06_tag"
+        await pilot.press("up")  # the oldest stays
+        assert cmd.input.value == "call_06_tag"
+        await pilot.press("down", "down")  # past the newest: what was typed before Up
+        assert cmd.input.value == "typed"
+        await pilot.press("up", "enter")
+        await settle(app, pilot)
+        assert app.needle == "deploy"
+        assert cmd.history["search"] == ["call_06_tag", "deploy"]  # a value searched again is not kept twice
+        await pilot.press("colon", "up")  # each prompt has its own history
+        assert cmd.input.value == "" and cmd.kind == "goto"
+        await pilot.press("escape")
 
 
 async def test_a_new_needle_cancels_the_running_search(demo, monkeypatch):
@@ -175,7 +203,7 @@ async def test_a_new_needle_cancels_the_running_search(demo, monkeypatch):
         slow = [w for w in app.workers if w.group == "search"]
         await pilot.press("n")  # still scanning the same needle: no second scan
         assert [w for w in app.workers if w.group == "search"] == slow
-        await pilot.press("slash", *["backspace"] * 4, *"call_06_tag", "enter")
+        await pilot.press("slash", *"call_06_tag", "enter")
         await settle(app, pilot)
         assert slow[0].is_cancelled
         assert b"call_06_tag" in app.log_.record_bytes(app.log_.res.record_of(app.current_index))

@@ -167,7 +167,7 @@ class ExplorerActions:
     def action_search(self) -> None:
         if self.log_ is None:
             return
-        self.ask("search", "/", self.search_for, value=self.needle or "", placeholder="type, tool, callId or text")
+        self.ask("search", "/", self.search_for, placeholder="type, tool, callId or text")
 
     def search_for(self, value: str | None) -> None:
         if value:

@@ -19,6 +19,7 @@ KEY_HELP: list[tuple[str, list[tuple[str, str]]]] = [
               ("] [", "next / previous finding"),
               ("p", "call ⇄ result (also run ⇄ done, asked ⇄ decided)")]),
     ("Find", [("/", "search type, tool, callId and text in the whole log"),
+              ("↑ ↓", "in the / and : prompts: the earlier searches / seqs"),
               ("n N", "next / previous hit (finding, when no search)"),
               ("f", "filter: findings, problems, pairs, no chunks, a type"),
               ("F", "clear the filter")]),

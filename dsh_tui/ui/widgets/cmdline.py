@@ -13,7 +13,9 @@ widget keeps its focused look meanwhile (class ``-prompt-origin``, styled like
 panes skip their repaint and restyle meanwhile: widgets/pane.py; the screen is
 not repainted on a focus change: screens/main.py).
 
-Between prompts the line can show a note without taking the focus (``note``:
+Each kind of prompt keeps the values submitted to it: a prompt opens empty, and Up
+(Down) puts the previous (next) one in it, as in less and vim; the placeholder names
+the last one. Between prompts the line can show a note without taking the focus (``note``:
 the events list's pending count, ``123`` before ``G``); a prompt replaces it.
 
 The label is plain text (never markup) and the input refuses control
@@ -38,6 +40,7 @@ from .pane import PROMPT_ORIGIN, Pane
 
 NO_CONTROLS = r"[^\x00-\x1f\x7f-\x9f]*"
 DIGITS = r"[0-9]*"
+HISTORY = 50  # values kept per kind of prompt
 
 
 class CommandLine(Horizontal):
@@ -46,7 +49,9 @@ class CommandLine(Horizontal):
     CommandLine > #prompt-label { width: auto; }
     CommandLine > #prompt-input { border: none; height: 1; padding: 0; width: 1fr; }
     """
-    BINDINGS = [Binding("escape", "cancel", "Cancel", show=False)]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", show=False),
+                Binding("up", "history(-1)", "Previous value", show=False),
+                Binding("down", "history(1)", "Next value", show=False)]
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -55,6 +60,9 @@ class CommandLine(Horizontal):
         self._return_to: Widget | None = None
         self._covered: list[StableFooter] = []
         self.noting = False  # a note is shown (no prompt)
+        self.history: dict[str, list[str]] = {}  # kind -> values submitted, oldest first
+        self._recall: int | None = None  # the history entry shown (Up/Down), None: the user's own text
+        self._draft = ""  # what was typed before Up
 
     def compose(self) -> ComposeResult:
         yield Label("", id="prompt-label", markup=False)
@@ -74,6 +82,7 @@ class CommandLine(Horizontal):
 
         ``callback`` gets the submitted text, or None when cancelled (Escape, or
         focus moved elsewhere on this screen). A prompt already open is cancelled first.
+        It opens holding ``value`` (empty by default); Up recalls what was submitted before.
         """
         if self.is_open:
             self._close(None)
@@ -83,7 +92,11 @@ class CommandLine(Horizontal):
         self.query_one("#prompt-label", Label).update(Content(one_line(label, 40)))
         inp = self.input
         inp.restrict = DIGITS if integer else NO_CONTROLS
+        past = self.history.get(kind)
+        if past:
+            placeholder = f"{placeholder}  (↑ {one_line(past[-1], 40)})".strip()
         inp.placeholder = one_line(placeholder, 80)
+        self._recall, self._draft = None, ""
         inp.value = one_line(value, 1000) if not integer else "".join(c for c in value if c.isdigit())
         inp.cursor_position = len(inp.value)
         with self.app.batch_update():
@@ -131,6 +144,12 @@ class CommandLine(Horizontal):
 
     def _close(self, value: str | None) -> None:
         callback, target = self._callback, self._return_to
+        if value and self.kind is not None:
+            past = self.history.setdefault(self.kind, [])
+            if value in past:
+                past.remove(value)
+            past.append(value)
+            del past[:-HISTORY]
         self.kind, self._callback, self._return_to = None, None, None
         with self.app.batch_update():
             self._uncover()
@@ -153,6 +172,19 @@ class CommandLine(Horizontal):
     def action_cancel(self) -> None:
         if self.is_open:
             self._close(None)
+
+    def action_history(self, step: int) -> None:
+        """Up (-1) / Down (+1): the previous / next value of this kind; past the newest, the draft."""
+        past = self.history.get(self.kind or "", [])
+        if not self.is_open or not past:
+            return
+        at = len(past) if self._recall is None else self._recall
+        at = max(0, min(len(past), at + step))
+        if self._recall is None:
+            self._draft = self.input.value
+        self._recall = None if at == len(past) else at
+        self.input.value = self._draft if self._recall is None else past[at]
+        self.input.cursor_position = len(self.input.value)
 
     def on_descendant_blur(self, event: DescendantBlur) -> None:
         # Focus moved elsewhere on this screen (tab, a click on a pane): cancel, as vim does.
