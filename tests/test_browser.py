@@ -405,7 +405,8 @@ async def test_hostile_ids_and_cwds_render_inert(tmp_path):
     write_session(root, header("evil-" + EVIL, T0, "/home/" + EVIL + "/proj", agentPreset=EVIL),
                   turn_batches("completed"))
     write_session(root, header("kid-" + EVIL, T0 + 5, "/srv/" + EVIL, parentSession="evil-" + EVIL,
-                               origin=EVIL, delegationDepth=1), turn_batches({"kind": EVIL}))
+                               origin="subagent", delegationDepth=1, agentPreset=[EVIL]),
+                  turn_batches({"kind": EVIL}))
     app = browser_app(root)
     shots = []
     async with app.run_test(size=(160, 45)) as pilot:
@@ -424,7 +425,7 @@ async def test_hostile_ids_and_cwds_render_inert(tmp_path):
         await pilot.press("c")
         await pilot.pause()
         shots.append(app.export_screenshot())
-        await pilot.press("enter")  # dsh rejects the child's header (origin is not 'subagent')
+        await pilot.press("enter")  # dsh rejects the child's header (its agentPreset is not a string)
         await until(app, pilot, lambda: isinstance(app.screen, ErrorScreen), "the error screen")
         shots.append(app.export_screenshot())
         await pilot.press("b")

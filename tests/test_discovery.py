@@ -307,10 +307,10 @@ def test_build_tree(built):
 
 
 def test_build_tree_cycles_stay_visible(tmp_path):
-    a = SessionEntry(Path("a"), "p", "p", session_id="A", parent_session="B", created_at=2)
-    b = SessionEntry(Path("b"), "p", "p", session_id="B", parent_session="A", created_at=1)
-    s = SessionEntry(Path("s"), "p", "p", session_id="S", parent_session="S", created_at=3)
-    c = SessionEntry(Path("c"), "p", "p", session_id="C", parent_session="A", created_at=4)
+    def child(path, sid, parent, created):
+        return SessionEntry(Path(path), "p", "p", session_id=sid, parent_session=parent, created_at=created,
+                            origin="subagent", delegation_depth=1)
+    a, b, s, c = child("a", "A", "B", 2), child("b", "B", "A", 1), child("s", "S", "S", 3), child("c", "C", "A", 4)
     roots = build_tree([a, b, s, c])
     assert roots == [s, a, b] and c in a.children
     assert all(x.orphan for x in (a, b, s)) and not c.orphan
@@ -320,7 +320,8 @@ def test_a_loop_above_a_chain_and_a_duplicate_id(tmp_path):
     """Only the sessions on a loop are cut loose; a chain leading into it and a second session with a
     looped id hang under their parents (the walk marks each session once, across walks)."""
     def entry(sid, parent, created):
-        return SessionEntry(Path(sid), "p", "p", session_id=sid, parent_session=parent, created_at=created)
+        return SessionEntry(Path(sid), "p", "p", session_id=sid, parent_session=parent, created_at=created,
+                            origin="subagent", delegation_depth=1)
     loop = [entry("L0", "L2", 1), entry("L1", "L0", 2), entry("L2", "L1", 3)]
     tail = [entry("T0", "L1", 4), entry("T1", "T0", 5), entry("T2", "T1", 6)]
     dup = entry("L1", "L0", 7)  # the id of a loop member: by_id keeps the first, this one is a child of L0
@@ -337,7 +338,7 @@ def test_a_long_chain_is_nested_and_walked_without_recursion():
     level (RecursionError past ~1,000) and the loop check walked every chain to its top (quadratic)."""
     n = 5000
     entries = [SessionEntry(Path(str(k)), "p", "p", session_id=str(k), parent_session=str(k - 1) if k else None,
-                            created_at=k) for k in range(n)]
+                            created_at=k, origin="subagent" if k else None) for k in range(n)]
     roots = build_tree(entries[::-1])
     assert roots == [entries[0]] and not any(e.orphan for e in entries)
     assert [(e, d) for e, d in walk_tree(roots)] == [(e, k) for k, e in enumerate(entries)]

@@ -135,7 +135,7 @@ import json, sys
 from pathlib import Path
 from dsh_tui.model.discovery import SessionEntry, build_tree, walk_tree
 n = {n}
-es = [SessionEntry(Path(str(k)), "p", "p", session_id=str(k), created_at=k,
+es = [SessionEntry(Path(str(k)), "p", "p", session_id=str(k), created_at=k, origin="subagent",
                    parent_session=str(k - 1) if k else ({shape!r} == "cycle" and str(n - 1) or None))
       for k in range(n)]
 roots = build_tree(es)

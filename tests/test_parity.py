@@ -102,5 +102,47 @@ def test_dsh_itself_agrees_on_freshly_written_cases(fresh):
         ours, theirs = what_we_say(case_path(out, root, sid)), what_dsh_says(facts[root][sid])
         if ours != theirs:
             mismatched[f"{root}/{sid}"] = (ours, theirs)
+    from dsh_tui.model.lineage import find_lineage
+    for sid, f in facts["zstd"].items():
+        path = case_path(out, "zstd", sid)
+        log, _diag = open_session(path, use_cache=False)
+        kids = [c.entry.session_id for c in find_lineage(path, sid, fill=False).children if c.depth == 1]
+        ours = (log.header.delegated, kids)
+        theirs = (bool(log.header.delegation_depth) or f["dsh_subagent"], f["dsh_list_children"])
+        if ours != theirs:
+            mismatched[f"zstd/{sid} lineage"] = (ours, theirs)
     assert not mismatched
     assert [(r, s) for r, s in accepted_cases(facts)] == accepted_cases(FACTS)  # dsh accepts the same cases
+
+
+@pytest.mark.parametrize("sid", sorted(FACTS["zstd"]))
+def test_delegated_and_children_as_dsh_has_them(sid):
+    """Delegated: delegationDepth > 0 or origin "subagent"; a session's children: dsh's own listing
+    (origin "subagent" only). A user fork (parentSession + seedLength, depth 0) is top-level."""
+    f = FACTS["zstd"][sid]
+    path = case_path(CASES / "cases", "zstd", sid)
+    log, diag = open_session(path, use_cache=False)
+    from dsh_tui.model.lineage import find_lineage
+    lineage = find_lineage(path, sid, fill=False)
+    out = json.loads(json_text(check_json(log, diag, lineage)))
+    depth = out["header"].get("delegationDepth", 0)
+    assert out["delegated"] == (depth > 0 or f["dsh_subagent"])
+    assert out["forked"] == ("parentSession" in out["header"] and not out["delegated"])
+    assert [c["id"] for c in out["lineage"]["children"] if c["depth"] == 1] == f["dsh_list_children"]
+
+
+def test_a_forks_failure_is_its_own(capsys):
+    """src-fork crashed; its source src did not: src's check exits 0, lists the fork apart, and names
+    only its subagent child among its children."""
+    from dsh_tui.cli import main
+    src = case_path(CASES / "cases", "zstd", "src")
+    assert main(["check", str(src), "--format", "json", "--no-cache"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    lineage = out["lineage"]
+    assert [c["id"] for c in lineage["children"]] == ["src-child"] and lineage["child_failures"] == []
+    forks = {f["id"]: f for f in lineage["forks"]}
+    assert forks["src-fork"]["kind"] == "fork" and forks["src-fork"]["verdict_kind"] == "TOOL_OUTCOME_UNKNOWN"
+    assert forks["src-fork"]["seed_length"] == 22 and forks["src-depth-only"]["kind"] == "unlisted"
+    assert main(["check", str(case_path(CASES / "cases", "zstd", "src-fork")), "--no-cache"]) == 1
+    text = capsys.readouterr().out
+    assert "forked from src at seq 22" in text and "DELEGATED" not in text and "fork source: src" in text

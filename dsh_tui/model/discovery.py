@@ -269,9 +269,12 @@ def _last_outcome(log, diag) -> str | None:
 
 
 def build_tree(entries: list[SessionEntry]) -> list[SessionEntry]:
-    """Nest children under parents by header ``parentSession``; return the roots, newest first.
+    """Nest subagent children under their parents by header ``parentSession``; return the roots,
+    newest first.
 
-    Parents are looked up across all project directories. A child whose parent is
+    As dsh's own tree does (origin "subagent"), only subagent children nest; a user fork names a
+    parent too but is a top-level session of its own, listed with a note saying where it was
+    forked from. Parents are looked up across all project directories. A child whose parent is
     not listed (or that would close a cycle) stays top-level with ``orphan`` and a note.
     Linear in the number of entries, never recursive: a chain of 20,000 sessions is one pass.
     """
@@ -284,6 +287,14 @@ def build_tree(entries: list[SessionEntry]) -> list[SessionEntry]:
     roots: list[SessionEntry] = []
     for e in entries:
         parent = by_id.get(e.parent_session) if e.parent_session else None
+        if e.parent_session and not e.subagent:
+            seed = f" at seq {e.seed_length}" if e.seed_length is not None else ""
+            note = (f"fork of {e.parent_session}{seed}" if e.forked
+                    else f"names {e.parent_session} as parent but has no origin: not a subagent child")
+            if note not in e.notes:
+                e.notes.append(note)
+            roots.append(e)
+            continue
         e.orphan = bool(e.parent_session) and (parent is None or id(e) in looped)
         if e.orphan:
             note = (f"parent session {e.parent_session} not found" if parent is None

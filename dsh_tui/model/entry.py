@@ -58,6 +58,20 @@ class SessionEntry:
     error: str | None = None
 
     @property
+    def subagent(self) -> bool:
+        """A subagent child of its parentSession, as dsh's children listing has it (origin "subagent")."""
+        return self.origin == "subagent" and self.parent_session is not None
+
+    @property
+    def delegated(self) -> bool:
+        return bool(self.delegation_depth) or self.origin == "subagent"
+
+    @property
+    def forked(self) -> bool:
+        """A user fork of its parentSession (seed lineage, a top-level session), not a child."""
+        return self.parent_session is not None and not self.delegated
+
+    @property
     def display_id(self) -> str:
         return self.session_id or decode_segment(self.dir_name) or self.path.name
 

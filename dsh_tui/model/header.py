@@ -46,8 +46,24 @@ class Header:
 
     @property
     def delegated(self) -> bool:
-        depth = self.delegation_depth
-        return bool(depth) or self.get("origin") == "subagent" or isinstance(self.get("parentSession"), str)
+        """A subagent child, as dsh has it (types.ts, child-agent, list-children.ts): delegationDepth > 0
+        or origin "subagent". parentSession alone is seed lineage: a user fork is a top-level session."""
+        return bool(self.delegation_depth) or self.subagent
+
+    @property
+    def subagent(self) -> bool:
+        """What dsh's own children listing (`listChildren`) takes: origin "subagent"."""
+        return self.get("origin") == "subagent"
+
+    @property
+    def forked(self) -> bool:
+        """A user fork: a parentSession (and usually a seedLength) on a session that is not delegated."""
+        return isinstance(self.get("parentSession"), str) and not self.delegated
+
+    @property
+    def seed_length(self) -> int | None:
+        value = self.get("seedLength")
+        return int(value) if _is_safe_nonneg_int(value) else None
 
     def fields(self) -> dict[str, Any]:
         """The header as read, in dsh's key order, only keys present.

@@ -1,10 +1,14 @@
-"""A session's family: its parent and delegated descendants in the same root.
+"""A session's family: its parent, its subagent descendants and its forks in the same root.
 
 dsh records the parent -> child link only in the child's header
 (`parentSession`), so the family is found by listing the session root the
-log sits in (header frames only) or the members of an export ZIP. The
-descendants' own verdicts roll up into the parent's report, and a tool name
-the parent's tool set lacks is looked up in the children's calls.
+log sits in (header frames only) or the members of an export ZIP. As in dsh's
+own `listChildren`, a session's children are its subagent children (origin
+"subagent"); a session that names it as parent without being one (a user
+fork: seed lineage, a top-level session) is listed apart, among its forks,
+and its failures are its own. The children's verdicts roll up into the
+parent's report, and a tool name the parent's tool set lacks is looked up in
+the children's calls.
 """
 
 from __future__ import annotations
@@ -25,13 +29,16 @@ class Relative:
     depth: int  # 1 = direct child
     tools_called: frozenset = frozenset()
     parent_id: str | None = None  # the session this one was delegated from (its row's parent)
+    kind: str = "child"  # child (subagent) | fork (seed lineage) | unlisted (delegated, but no origin)
 
 
 @dataclass
 class Lineage:
     root: Path | None
     parent: SessionEntry | None = None
+    parent_relation: str = "parent"  # or "fork source": the session a user fork was seeded from
     children: list[Relative] = field(default_factory=list)
+    forks: list[Relative] = field(default_factory=list)  # direct only: sessions seeded from this one
     truncated: bool = False
 
     def child_with_tool(self, name: str) -> Relative | None:
@@ -89,13 +96,17 @@ def _family(root: Path, entries: list[SessionEntry], session_id: str | None, can
     out = Lineage(root)
     if me is not None and me.parent_session:
         out.parent = by_id.get(me.parent_session)
+        out.parent_relation = "fork source" if me.forked else "parent"
     kids: dict[str, list[SessionEntry]] = {}
     for e in entries:
-        if e.parent_session:
+        if e.subagent:
             kids.setdefault(e.parent_session, []).append(e)
+        elif e.parent_session == session_id and session_id is not None and len(out.forks) < MAX_CHILDREN:
+            out.forks.append(Relative(e, 1, parent_id=session_id, kind="fork" if e.forked else "unlisted"))
+    out.forks.sort(key=lambda r: _sibling_order(r.entry))
     out.children, out.truncated = _descendants(session_id, kids)
     if fill:
-        for rel in out.children:
+        for rel in out.children + out.forks:
             if cancel is not None and cancel.is_set():
                 break
             _fill(rel, cancel, max_plain, archive)
@@ -193,8 +204,11 @@ def lineage_json(lineage: Lineage) -> dict:
                 "verdict_message": e.verdict_message}
     return {"root": str(lineage.root) if lineage.root else None,
             "parent": one(lineage.parent) if lineage.parent else None,
+            "parent_relation": lineage.parent_relation if lineage.parent else None,
             "children": [{**one(c.entry, c.depth), "parent": c.parent_id} for c in lineage.children],
             "child_failures": [c.entry.session_id for c in lineage.failures()],
+            "forks": [{**one(c.entry, 1), "kind": c.kind, "seed_length": c.entry.seed_length}
+                      for c in lineage.forks],
             "truncated": lineage.truncated}
 
 
@@ -202,7 +216,7 @@ def lineage_lines(lineage: Lineage) -> list[str]:
     """Human lines for the report: the parent and each descendant with its verdict."""
     out = []
     if lineage.parent is not None:
-        out.append(f"parent: {lineage.parent.session_id} ({lineage.parent.path})")
+        out.append(f"{lineage.parent_relation}: {lineage.parent.session_id} ({lineage.parent.path})")
     for c in lineage.children:
         e = c.entry
         verdict = f"{e.verdict_kind} {e.verdict_call_id or ''}".strip() if e.verdict_kind else "no failure found"
@@ -210,4 +224,10 @@ def lineage_lines(lineage: Lineage) -> list[str]:
         out.append(f"{'  ' * (c.depth - 1)}{mark}: {e.session_id} [{e.status}] {verdict}")
     if lineage.truncated:
         out.append(f"... more than {MAX_CHILDREN} descendants; listed the first {MAX_CHILDREN}")
+    for c in lineage.forks:
+        e = c.entry
+        verdict = f"{e.verdict_kind} {e.verdict_call_id or ''}".strip() if e.verdict_kind else "no failure found"
+        what = (f"fork (at seq {e.seed_length})" if c.kind == "fork" and e.seed_length is not None else "fork"
+                if c.kind == "fork" else "names it as parent, no origin: dsh does not list it as a child")
+        out.append(f"{what}: {e.session_id} [{e.status}] {verdict} (its own session: not counted here)")
     return out

@@ -52,12 +52,23 @@ def created_iso(log: SessionLog) -> str | None:
 
 
 def delegation_line(log: SessionLog) -> str:
+    """Where the session stands, as dsh has it: a subagent child (delegationDepth > 0 or origin
+    "subagent"), a user fork (parentSession alone: seed lineage, a top-level session), or top-level.
+    An absent depth (a header read with --lenient) never claims top-level."""
     h = log.header
-    depth = h.get("delegationDepth")
+    depth = h.delegation_depth
+    parent = h.get("parentSession")
+    shown = "absent" if depth is None else depth
     if h.delegated:
-        parent = h.get("parentSession")
-        return (f"DELEGATED session: depth {depth}, parent {parent}"
-                f"{', origin ' + str(h.get('origin')) if h.get('origin') else ''}")
+        return (f"DELEGATED session (subagent child): depth {shown}, parent "
+                f"{_text(parent) if parent is not None else 'absent'}"
+                f"{', origin ' + _text(h.get('origin')) if h.get('origin') is not None else ', no origin'}")
+    if h.forked:
+        seed = h.seed_length
+        return (f"forked from {_text(parent)}{f' at seq {seed}' if seed is not None else ''} "
+                f"(a user fork: a top-level session, depth {shown})")
+    if depth is None:
+        return "delegationDepth absent (dsh rejects such a header): not known to be top-level"
     return f"depth {depth} (top-level session)"
 
 
@@ -280,6 +291,7 @@ def check_json(log: SessionLog, diag: Diagnosis, lineage=None) -> dict[str, Any]
         "header": log.header.fields(),
         "created_at_iso": created_iso(log),
         "delegated": log.header.delegated,
+        "forked": log.header.forked,
         "effective_agent_preset": diag.effective_preset,
         "events": len(log),
         "records": log.records,
@@ -329,6 +341,8 @@ def check_text(log: SessionLog, diag: Diagnosis, *, markdown: bool = False, line
         out.append(f"{bullet}effective agentPreset (agent-preset/selected): {diag.effective_preset}")
     if h.delegated:
         out.append(f"{bullet}*** {delegation_line(log)} ***")
+    elif h.forked:
+        out.append(f"{bullet}{delegation_line(log)}")
     if h.rejection:
         out.append(f"{bullet}REJECTED by dsh: {h.rejection.message}")
     out.append(title("Decode"))
