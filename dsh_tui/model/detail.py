@@ -17,7 +17,8 @@ import orjson
 
 from ..safety import clean_bytes, one_line
 from .session import EventView, SessionLog
-from .summary import Section, _d, _logical_type, _result_block, _short, blocks_text, time_text
+from .summary import (Section, _d, _logical_type, _result_block, _short, blocks_text, field_text, labelled,
+                      shown, time_text)
 from .vocabulary import SURFACE_TYPES
 
 SECTION_CAP = 64 * 1024  # characters shown per detail section
@@ -112,9 +113,9 @@ def diff_lines(fd: Any) -> list[str]:
     """One FileDiff {path, oldText|null, newText} as unified-diff lines (headers first)."""
     if not isinstance(fd, dict):
         return ["(not a FileDiff object)", "", pretty_json(fd)]
-    path, old, new = fd.get("path"), fd.get("oldText"), fd.get("newText")
-    head = [f"--- {'/dev/null' if old is None else 'a/' + str(path)}",
-            f"+++ {'/dev/null' if new is None else 'b/' + str(path)}"]
+    path, old, new = field_text(fd, "path"), fd.get("oldText"), fd.get("newText")
+    head = [f"--- {'/dev/null' if old is None else 'a/' + path}",
+            f"+++ {'/dev/null' if new is None else 'b/' + path}"]
     if (old is not None and not isinstance(old, str)) or (new is not None and not isinstance(new, str)):
         return head + ["(oldText/newText is not a string: raw FileDiff)"] + pretty_json(fd).split("\n")
     old_l = [] if old is None else old.split("\n")
@@ -143,7 +144,7 @@ def _event_lines(ev: EventView, log: SessionLog) -> list[str]:
         out.append(f"time {time_text(ev.time, date=True)} ({ev.time} ms)")
     d = _d(ev)
     if d.get("turn") is not None:
-        out.append(f"turn {d.get('turn')}" + (f"   step {d.get('step')}" if d.get("step") is not None else ""))
+        out.append(f"turn {shown(d['turn'])}" + (f"   step {shown(d['step'])}" if d.get("step") is not None else ""))
     line = ev.line or log.line_of_record(ev.record)
     out.append(f"record {ev.record}   line {line}")
     if ev.packed:
@@ -164,7 +165,7 @@ def _type_sections(ev: EventView) -> list[Section]:
     d, t = _d(ev), _logical_type(ev)
     out: list[Section] = []
     if t == "tool/call":
-        out.append(_section("call", [_line(f"callId {d.get('callId')}   name {d.get('name')}")], "kv"))
+        out.append(_section("call", [_line(f"callId {field_text(d, 'callId')}   name {field_text(d, 'name')}")], "kv"))
         out += _args_sections("arguments", d.get("arguments"))
     elif t == "tool/result":
         block = _result_block(d)
@@ -182,7 +183,7 @@ def _type_sections(ev: EventView) -> list[Section]:
                 out.append(_cap("meta", pretty_json(rest).split("\n"), "json"))
             if isinstance(diffs, list):
                 for k, fd in enumerate(diffs, 1):
-                    path = fd.get("path") if isinstance(fd, dict) else "?"
+                    path = field_text(fd, "path")
                     out.append(_cap(f"meta.diffs {k}/{len(diffs)}: {path}", diff_lines(fd), "diff"))
     elif t in ("assistant/message", "user/message"):
         msg = d.get("message") if isinstance(d.get("message"), dict) else d
@@ -191,11 +192,12 @@ def _type_sections(ev: EventView) -> list[Section]:
             if not isinstance(b, dict):
                 continue
             if b.get("type") == "tool-call":
-                out += _args_sections(f"tool-call {b.get('name')} {b.get('id')} arguments", b.get("arguments"))
+                out += _args_sections(f"tool-call {labelled(b, 'name')} {labelled(b, 'id')} arguments",
+                                      b.get("arguments"))
             elif isinstance(b.get("text"), str):
-                out.append(_cap(str(b.get("type") or "text"), b["text"].split("\n"), "text"))
+                out.append(_cap(shown(b.get("type") or "text"), b["text"].split("\n"), "text"))
             else:
-                out.append(_cap(f"{b.get('type')} block", pretty_json(b).split("\n"), "json"))
+                out.append(_cap(f"{labelled(b, 'type')} block", pretty_json(b).split("\n"), "json"))
         if d.get("usage") is not None:
             out.append(_cap("usage", _kv_usage(d.get("usage")), "kv"))
     elif t == "assistant/chunk":
@@ -205,11 +207,12 @@ def _type_sections(ev: EventView) -> list[Section]:
             out.append(_cap("argumentsDelta (a fragment of the arguments string)",
                             _short(ch.get("argumentsDelta")).split("\n"), "args"))
         elif block.get("type") == "tool-call":
-            out += _args_sections(f"tool-call {block.get('name')} {block.get('id')} arguments", block.get("arguments"))
+            out += _args_sections(f"tool-call {labelled(block, 'name')} {labelled(block, 'id')} arguments",
+                                  block.get("arguments"))
         elif ch.get("type") == "usage":
             out.append(_cap("usage", _kv_usage(ch.get("usage")), "kv"))
         elif isinstance(ch.get("text"), str):
-            out.append(_cap(str(ch.get("type")), ch["text"].split("\n"), "text"))
+            out.append(_cap(labelled(ch, "type"), ch["text"].split("\n"), "text"))
         out.append(_cap("chunk", pretty_json(ch).split("\n"), "json"))
     else:
         out.append(_cap("data", pretty_json(ev.event.get("data") if isinstance(ev.event, dict) else None)
@@ -228,11 +231,11 @@ def detail_sections(ev: EventView, log: SessionLog, diag: Any = None) -> list[Se
         pairs, findings = event_maps(diag)
         for f in findings.get(ev.index, ()):
             out.append(_cap(f"finding {f.kind} ({f.severity})", [f.message] + (
-                [f"callId {f.call_id}   name {f.name}"] if f.call_id else []), "finding"))
+                [f"callId {shown(f.call_id)}   name {shown(f.name)}"] if f.call_id else []), "finding"))
         for p in pairs.get(ev.index, ()):
             roles = " → ".join(f"{role} seq {seq}" for role, seq in p.seqs.items())
-            out.append(_cap(f"{p.kind} pair {p.key}", [
-                f"{p.name}: {p.status}" + (f" ({p.code})" if p.code and p.code != p.status else "")
+            out.append(_cap(f"{p.kind} pair {shown(p.key)}", [
+                f"{shown(p.name)}: {p.status}" + (f" ({p.code})" if p.code and p.code != p.status else "")
                 + (" - closed by dsh crash repair" if p.repaired else ""), roles or "-"], "kv"))
     try:
         out += _type_sections(ev)

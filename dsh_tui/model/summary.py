@@ -79,6 +79,37 @@ def _short(value: Any, n: int = 120) -> str:
         return repr(value)[: n * 4]
 
 
+ABSENT = "absent"
+
+
+def shown(value: Any, n: int = 120) -> str:
+    """A value for the screen: "absent" for a field the log left out (None), a string as is,
+    anything else in its JSON spelling (``true``, never Python's ``True``)."""
+    return ABSENT if value is None else _short(value, n)
+
+
+def field_text(obj: Any, key: str, n: int = 120) -> str:
+    """``obj[key]`` for the screen: "absent" when the key is missing (or ``obj`` is no object),
+    "null" when it is JSON null, else as ``shown``."""
+    if not isinstance(obj, dict) or key not in obj:
+        return ABSENT
+    return _short(obj[key], n)  # None is "null"
+
+
+def labelled(obj: Any, key: str, n: int = 120) -> str:
+    """``field`` where nothing labels the value: a missing or null one names its key ("callId absent")."""
+    if isinstance(obj, dict) and obj.get(key) is not None:
+        return _short(obj[key], n)
+    return f"{key} {field_text(obj, key, n)}"
+
+
+def turn_step(turn: Any, step: Any) -> str:
+    """``2/1``, ``2`` (no step) or "" (no turn)."""
+    if turn is None:
+        return ""
+    return f"{shown(turn)}/{shown(step)}" if step is not None else shown(turn)
+
+
 def blocks_text(blocks: Any) -> str:
     """Text of a content-block list (text and reasoning blocks, images named)."""
     if isinstance(blocks, str):
@@ -128,21 +159,23 @@ def _sum_chunk(d: dict) -> str:
     if ct in ("text-delta", "reasoning-delta"):
         return f"{ct} {_short(ch.get('text'))!s}"
     if ct == "tool-call-delta":
-        head = " ".join(str(x) for x in (ch.get("id"), ch.get("name")) if x)
+        head = " ".join(shown(x) for x in (ch.get("id"), ch.get("name")) if x)
         return f"tool-call-delta {head} {_short(ch.get('argumentsDelta'))}"
+    index = f"#{shown(ch['index'])}" if ch.get("index") is not None else labelled(ch, "index")
     if ct == "block-start":
-        return f"block-start #{ch.get('index')} {ch.get('blockType')}"
+        return f"block-start {index} {labelled(ch, 'blockType')}"
     if ct == "block-end":
         b = ch.get("block") if isinstance(ch.get("block"), dict) else {}
         if b.get("type") == "tool-call":
-            return f"block-end #{ch.get('index')} tool-call {b.get('name')} {b.get('id')} {_short(b.get('arguments'))}"
-        return f"block-end #{ch.get('index')} {b.get('type')}: {_short(b.get('text', ''))}"
+            return (f"block-end {index} tool-call {labelled(b, 'name')} {labelled(b, 'id')} "
+                    f"{_short(b.get('arguments'))}")
+        return f"block-end {index} {labelled(b, 'type')}: {_short(b.get('text', ''))}"
     if ct == "usage":
         return "usage " + _usage_line(ch.get("usage"))
     if ct == "finish":
         r = ch.get("reason")
-        return f"finish {r.get('kind') if isinstance(r, dict) else _short(r)}"
-    return f"{ct} {_short({k: v for k, v in ch.items() if k != 'type'})}"
+        return f"finish {labelled(r, 'kind') if isinstance(r, dict) else labelled(ch, 'reason')}"
+    return f"{labelled(ch, 'type')} {_short({k: v for k, v in ch.items() if k != 'type'})}"
 
 
 def _usage_line(u: Any) -> str:
@@ -158,31 +191,30 @@ def _sum_tool_result(d: dict) -> str:
     src = msg.get("source") if isinstance(msg.get("source"), dict) else {}
     cid = src.get("callId", block.get("toolCallId"))
     err = d.get("error") if isinstance(d.get("error"), dict) else None
-    head = f"{cid}"
+    head = shown(cid) if cid is not None else "callId absent"
     if err:
-        head += f" ✗ {err.get('code') or err.get('name')}"
+        head += f" ✗ {shown(err.get('code') or err.get('name') or 'error')}"
     elif block.get("isError") is True:
         head += " ✗ isError"
     else:
         head += " ✓"
     meta = d.get("meta")
     if isinstance(meta, dict) and isinstance(meta.get("diffs"), list) and meta["diffs"]:
-        paths = [x.get("path") for x in meta["diffs"] if isinstance(x, dict)]
-        head += f" [diff {', '.join(str(p) for p in dict.fromkeys(paths))}]"
+        paths = [field_text(x, "path") for x in meta["diffs"] if isinstance(x, dict)]
+        head += f" [diff {', '.join(dict.fromkeys(paths))}]"
     return f"{head}: {blocks_text(block.get('content'))}"
 
 
 def _sum_turn_end(d: dict) -> str:
     r = d.get("reason")
     if not isinstance(r, dict):
-        return f"turn {d.get('turn')} ended ({_short(r)})"
-    kind = r.get("kind")
+        return f"turn {field_text(d, 'turn')} ended ({labelled(d, 'reason')})"
     extra = ""
     if isinstance(r.get("error"), dict):
-        extra = f" {r['error'].get('code')}: {r['error'].get('message')}"
+        extra = f" {labelled(r['error'], 'code')}: {field_text(r['error'], 'message')}"
     elif isinstance(r.get("reason"), dict):
-        extra = f" by {r['reason'].get('kind')}"
-    return f"turn {d.get('turn')} {kind}{extra}"
+        extra = f" by {labelled(r['reason'], 'kind')}"
+    return f"turn {field_text(d, 'turn')} {labelled(r, 'kind')}{extra}"
 
 
 def _sum_message(d: dict) -> str:
@@ -194,40 +226,40 @@ def _sum_message(d: dict) -> str:
         if isinstance(content, list) else [content]
     out = " ".join(t for t in texts if isinstance(t, str))
     if calls:
-        out += " → calls: " + ", ".join(f"{c.get('name')}({c.get('id')})" for c in calls)
+        out += " → calls: " + ", ".join(f"{labelled(c, 'name')}({labelled(c, 'id')})" for c in calls)
     return out
 
 
 def _sum_generic(t: str, d: dict) -> str:
     if t in ("turn/start",):
-        return f"turn {d.get('turn')}"
+        return f"turn {field_text(d, 'turn')}"
     if t in ("step/start", "step/end"):
-        return f"turn {d.get('turn')} step {d.get('step')}"
+        return f"turn {field_text(d, 'turn')} step {field_text(d, 'step')}"
     if t == "request/header":
         h = d.get("header") if isinstance(d.get("header"), dict) else {}
         cfg = h.get("config") if isinstance(h.get("config"), dict) else {}
         tools = h.get("tools")
         n = f", {len(tools)} tools" if isinstance(tools, list) else f", tools {_short(tools)}" if tools else ""
         what = " ".join(str(x) for x in (cfg.get("provider"), cfg.get("model")) if x) or "request"
-        return f"{what}{n} ({d.get('reason')})"
+        return f"{what}{n} ({labelled(d, 'reason')})"
     if t == "llm/retry":
         f = d.get("failure") if isinstance(d.get("failure"), dict) else {}
-        return f"retry {d.get('retry')}/{d.get('maxRetries')} after {f.get('code')}: {f.get('message')}"
+        return f"retry {field_text(d, 'retry')}/{field_text(d, 'maxRetries')} after {labelled(f, 'code')}: {field_text(f, 'message')}"
     if t == "command/run":
-        return f"/{d.get('name')}{d.get('args') or ''} ({d.get('commandId')})"
+        return f"/{field_text(d, 'name')}{_short(d.get('args') or '')} ({labelled(d, 'commandId')})"
     if t == "command/done":
-        return f"{d.get('kind')}: {d.get('text')} ({d.get('commandId')})"
+        return f"{labelled(d, 'kind')}: {field_text(d, 'text')} ({labelled(d, 'commandId')})"
     if t == "approval/asked":
-        return f"{d.get('toolName')} {d.get('callId')}: {d.get('reason')}"
+        return f"{labelled(d, 'toolName')} {labelled(d, 'callId')}: {field_text(d, 'reason')}"
     if t == "approval/decided":
-        return f"{d.get('outcome')} ({d.get('id')})"
+        return f"{labelled(d, 'outcome')} ({labelled(d, 'id')})"
     if t == "session/title":
-        return str(d.get("title"))
+        return field_text(d, "title")
     if t == "todo/write" and isinstance(d.get("todos"), list):
         todos = [x for x in d["todos"] if isinstance(x, dict)]
         states: dict[str, int] = {}
         for x in todos:
-            states[str(x.get("status"))] = states.get(str(x.get("status")), 0) + 1
+            states[field_text(x, "status")] = states.get(field_text(x, "status"), 0) + 1
         return f"{len(todos)} todos: " + ", ".join(f"{v} {k}" for k, v in states.items())
     if t == "agent/inbox/spliced":
         ins = d.get("inserted") if isinstance(d.get("inserted"), list) else []
@@ -235,7 +267,7 @@ def _sum_generic(t: str, d: dict) -> str:
         removed = f" removed {d['removedCount']}" if "removedCount" in d else ""
         return f"inserted {len(ins)}{removed}{': ' + text if text else ''}"
     if t == "subagent/descriptor":
-        return f"{d.get('label')} ({d.get('mode')}, {d.get('provider')})"
+        return f"{field_text(d, 'label')} ({labelled(d, 'mode')}, {labelled(d, 'provider')})"
     return _short(d, 200)
 
 
@@ -244,7 +276,7 @@ def row_summary(ev: EventView, max_chars: int = 300) -> RowSummary:
     d, t = _d(ev), _logical_type(ev)
     try:
         if t == "tool/call":
-            text = f"{d.get('name')} {d.get('callId')} {_short(d.get('arguments'))}"
+            text = f"{labelled(d, 'name')} {labelled(d, 'callId')} {_short(d.get('arguments'))}"
         elif t == "tool/result":
             text = _sum_tool_result(d)
         elif t in ("user/message", "assistant/message"):
@@ -260,8 +292,7 @@ def row_summary(ev: EventView, max_chars: int = 300) -> RowSummary:
                     + ": " + text)
     except Exception as exc:  # noqa: BLE001 - a malformed event must not break the list
         text = f"(unreadable event: {type(exc).__name__})"
-    turn, step = d.get("turn"), d.get("step")
-    ts = "" if turn is None else (f"{turn}/{step}" if step is not None else f"{turn}")
+    ts = turn_step(d.get("turn"), d.get("step"))
     surface = "surfaceOp" in ev.event if isinstance(ev.event, dict) else False
     return RowSummary(ev.seq, time_text(ev.time), one_line(ts, 12), one_line(ev.type, 64),
                       "surface" if surface or t in SURFACE_TYPES else "log", one_line(text, max_chars))

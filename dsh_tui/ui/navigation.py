@@ -29,6 +29,7 @@ from ..live import END_SEED, entry_target, seed_boundary, split_target
 from ..model.detail import event_maps
 from ..model.lineage import find_lineage, link_findings, session_root
 from ..model.report import bug_report_markdown, permalink
+from ..model.summary import field_text, shown
 from ..safety import one_line
 from .screens.browser import BrowserScreen
 from .screens.family import ChildrenScreen, ConfirmScreen
@@ -285,7 +286,7 @@ class NavigationMixin:
         if rel is None:
             return False
         question = Content.assemble(
-            (f"{one_line(str(f.name), 60)}", KEY), " is not in this session's tool set;\nthe delegated child ",
+            (one_line(shown(f.name), 60), KEY), " is not in this session's tool set;\nthe delegated child ",
             (one_line(f.child_session, 80), KEY), " calls it.\n\nOpen the child session? ",
             ("enter", KEY), " opens, ", ("esc", KEY), " stays, ", ("b", KEY), " comes back.")
 
@@ -334,16 +335,15 @@ def family_lines(log, lineage, seed_end: int | None) -> list[list]:
     """
     h = log.header
     parent_id = h.get("parentSession")
-    depth = h.get("delegationDepth")
     seed_len = h.get("seedLength")
     parts: list = []
     if parent_id or (lineage is not None and lineage.parent is not None):
         where = "" if lineage is None else "" if lineage.parent is not None else " (not in this root)"
-        parts += [("parent ", DIM), (short_id(parent_id), KEY), (where, DIM),
+        parts += [("parent ", DIM), (short_id(field_text(h.raw, "parentSession")), KEY), (where, DIM),
                   (" ⟨u⟩" if lineage is not None and lineage.parent is not None else "", DIM), "  "]
-        parts += [("depth ", DIM), (one_line(str(depth), 8), KEY), "  "]
+        parts += [("depth ", DIM), (one_line(field_text(h.raw, "delegationDepth"), 8), KEY), "  "]
     if seed_len is not None:
-        parts += [("seedLength ", DIM), (one_line(str(seed_len), 12), KEY), "  "]
+        parts += [("seedLength ", DIM), (one_line(shown(seed_len), 12), KEY), "  "]
     if lineage is not None and lineage.children:
         direct = sum(1 for c in lineage.children if c.depth == 1)
         n = len(lineage.children)
@@ -361,7 +361,7 @@ def family_lines(log, lineage, seed_end: int | None) -> list[list]:
         line: list = []
         for rel in failed[:2]:
             e = rel.entry
-            line += [(f" child {one_line(str(e.session_id), 60)} failed: {one_line(e.verdict_kind, 40)} ", LOUD_ERROR),
+            line += [(f" child {one_line(e.display_id, 60)} failed: {one_line(e.verdict_kind, 40)} ", LOUD_ERROR),
                      " "]
             if e.verdict_call_id:
                 line += [(one_line(e.verdict_call_id, 60), KEY), "  "]

@@ -13,7 +13,9 @@ from textual.widgets.option_list import Option
 
 from ...model.diagnosis import ADVICE
 from ...model.report import created_iso
+from ...model.summary import field_text, shown
 from ...safety import one_line
+from ..widgets.header import decode_text, depth_text, plural, preset_text
 
 GLYPH = {"ok": ("✓", "bold $success"), "fail": ("✗", "bold $error"), "warn": ("!", "bold $warning"),
          "info": ("i", "bold $accent")}
@@ -40,11 +42,11 @@ def ten_minute_pass(log, diag) -> list[Step]:
     n = len(log)
     corrupt = raw.corruption + res.corruption
     s1 = Step(1, "Decoded: encoding, frames, header fields", "ok" if log.accepted and not corrupt else "fail",
-              [f"{raw.encoding}, {raw.frames if raw.frames is not None else '-'} frames, {log.records:,} records, "
-               f"{n:,} events",
-               f"version {h.get('version')}, id {h.get('id')}, createdAt {created_iso(log) or h.get('createdAt')}",
-               f"delegationDepth {h.get('delegationDepth')}, agentPreset {diag.effective_preset}"
-               + (f", DELEGATED from {h.get('parentSession')}" if h.delegated else "")], 0 if n else None)
+              [decode_text(log),
+               f"version {field_text(h.raw, 'version')}, id {field_text(h.raw, 'id')}, "
+               f"createdAt {created_iso(log) or field_text(h.raw, 'createdAt')}",
+               f"delegationDepth {depth_text(h)}, agentPreset {preset_text(log, diag)}"
+               + (f", DELEGATED from {field_text(h.raw, 'parentSession')}" if h.delegated else "")], 0 if n else None)
     if h.rejection:
         s1.lines.append(f"REJECTED by dsh ({h.rejection.code}): {h.rejection.message}")
     s1.lines += [f"corruption: {c.message}" for c in corrupt[:3]]
@@ -55,9 +57,12 @@ def ten_minute_pass(log, diag) -> list[Step]:
         s2 = Step(2, "seq contiguous after expanding packed rows", "fail",
                   [f"{len(res.gaps)} gap(s)"] + [f"line {g.line}: expected {g.expected}, found {g.found}: {g.cause}"
                                                  for g in res.gaps[:3]], min(res.gaps[0].index, max(n - 1, 0)))
+    elif not n:
+        s2 = Step(2, "seq contiguous after expanding packed rows", "info",
+                  ["no events: the log holds only its header"])
     else:
         s2 = Step(2, "seq contiguous after expanding packed rows", "ok",
-                  [f"seq 0..{log.seq_of(n - 1) if n else -1} contiguous ({log.records:,} records → {n:,} events)"])
+                  [f"seq 0..{log.seq_of(n - 1)} contiguous ({plural(log.records, 'record')} → {plural(n, 'event')})"])
     if raw.torn is not None:
         s2.status = "fail" if s2.status == "fail" else "warn"
         s2.lines.append(f"torn tail at byte {raw.torn.offset}: {raw.torn.unreadable_bytes} bytes unreadable, "
@@ -71,21 +76,22 @@ def ten_minute_pass(log, diag) -> list[Step]:
     else:
         where = p.close if p.close is not None else p.open if p.open is not None else p.ask
         s3 = Step(3, "The last call without a result or with an error", "fail",
-                  [f"{p.key} {p.name}: {p.status}" + (f" ({p.code})" if p.code and p.code != p.status else ""),
+                  [f"{shown(p.key)} {shown(p.name)}: {p.status}" + (f" ({p.code})" if p.code and p.code != p.status else ""),
                    " → ".join(f"{role} seq {seq}" for role, seq in p.seqs.items()),
-                   f"arguments {p.detail}"], where)
+                   f"arguments {shown(p.detail)}"], where)
         if p.status in ADVICE:
             advice = [p.status + (" (closed by dsh crash repair)" if p.repaired else ""), ADVICE[p.status]]
         elif p.status == "error":
             advice = [f"the tool ran and returned an error{': ' + p.code if p.code else ''}",
-                      (p.result.splitlines() or [""])[0]]
+                      ((p.result or "").splitlines() or [""])[0]]
         else:
             advice = [p.status]
         s4 = Step(4, "Its classification", "fail", advice, where)
     outside = [f for f in diag.findings if f.kind == "NOT_IN_TOOL_SET"]
     if outside:
         s5 = Step(5, "Tool names not in this session's tool set", "warn",
-                  [f"{f.name} (callId {f.call_id}, seq {f.seq})" for f in outside[:5]], outside[0].index)
+                  [f"{shown(f.name)} (callId {shown(f.call_id)}, seq {shown(f.seq)})" for f in outside[:5]],
+                  outside[0].index)
     elif not any(isinstance(t, tuple) for t in diag.pairing.tool_set.values()):
         s5 = Step(5, "Tool names not in this session's tool set", "info",
                   ["no request/header tool list before the calls: cannot check"])
@@ -97,8 +103,9 @@ def ten_minute_pass(log, diag) -> list[Step]:
                           (p.key, p.name, p.seqs.get("call", p.seqs.get("ask")), s3.index) if p else
                           (None, None, v.seq if v else None, v.index if v else None))
     s6 = Step(6, "The lines to cite", "info" if cid or v else "ok",
-              [f"callId:          {cid}", f"tool/name:       {name}", f"header version:  {h.get('version')}",
-               f"session id:      {h.get('id')}", f"seq:             {seq}"] if cid or v
+              [f"callId:          {shown(cid)}", f"tool/name:       {shown(name)}",
+               f"header version:  {field_text(h.raw, 'version')}", f"session id:      {field_text(h.raw, 'id')}",
+               f"seq:             {shown(seq)}"] if cid or v
               else ["no failure to cite"], at)
     return [s1, s2, s3, s4, s5, s6]
 

@@ -12,6 +12,7 @@ from textual.content import Content
 from textual.widget import Widget
 
 from ...model.report import created_iso
+from ...model.summary import field_text, shown, turn_step
 from ...safety import one_line
 
 LOUD_ERROR = "bold reverse $error"
@@ -35,24 +36,47 @@ def short_id(value, max_chars: int = 19) -> str:
     return text[:max_chars - 1 - tail] + "…" + text[-tail:]
 
 
+def plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def decode_text(log) -> str:
+    """``zstd, 1 frame, 23 records, 26 events``; a JSONL log has no frames to count."""
+    raw = log.raw
+    frames = f", {plural(raw.frames, 'frame')}" if raw.frames is not None else ""
+    return f"{raw.encoding}{frames}, {plural(log.records, 'record')}, {plural(len(log), 'event')}"
+
+
+def preset_text(log, diag) -> str:
+    """The preset in effect (the last agent-preset/selected, else the header's); "absent" when neither says."""
+    preset, header = diag.effective_preset, log.header.get("agentPreset")
+    if preset == header:
+        return field_text(log.header.raw, "agentPreset")
+    return f"{shown(preset)} (header: {field_text(log.header.raw, 'agentPreset')})"
+
+
+def depth_text(h) -> str:
+    """delegationDepth; "(top-level)" only when the header says 0, never for an absent or bad depth."""
+    if h.delegation_depth == 0:
+        return "0 (top-level)"
+    return field_text(h.raw, "delegationDepth")
+
+
 def header_lines(log, diag, path: Path) -> list[list]:
     """The panel's lines as lists of Content parts (each line is fitted to the width later)."""
-    raw, h = log.raw, log.header
-    created = (created_iso(log) or str(h.get("createdAt"))).replace("+00:00", "Z").replace("T", " ")
-    preset = diag.effective_preset
-    preset_text = str(preset) if preset == h.get("agentPreset") else f"{preset} (header: {h.get('agentPreset')})"
-    line1 = [(one_line(path.name, 100), "bold"), "  ",
-             (f"{raw.encoding}, {raw.frames if raw.frames is not None else '-'} frames, "
-              f"{log.records:,} records, {len(log):,} events", DIM), ("  · times UTC", DIM)]
-    line2 = _kv("v", h.get("version"), 10) + _kv("id", h.get("id"), 80) + _kv("preset", preset_text, 40)
+    h = log.header
+    created = (created_iso(log) or field_text(h.raw, "createdAt")).replace("+00:00", "Z").replace("T", " ")
+    line1 = [(one_line(path.name, 100), "bold"), "  ", (decode_text(log), DIM), ("  · times UTC", DIM)]
+    line2 = (_kv("v", field_text(h.raw, "version"), 10) + _kv("id", field_text(h.raw, "id"), 80)
+             + _kv("preset", preset_text(log, diag), 40))
     line3: list = []
     if h.delegated:
-        line3 += [(f" DELEGATED child session: depth {one_line(str(h.get('delegationDepth')), 12)}, parent "
-                   f"{one_line(str(h.get('parentSession')), 80)} ", LOUD_WARN), "  "]
+        line3 += [(f" DELEGATED child session: depth {one_line(field_text(h.raw, 'delegationDepth'), 12)}, parent "
+                   f"{one_line(field_text(h.raw, 'parentSession'), 80)} ", LOUD_WARN), "  "]
     line3 += _kv("created", created, 40)
     if not h.delegated:
-        line3 += _kv("depth", f"{h.get('delegationDepth')} (top-level)", 30)
-    line3 += _kv("cwd", h.get("cwd"), 200)
+        line3 += _kv("depth", depth_text(h), 30)
+    line3 += _kv("cwd", field_text(h.raw, "cwd"), 200)
     return [line1, line2, line3, integrity_badges(log), verdict_parts(diag, len(log))]
 
 
@@ -94,12 +118,20 @@ def integrity_badges(log) -> list:
     return out
 
 
+def where_text(seq, turn, step) -> str:
+    """``seq 25 · turn 2/1``, leaving out what the finding does not know."""
+    ts = turn_step(turn, step)
+    return " · ".join(x for x in (f"seq {seq}" if seq is not None else "", f"turn {ts}" if ts else "") if x)
+
+
 def verdict_parts(diag, n: int) -> list:
     v = diag.verdict
     if v is None:
-        return [(f"✓ No failure found in {n:,} events", OK)]
-    who = " ".join(one_line(str(x), 60) for x in (v.call_id, v.name) if x)
-    where = f"seq {v.seq}" + (f" · turn {v.turn}/{v.step}" if v.turn is not None else "")
+        if not n:
+            return [("no events: the log holds only its header", KEY)]
+        return [(f"✓ No failure found in {plural(n, 'event')}", OK)]
+    who = " ".join(one_line(shown(x), 60) for x in (v.call_id, v.name) if x)
+    where = where_text(v.seq, v.turn, v.step)
     return [(f" VERDICT {one_line(v.kind, 40)} ", LOUD_ERROR), " ", (who, "bold"), f"  {where}  ",
             (one_line(v.message, 300), DIM)]
 
@@ -126,8 +158,8 @@ class HeaderPanel(Widget):
 
     def show_provisional(self, path: Path, tv) -> None:
         """The tail verdict, marked provisional, until the full decode replaces the panel."""
-        who = " ".join(one_line(str(x), 60) for x in (tv.call_id, tv.name) if x)
-        where = f"seq {tv.seq}" + (f" · turn {tv.turn}/{tv.step}" if tv.turn is not None else "")
+        who = " ".join(one_line(shown(x), 60) for x in (tv.call_id, tv.name) if x)
+        where = where_text(tv.seq, tv.turn, tv.step)
         verdict = [(f" VERDICT {one_line(tv.kind, 40)} ", LOUD_ERROR), " ", (who, "bold"), f"  {where}  ",
                    (f"provisional: read from the last {tv.tail_bytes // 1024:,} KiB; full decode running…", DIM)]
         self._lines = self._lines[:1] + [verdict]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.segment import Segment
 
+from ...model.summary import shown
 from ...safety import one_line
 from ..messages import PairHighlighted
 from .vlist import VirtualList
@@ -55,7 +56,7 @@ class PairsPane(VirtualList):
         if hit is None:
             p = self.pairs[row]
             status = p.status + (" (repaired)" if p.repaired else "")
-            hit = (one_line(status, 40), p.kind, one_line(p.key, 60), one_line(str(p.name), 40),
+            hit = (one_line(status, 40), p.kind, one_line(shown(p.key), 60), one_line(shown(p.name), 40),
                    one_line(pair_seqs(p), 80), one_line(p.detail or p.result or "", 200))
             self._rows[row] = hit
         return hit
