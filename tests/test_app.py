@@ -294,6 +294,42 @@ async def test_header_badges(name, badge):
         assert badge in str(app.query_one("#header").render())
 
 
+async def test_header_only_log_says_it_holds_no_events_and_counts_in_words(write_zstd, write_jsonl):
+    # It said "seq 0..-1", "1 frames", "No failure found in 0 events"; a JSONL log said "- frames".
+    app = make_app(write_zstd([]))  # the header in one frame, nothing after it
+    async with app.run_test(size=(120, 30)) as pilot:
+        await ready(app, pilot)
+        header = app.query_one("#header").plain()
+        assert "zstd, 1 frame, 0 records, 0 events" in header
+        assert "no events: the log holds only its header" in header and "No failure found" not in header
+        await pilot.press("t")
+        await settle(app, pilot)
+        steps = "\n".join(line for s in app.screen.steps for line in s.lines)
+        assert "0..-1" not in steps and "no events: the log holds only its header" in steps
+        assert "1 frame," in steps and "1 frames" not in steps
+    app = make_app(write_jsonl([{"type": "turn/start", "seq": 0, "time": 1790000000000, "data": {"turn": 1}}]))
+    async with app.run_test(size=(120, 30)) as pilot:
+        await ready(app, pilot)
+        header = app.query_one("#header").plain()
+        assert "jsonl, 1 record, 1 event " in header and "frame" not in header
+
+
+async def test_back_with_nowhere_to_go_says_so(demo):
+    # b and esc on the demo did nothing at all (the binding was disabled, so the key fell through).
+    app = make_app(demo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        assert "Back" not in [b.binding.description for b in app.screen.active_bindings.values()
+                              if b.binding.show and b.enabled]  # the footer offers no Back
+        for key in ("b", "escape"):
+            app.clear_notifications()
+            await pilot.press(key)
+            await settle(app, pilot)
+            assert [n.message for n in app._notifications][-1:] == [
+                "nothing to go back to: this log is not in a dsh session root (q quits)"], key
+            assert app.is_running and app.current_index == app.diag.verdict.index
+
+
 async def test_panes_tab_order_and_narrow_layout(demo, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
     app = make_app(demo)

@@ -30,7 +30,7 @@ KEY_HELP: list[tuple[str, list[tuple[str, str]]]] = [
                 ("t", "the ten-minute pass checklist"),
                 ("l", "copy the permalink <session-id>@<seq> of the event"),
                 ("m", "(in the copy window) the markdown bug report, secrets masked")]),
-    ("Sessions", [("b esc", "back: the previous session, else the session browser"),
+    ("Sessions", [("b esc", "back: the previous session, else the session browser (if any)"),
                   ("u", "open the parent session (delegated children)"),
                   ("c", "delegated children: pick one to open"),
                   ("enter", "on NOT_IN_TOOL_SET: open the child that calls the tool"),
@@ -61,6 +61,7 @@ BINDINGS = [
     B("z", "zoom", "Zoom pane", show=False, id="zoom"),
     B("enter", "enter", "Open", show=False, id="enter"),
     B("b,escape", "back", "Back", id="back"),  # hidden when there is nothing to go back to
+    B("b,escape", "try_back", "Back", show=False, id="try-back"),  # then this one says so (navigation.py)
     B("u", "parent", "Parent session", show=False, id="parent"),
     B("c", "children", "Children", show=False, id="children"),
     B("w", "toggle_follow", "Follow / pause", show=False, id="toggle-follow"),
@@ -98,7 +99,7 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("Zoom pane", "Maximize or restore the focused pane (z)", "zoom"),
     ("Copy permalink", "<session-id>@<seq> of the event under the cursor (l)", "permalink"),
     ("Copy markdown bug report", "Masked markdown report for the finding under the cursor", "copy_report_markdown"),
-    ("Back", "The previous session, else the session browser (b, esc)", "back"),
+    ("Back", "The previous session, else the session browser (b, esc)", "try_back"),
     ("Open the parent session", "Of a delegated child (u)", "parent"),
     ("Open a child session", "Delegated children of this session (c)", "children"),
     ("Follow / pause", "Re-read the file as it grows (w)", "toggle_follow"),

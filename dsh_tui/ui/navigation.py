@@ -107,8 +107,8 @@ class NavigationMixin:
             self._explorer_actions = _explorer_actions()
         if action in self._explorer_actions and self.browser_active():
             return False  # the browser's keys only; the explorer's wait until a session is open
-        if action == "back":
-            return True if self.can_go_back() else False
+        if action == "back":  # shown in the footer only when there is somewhere to go back to;
+            return True if self.can_go_back() else False  # else b/esc fall through to try_back
         return super().check_action(action, parameters)
 
     def can_go_back(self) -> bool:
@@ -182,6 +182,10 @@ class NavigationMixin:
         self.show_log(place.log, place.diag)
         self.after_log_shown()
 
+    def action_try_back(self) -> None:
+        """b/esc (and the palette's Back) with nowhere to go back to: say so, rather than nothing."""
+        self.action_back()
+
     def action_back(self) -> None:
         if not self.load_finished:  # still reading: stop, so no error screen pops up later
             self.cancel_event.set()
@@ -193,7 +197,7 @@ class NavigationMixin:
             path, member = split_target(self.path)
             root = session_root(path) if member is None else None
             if root is None:
-                self.notify("nothing to go back to (q quits)", markup=False)
+                self.notify("nothing to go back to: this log is not in a dsh session root (q quits)", markup=False)
                 return
             self.browse_root = root
         self.show_browser(self._browser_root or self.browse_root)
