@@ -43,7 +43,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lenient", action="store_true",
                    help="read a log dsh would reject (e.g. no delegationDepth); every output is marked UNVERIFIED")
     p.add_argument("--max-plain-size", type=_size, default=None, metavar="SIZE",
-                   help="refuse logs that decompress past SIZE (default 4G, env DSH_TUI_MAX_PLAIN_BYTES)")
+                   help="refuse logs that decompress past SIZE (default: 4G, or a quarter of the machine's memory if less; env DSH_TUI_MAX_PLAIN_BYTES)")
     p.add_argument("--no-cache", action="store_true",
                    help="neither read nor write the index cache ($XDG_CACHE_HOME/dsh-tui/index; env DSH_TUI_NO_CACHE)")
 
@@ -192,7 +192,7 @@ def start_background(path, max_plain: int | None = None) -> dict:
         return {}
     from .model.segments import TailHelper
     from .model.tail import start_tail_probe
-    return {"tail_probe": start_tail_probe(path), "early_tail": TailHelper.early(path, max_plain)}
+    return {"tail_probe": start_tail_probe(path, max_plain), "early_tail": TailHelper.early(path, max_plain)}
 
 
 def run_ui(argv: list[str]) -> int:

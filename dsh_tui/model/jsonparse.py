@@ -26,7 +26,7 @@ def parse_json(line: bytes | bytearray | memoryview) -> tuple[Any | None, bool]:
     if len(line) > MAX_FALLBACK_BYTES:
         return None, False
     try:
-        text = bytes(line).decode("utf-8", "replace")
+        text = str(line, "utf-8", "replace")  # no copy of a memoryview first
         return json.loads(text), True
     except (ValueError, RecursionError):
         return None, False

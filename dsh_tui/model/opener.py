@@ -114,7 +114,7 @@ def save_to_cache(log: SessionLog, diag: Diagnosis) -> None:
     path = log.path
     if log.from_cache or not cache.enabled() or len(log.store) < 256 * 1024:
         return
-    limit = getattr(log, "plain_limit", None)
+    limit = log.plain_limit
     try:
         key = cache.entry_key(path, plain_limit=max_plain_bytes() if limit is None else limit,
                               lenient=log.lenient)

@@ -30,9 +30,12 @@ def integrity_problems(log: SessionLog) -> list[str]:
         out.append(f"{len(r.gaps)} seq gap(s), first at line {r.gaps[0].line}")
     if raw.torn is not None:
         out.append(f"torn tail at byte {raw.torn.offset} ({raw.torn.unreadable_bytes} bytes unreadable)")
+    if raw.unchecked_frames:
+        out.append(f"{raw.unchecked_frames} frame(s) carry no checksum: their bytes are unverified (dsh always "
+                   "writes one)")
     for c in (raw.corruption + r.corruption)[:3]:
         out.append(f"corruption: {c.message}")
-    extra = len(raw.corruption) + len(r.corruption) - 3
+    extra = log.corruption_count - 3
     if extra > 0:
         out.append(f"... and {extra} more corrupt record(s)")
     required = [u.type for u in r.unknown.values() if not u.ignorable]
@@ -298,6 +301,8 @@ def check_json(log: SessionLog, diag: Diagnosis, lineage=None) -> dict[str, Any]
         "projected": r.projected,
         "torn_tail": raw.torn.as_dict() if raw.torn else None,
         "corruption": [_human(c.as_dict()) for c in raw.corruption + r.corruption],
+        "corruption_dropped": r.corruption_dropped,
+        "unchecked_frames": raw.unchecked_frames,
         "seq": {"contiguous": not r.gaps and not r.projected, "verifiable": not r.projected,
                 "gaps": [g.as_dict() for g in r.gaps]},
         "unknown_types": [u.as_dict() for u in r.unknown.values()],

@@ -56,6 +56,7 @@ class SessionLog:
         self.from_cache = False
         self._scanner: Scanner | None = None  # kept to index appended records (live follow)
         self.followable = True  # False for a log read from a ZIP member
+        self.plain_limit: int | None = None  # the plaintext limit it was read under (the index cache keys on it)
         self.parse_record = lru_cache(maxsize=4096)(self._parse_record)
 
     # -- sizes and identity -------------------------------------------------
@@ -146,7 +147,7 @@ class SessionLog:
                     kept += chunk
                 self._scanner.feed(chunk, produced)
                 produced += len(chunk)
-        raw.size, raw.mtime_ns = len(data), st.st_mtime_ns
+        raw.size, raw.mtime_ns = len(data), _st.st_mtime_ns  # the stat that bounded the read
         self.res = self._scanner.finish()
         if kept is not None:
             raw.plain = kept
@@ -351,7 +352,8 @@ def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_pla
         base = produced
         produced += len(chunk)
         if keep_plain:
-            if out is None and isinstance(chunk, (bytes, bytearray)) and raw.encoding == "jsonl":
+            plain = raw.encoding == "jsonl" or chunk is raw.plain  # the file's bytes, or a ZIP member's
+            if out is None and isinstance(chunk, (bytes, bytearray)) and plain:
                 out = chunk  # no copy for plain files (a bytearray: a file over 1 GiB, read into one)
             else:
                 if not isinstance(out, bytearray):
