@@ -113,6 +113,8 @@ def file_change(raw: RawLog, st: os.stat_result, fd: int) -> str | None:
         return f"rewritten at the same size, {raw.size:,} bytes"
     if _pread_end(fd, raw.size) != raw.boundary:  # an append leaves every byte before the old end as it was
         return f"it grew from {raw.size:,} to {st.st_size:,} bytes, but its bytes before the old end changed"
+    if raw.head and _pread_end(fd, len(raw.head)) != raw.head:  # nor its first bytes (the header)
+        return f"it grew from {raw.size:,} to {st.st_size:,} bytes, but its first bytes (the header) changed"
     return None
 
 

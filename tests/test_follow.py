@@ -208,3 +208,18 @@ def test_a_log_replaced_by_a_fifo_or_a_directory_is_refused_without_hanging(tmp_
     worker.join(10)
     assert len(outcome) == 1 and isinstance(outcome[0], LogUnreadable)
     assert ("not a regular file" if kind == "fifo" else "is a directory") in outcome[0].message
+
+
+def test_a_grown_file_whose_header_changed_is_reopened(tmp_path, write_jsonl):
+    """Rewritten in place with another session's header (same length) and the same records plus more:
+    the bytes before the old end match, the first bytes do not. An append never changes the header."""
+    from .conftest import HEADER, crash_records, lines_of
+    path = write_jsonl(crash_records()[:3])
+    log = load_session(path)
+    other = {**HEADER, "id": HEADER["id"][:-1] + "X"}
+    body = b"\n".join(lines_of([other, *crash_records()])) + b"\n"
+    with open(path, "r+b") as fh:  # same inode
+        fh.write(body)
+    step = follow_step(log)
+    assert step.reopened and step.replaced and "header" in step.replaced
+    assert step.log.session_id == other["id"]

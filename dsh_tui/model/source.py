@@ -89,6 +89,7 @@ class RawLog:
     dev: int = 0
     ino: int = 0
     boundary: bytes = b""
+    head: bytes = b""  # the file's first BOUNDARY_BYTES: the header, which another session changes
 
 
 def max_plain_bytes(explicit: int | None = None) -> int:
@@ -190,7 +191,8 @@ def open_log(path: str | os.PathLike, *, max_plain: int | None = None) -> tuple[
     path = Path(path)
     limit = max_plain_bytes(max_plain)
     data, st = read_file_bytes(path, limit)
-    ident = {"dev": st.st_dev, "ino": st.st_ino, "boundary": bytes(data[-BOUNDARY_BYTES:])}
+    ident = {"dev": st.st_dev, "ino": st.st_ino, "boundary": bytes(data[-BOUNDARY_BYTES:]),
+             "head": bytes(data[:BOUNDARY_BYTES])}
     if data[:4] == ZSTD_MAGIC:
         return RawLog(path, st.st_size, st.st_mtime_ns, "zstd", b"", **ident), data, limit
     if looks_like_jsonl(data):
