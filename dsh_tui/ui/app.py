@@ -37,6 +37,7 @@ from .screens.error import ErrorScreen
 from .screens.help import HelpScreen
 from .follow import FollowMixin  # live follow (issue 6)
 from .navigation import NavigationMixin  # browser, parent/child, back, permalink (issue 6)
+from .nocolor import no_color_variables
 from .views import RowSource
 from .quietgc import QuietGC
 from .widgets.cmdline import CommandLine
@@ -75,6 +76,12 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
         self.early_tail = early_tail  # a TailHelper.early started by the CLI (handed to the decode), or None
         self._shown_early: threading.Event | None = None  # set once a verdict painted at mount is on screen
         self.quiet_gc = QuietGC()  # full GC passes between key presses (ui/quietgc.py)
+
+    def get_css_variables(self) -> dict[str, str]:
+        variables = super().get_css_variables()
+        if self.no_color:  # NO_COLOR: contrast from bold/reverse, not a grey of red (ui/nocolor.py)
+            variables = self.theme_variables = {**variables, **no_color_variables(variables)}
+        return variables
 
     async def on_event(self, event: Event) -> None:
         if isinstance(event, InputEvent):

@@ -15,6 +15,7 @@ from ...model.diagnosis import ADVICE
 from ...model.report import created_iso
 from ...model.summary import field_text, shown
 from ...safety import one_line
+from ..nocolor import colourless
 from ..widgets.header import decode_text, depth_text, plural, preset_text
 
 GLYPH = {"ok": ("✓", "bold $success"), "fail": ("✗", "bold $error"), "warn": ("!", "bold $warning"),
@@ -110,8 +111,10 @@ def ten_minute_pass(log, diag) -> list[Step]:
     return [s1, s2, s3, s4, s5, s6]
 
 
-def step_content(step: Step) -> Content:
+def step_content(step: Step, no_color: bool = False) -> Content:
     glyph, style = GLYPH[step.status]
+    if no_color:  # bold, in the highlight bar's colours when highlighted (ui/nocolor.py)
+        style = colourless(style)
     parts: list = [(f" {glyph} ", style), (f"{step.number}. {step.title}", "bold")]
     if step.index is not None:
         parts.append(("   ⏎ jump", "$text-muted"))
@@ -128,7 +131,8 @@ class ChecklistScreen(ModalScreen[int | None]):
         self.steps = steps
 
     def compose(self) -> ComposeResult:
-        options = OptionList(*(Option(step_content(s), id=f"step-{s.number}") for s in self.steps), id="checklist")
+        options = OptionList(*(Option(step_content(s, self.app.no_color), id=f"step-{s.number}") for s in self.steps),
+                             id="checklist")
         options.border_title = "the ten-minute pass"
         options.border_subtitle = "enter jumps to the event · esc closes"
         yield options

@@ -13,10 +13,14 @@ from textual.widgets.option_list import Option
 from ...browse import status_of
 from ...model.lineage import tree_guides
 from ...safety import one_line
+from ..nocolor import colourless
 
 
-def relative_content(rel, guide: str | None = None) -> Content:
-    """One descendant: its tree guide (from `tree_guides`), id, status, verdict, events, ZIP member."""
+def relative_content(rel, guide: str | None = None, no_color: bool = False) -> Content:
+    """One descendant: its tree guide (from `tree_guides`), id, status, verdict, events, ZIP member.
+
+    ``no_color``: the parts drop their colours (bold stays), so a highlighted row reads in the
+    highlight bar's colours (ui/nocolor.py)."""
     e = rel.entry
     label, cls = status_of(e)
     style = {"ok": "$success", "bad": "bold $error", "warn": "$warning"}.get(cls, "$text-muted")
@@ -28,9 +32,11 @@ def relative_content(rel, guide: str | None = None) -> Content:
         if e.verdict_call_id:
             parts += [" ", one_line(e.verdict_call_id, 60)]
     if e.events is not None:
-        parts += [(f"  {e.events:,} events", "$text-muted")]
+        parts += [(f"  {e.events:,} event{'' if e.events == 1 else 's'}", "$text-muted")]
     if e.member:
         parts += [(f"  {one_line(e.member, 80)}", "$text-muted")]
+    if no_color:
+        parts = [part if isinstance(part, str) else (part[0], colourless(part[1])) for part in parts]
     return Content.assemble(*parts)
 
 
@@ -47,7 +53,7 @@ class ChildrenScreen(ModalScreen):
 
     def compose(self) -> ComposeResult:
         guides = tree_guides(self.children_)
-        options = OptionList(*(Option(relative_content(r, g), id=f"child-{k}")
+        options = OptionList(*(Option(relative_content(r, g, self.app.no_color), id=f"child-{k}")
                                for k, (r, g) in enumerate(zip(self.children_, guides))), id="children-list")
         options.border_title = f"delegated children ({len(self.children_)}{'+' if self.truncated else ''})"
         options.border_subtitle = "enter opens · b comes back · esc closes"

@@ -24,7 +24,8 @@ from ..messages import GotoSeqCount, RowHighlighted, SeqCountChanged
 from ..views import RowSource
 from .vlist import VirtualList
 
-MARKS = {"verdict": "▶", "failure": "✗", "warning": "!", "info": "·"}
+# The verdict's mark is no pointer (▶ read as the cursor): the cursor is the row's bar, the verdict a diamond.
+MARKS = {"verdict": "◆", "failure": "✗", "warning": "!", "info": "·"}
 COUNT_KEYS = frozenset({*"0123456789", "G", "escape"})  # keys that keep a pending count
 COUNT_DIGITS = 18
 
