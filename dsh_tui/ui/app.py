@@ -227,7 +227,7 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
         if self.tail_probe is not None:  # opened from the index cache: the early look was not needed
             self.tail_probe.close()
         if not log.accepted and not self.lenient:
-            rej = log.header.rejection
+            rej = log.rejection
             self.query_one(LoadBar).display = False
             self.push_screen(ErrorScreen("dsh rejects this log", f"{self.path.name}: {rej.code}: {rej.message}",
                                          "open it anyway with --lenient (everything is then marked UNVERIFIED)"))

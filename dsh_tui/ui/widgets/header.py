@@ -91,7 +91,7 @@ def integrity_badges(log) -> list:
     raw, res = log.raw, log.res
     out: list = []
     if not log.accepted:
-        rej = log.header.rejection
+        rej = log.rejection
         out += [(f" UNVERIFIED: dsh rejects this log ({one_line(rej.code, 40)}: {one_line(rej.message, 160)}) ",
                  LOUD_ERROR), " "]
     if res.projected:
