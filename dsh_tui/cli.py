@@ -108,9 +108,9 @@ def _check(argv: list[str]) -> int:
     except MemoryError:
         return _fail(f"{args.file}: out of memory while decoding; lower --max-plain-size")
     if not log.accepted and not args.lenient:
-        msg = f"{args.file}: rejected: {log.header.rejection.message} (read it anyway with --lenient)"
+        msg = f"{args.file}: rejected: {log.rejection.message} (read it anyway with --lenient)"
         if args.format == "json":
-            _print_json(_rejected_json(args.file, log))
+            _print_json(_rejected_json(log, diag))
         return _fail(msg)
     if not args.no_cache:
         from .model import cache
@@ -146,12 +146,11 @@ def _early_check_helper(args):
     return segments.TailHelper.early(args.file, args.max_plain_size, segments.STEAL_HEAD_SHARE, nice=0, steal=True)
 
 
-def _rejected_json(path: str, log) -> dict:
-    from .model.report import SCHEMA
-    return {"schema": SCHEMA, "file": path, "encoding": log.raw.encoding, "frames": log.raw.frames,
-            "accepted": False, "rejection": log.header.rejection.as_dict(), "header": log.header.fields(),
-            "delegated": log.header.delegated, "events": len(log), "records": log.records,
-            "findings": [], "verdict": None}
+def _rejected_json(log, diag) -> dict:
+    """A refused log's JSON: every key of the contract (what the decode saw), no findings or verdict:
+    dsh would not load it, and nothing is judged past a refusal without --lenient."""
+    from .model.report import check_json
+    return {**check_json(log, diag), "findings": [], "verdict": None, "snippet": None}
 
 
 def _print_json(obj: dict) -> None:

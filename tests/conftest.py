@@ -74,6 +74,9 @@ def shared_log(rel: str) -> Path:
     return path
 
 
+MODEL_SOURCE = {"kind": "model", "provider": "deepseek-official", "model": "deepseek-v4-flash"}  # as dsh writes it
+
+
 def ev(etype: str, seq: int, data=None, **extra) -> dict:
     out = {"type": etype, "seq": seq, "time": 1790000000000 + seq, "data": {} if data is None else data}
     out.update(extra)
@@ -123,7 +126,7 @@ def crash_records() -> list[dict]:
                                  "reason": "initial"}),
         ev("assistant/message", 3, {"turn": 1, "step": 1, "message": {"id": "m1", "role": "assistant",
                                                                       "content": [call_a, call_b],
-                                                                      "source": {"kind": "model"}}},
+                                                                      "source": MODEL_SOURCE}},
            surfaceOp="append"),
         ev("tool/call", 4, {"turn": 1, "step": 1, "callId": "call_a", "name": "bash",
                             "arguments": call_a["arguments"]}),

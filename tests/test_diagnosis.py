@@ -9,7 +9,7 @@ from dsh_tui.model.diagnosis import diagnose
 from dsh_tui.model.report import check_json, snippet
 from dsh_tui.model.session import load_session
 
-from .conftest import HEADER, crash_records, ev, result
+from .conftest import HEADER, MODEL_SOURCE, crash_records, ev, result
 
 
 def kinds(diag):
@@ -95,7 +95,8 @@ def test_recovered_retry_is_info_only_and_exit_zero(write_jsonl, capsys):
         ev("turn/start", 0, {"turn": 1}), ev("step/start", 1, {"turn": 1, "step": 1}),
         ev("llm/retry", 2, {"retryId": "r1", "turn": 1, "step": 1, "retry": 1, "failure": {"message": "m", "code": "C"}}),
         ev("assistant/message", 3, {"turn": 1, "step": 1, "message": {"id": "m", "role": "assistant", "content": [],
-                                                                      "source": {"kind": "model"}}}),
+                                                                      "source": MODEL_SOURCE}},
+           surfaceOp="append"),
         ev("step/end", 4, {"turn": 1, "step": 1}), ev("turn/end", 5, {"turn": 1, "reason": {"kind": "completed"}}),
     ]
     path = write_jsonl(recs)
@@ -126,7 +127,8 @@ def test_usage_counts_each_call_once_with_its_last_usage_and_skips_fork_seed(wri
 
     def message(seq, turn, step, n):
         return ev("assistant/message", seq, {"turn": turn, "step": step, "usage": {"inputTokens": n, "outputTokens": 1},
-                                             "message": {"id": "m", "role": "assistant", "content": [], "source": {}}})
+                                             "message": {"id": "m", "role": "assistant", "content": [], "source": MODEL_SOURCE}},
+           surfaceOp="append")
     recs = [usage_chunk(0, 1, 1, 1000), message(1, 1, 1, 5),  # inherited (seq < seedLength)
             usage_chunk(2, 2, 1, 10), message(3, 2, 1, 99),    # the message, the final sample, wins
             message(4, 2, 2, 7),                                # no chunk: the message
@@ -197,7 +199,10 @@ def test_token_counts_that_are_not_finite_count_zero(tmp_path, capsys):
     usage = diagnose(load_session(path)).usage
     assert usage.session == {"inputTokens": 0, "outputTokens": 3, "cacheReadTokens": 0, "cacheWriteTokens": 0,
                              "reasoningTokens": 2}
-    assert main(["check", str(path), "--format", "json"]) in (0, 1)  # a report, not a traceback
+    # A report, not a traceback (dsh itself refuses NaN: not JSON; --lenient reads on).
+    assert main(["check", str(path), "--format", "json"]) == 3
+    capsys.readouterr()
+    assert main(["check", str(path), "--format", "json", "--lenient"]) in (0, 1)
     assert json.loads(capsys.readouterr().out)["usage"]["calls"] == 2
 
 

@@ -161,3 +161,11 @@ def test_truncation_at_every_byte_offset(tmp_path, encoding):
             if f.index is not None:
                 assert 0 <= f.index < len(log) and log.seq_of(f.index) == f.seq
     assert seen_torn > len(offsets) // 2
+
+
+def test_lists_and_objects_where_dsh_writes_scalars_are_read_leniently(corpus, capsys):
+    """dsh refuses the log (exit 3); read past that, the odd values are shown, not a crash."""
+    path, _code, _words = corpus["lists-and-objects-as-ids-and-turns"]
+    assert main(["check", str(path), "--lenient", "--no-cache"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("UNVERIFIED") and "TOOL_OUTCOME_UNKNOWN" in out

@@ -102,6 +102,11 @@ def test_dsh_itself_agrees_on_freshly_written_cases(fresh):
         ours, theirs = what_we_say(case_path(out, root, sid)), what_dsh_says(facts[root][sid])
         if ours != theirs:
             mismatched[f"{root}/{sid}"] = (ours, theirs)
+    for root, sessions in facts.items():  # accepted or refused, as dsh says now
+        for sid, f in sessions.items():
+            log, _diag = open_session(case_path(out, root, sid), use_cache=False)
+            if log.accepted != f["accepted"]:
+                mismatched[f"{root}/{sid} accepted"] = (log.rejection, f.get("refusal"))
     from dsh_tui.model.lineage import find_lineage
     for sid, f in facts["zstd"].items():
         path = case_path(out, "zstd", sid)
@@ -146,3 +151,64 @@ def test_a_forks_failure_is_its_own(capsys):
     assert main(["check", str(case_path(CASES / "cases", "zstd", "src-fork")), "--no-cache"]) == 1
     text = capsys.readouterr().out
     assert "forked from src at seq 22" in text and "DELEGATED" not in text and "fork source: src" in text
+
+
+@pytest.mark.parametrize("root,sid", [(r, s) for r in sorted(FACTS) for s in sorted(FACTS[r])])
+def test_accepted_means_dsh_would_load_it(root, sid, capsys):
+    """Beyond the header: the vocabulary dsh cannot replay, legacy shapes it cannot upgrade, unknown
+    types, envelopes, message shapes and the surface. A refused log is exit 3 with dsh's reason;
+    --lenient reads on, every output marked UNVERIFIED."""
+    from dsh_tui.cli import main
+    f = FACTS[root][sid]
+    path = case_path(CASES / "cases", root, sid)
+    log, _diag = open_session(path, use_cache=False)
+    assert log.accepted == f["accepted"], log.rejection
+    if f["accepted"]:
+        return
+    assert main(["check", str(path), "--no-cache"]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "rejected" in err and "--lenient" in err
+    main(["check", str(path), "--no-cache", "--lenient", "--format", "json"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["accepted"] is False and out["verified"] is False and out["rejection"]["message"]
+    main(["check", str(path), "--no-cache", "--lenient"])
+    assert capsys.readouterr().out.startswith("UNVERIFIED")
+
+
+KINDS = {  # parity case -> the finding its event types must give (rule 10)
+    "compaction-open-at-crash": "COMPACTION_INTERRUPTED", "compaction-error": "COMPACTION_FAILED",
+    "code-dispatch-unfinished": "CODE_DISPATCH_UNFINISHED", "code-dispatch-error": "CODE_DISPATCH_ERROR",
+    "workflow-failed": "WORKFLOW_FAILED", "hook-blocked": "HOOK_BLOCKED", "goal-blocked": "GOAL_BLOCKED",
+    "finish-error-interrupted": "MODEL_STREAM_FAILED", "command-error": "COMMAND_FAILED",
+    "retry-wait-crash": "RETRY_INTERRUPTED", "retry-inflight-crash": "RETRY_INTERRUPTED",
+    "retries-then-error": "MODEL_REQUEST_FAILED", "closed-turn-call": "TOOL_UNPAIRED",
+}
+
+
+@pytest.mark.parametrize("sid", sorted(KINDS))
+def test_event_types_with_a_meaning_become_findings(sid):
+    _log, diag = open_session(case_path(CASES / "cases", "zstd", sid), use_cache=False)
+    assert KINDS[sid] in {f.kind for f in diag.findings}
+
+
+def test_a_crash_during_a_retry_is_not_a_failed_request():
+    for sid, words in (("retry-wait-crash", "crashed while waiting to retry"),
+                       ("retry-inflight-crash", "crashed during the retried request")):
+        _log, diag = open_session(case_path(CASES / "cases", "zstd", sid), use_cache=False)
+        assert diag.verdict.kind == "RETRY_INTERRUPTED" and words in diag.verdict.message
+        assert diag.verdict.severity == "warning" and "TIMEOUT" in diag.verdict.message
+        assert "MODEL_REQUEST_FAILED" not in {f.kind for f in diag.findings}
+    _log, diag = open_session(case_path(CASES / "cases", "zstd", "retries-then-error"), use_cache=False)
+    assert diag.verdict.kind == "TURN_NOT_COMPLETED" and diag.verdict.code == "TIMEOUT"  # above the open command
+    assert {"MODEL_REQUEST_FAILED", "COMMAND_NOT_DONE"} <= {f.kind for f in diag.findings}
+
+
+def test_a_resumed_session_is_judged_by_its_latest_run():
+    _log, diag = open_session(case_path(CASES / "cases", "zstd", "resumed"), use_cache=False)
+    assert diag.verdict is None and not diag.failed
+    repaired = [f for f in diag.findings if f.repaired]
+    assert repaired and all(f.run == "earlier" and f.severity == "info" for f in repaired)
+    assert any("repaired on resume at seq" in f.message for f in repaired)
+    _log, diag = open_session(case_path(CASES / "cases", "zstd", "resumed-crashed-again"), use_cache=False)
+    assert diag.verdict.call_id == "call_resumed-crashed-again_3" and diag.verdict.run == "latest"
+    assert diag.runs["end_seed_seqs"] == [36] and diag.runs["latest_run_seq"] == 36

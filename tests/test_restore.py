@@ -38,15 +38,23 @@ def problems(obj: dict) -> list[str]:
     return [p for p in found if p]
 
 
-def surface_of(evs: list[dict]) -> list[tuple]:
-    out = []
+def folded(evs: list[dict]) -> tuple[int, int, str] | None:
+    """restore.fold_problem over the surface of ``evs``, as the scan keeps it."""
+    seqs, replacements, by_seq = [], [], {}
     for i, e in enumerate(evs):
+        by_seq[e["seq"]] = e
         if e.get("type") not in ("user/message", "assistant/message", "tool/result"):
             continue
         op = e.get("surfaceOp")
-        replace = (op["start"], op["end"]) if isinstance(op, dict) else None
-        out.append((i, e["seq"], e["type"], replace, e.get("sourceEventSeqs"), None))
-    return out
+        if isinstance(op, dict):
+            replacements.append((len(seqs), i, e["seq"], e["type"], op["start"], op["end"],
+                                 tuple(e.get("sourceEventSeqs") or ())))
+        seqs.append(e["seq"])
+
+    def rest(seq):
+        e = by_seq.get(seq)
+        return restore.without_content(e["data"]) if e and e["type"] == "tool/result" else None
+    return restore.fold_problem(seqs, replacements, rest)
 
 
 def accepted_logs():
@@ -58,7 +66,7 @@ def accepted_logs():
 def test_nothing_dsh_loads_is_flagged(path):
     evs = events(path)
     assert [(e["seq"], problems(e)) for e in evs if problems(e)] == []
-    assert restore.surface_problem(surface_of(evs)) is None
+    assert folded(evs) is None
 
 
 EDITED = {  # the line each edited case appends, and the words of dsh's refusal we must give
@@ -80,9 +88,9 @@ def test_what_dsh_refuses_is_flagged_with_its_reason(sid):
     evs = events(CASES / "raw-edited" / "--home-user-parity--" / sid / "session.jsonl")
     last = evs[-1]
     said = problems(last)
-    folded = restore.surface_problem(surface_of(evs))
-    if folded is not None:
-        said.append(folded[2])
+    problem = folded(evs)
+    if problem is not None:
+        said.append(problem[2])
     assert any(EDITED[sid] in p for p in said), said
     assert all(not problems(e) for e in evs[:-1])  # only the edited line
 
@@ -98,3 +106,24 @@ def test_refusals_keep_the_first_problem_of_the_earliest_stage():
     r.note(restore.Problem(restore.VOCABULARY, 2, 1, 1, "x", "fallback"))
     r.note(restore.Problem(restore.VOCABULARY, 1, 8, 8, "x", "mode/set"))
     assert r.decisive().message == "mode/set"  # dsh looks for mode/set over the whole log before fallback
+
+
+def test_a_tool_result_rewrite_may_change_only_its_content():
+    """Pruning rewrites one earlier tool/result's content; anything else changed is refused."""
+    def result(seq, text, *, call="c1", op="append", sources=None):
+        e = {"type": "tool/result", "seq": seq, "data": {"turn": 1, "step": 1, "message": {
+            "id": f"m{seq}", "role": "user", "source": {"kind": "tool", "callId": call},
+            "content": [{"type": "tool-result", "toolCallId": call, "content": [{"type": "text", "text": text}]}]}},
+             "surfaceOp": op}
+        if sources is not None:
+            e["sourceEventSeqs"] = sources
+        return e
+    prune = {"op": "replace", "start": 0, "end": 0}
+    original = result(0, "a long output")
+    same_message = result(1, "[pruned]", op=prune, sources=[0])
+    same_message["data"]["message"]["id"] = "m0"
+    assert folded([original, same_message]) is None
+    other_call = result(1, "[pruned]", call="c2", op=prune, sources=[0])
+    assert "may change only content" in folded([original, other_call])[2]
+    unnamed = result(1, "[pruned]", op=prune, sources=[])
+    assert "must include every shadowed surface node" in folded([original, unnamed])[2]

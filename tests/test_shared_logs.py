@@ -113,7 +113,7 @@ def test_rejected_log_reads_with_lenient_and_is_marked(capsys):
 def test_child_subagent_is_delegated_loudly(capsys):
     rc = main(["check", str(shared_log("written/child-subagent__session.jsonl.zstd"))])
     out = capsys.readouterr().out
-    assert "*** DELEGATED session: depth 1, parent demo-live" in out
+    assert "*** DELEGATED session (subagent child): depth 1, parent demo-live, origin subagent ***" in out
     assert rc == 0
 
 

@@ -39,13 +39,14 @@ import orjson
 from .diagnosis import Diagnosis, Finding
 from .header import Header, Rejection
 from .pairing import Pair, Pairing, TurnState
+from .restore import Problem, Refusals
 from .scan import ScanResult, SeqGap, UnknownType
 from .source import Corruption, RawLog, TornTail
 from .usage import Usage
 
 # Exact classes, never "anything in this module": what a payload may hold besides plain values.
 REGISTRY: tuple[type, ...] = (RawLog, TornTail, Corruption, Header, Rejection, ScanResult, SeqGap, UnknownType,
-                              Diagnosis, Finding, Pairing, Pair, TurnState, Usage)
+                              Refusals, Problem, Diagnosis, Finding, Pairing, Pair, TurnState, Usage)
 TYPECODES = "bBhHiIlLqQfd"  # array types an entry may hold (no 'u'/'w': platform-sized text)
 _INT_MIN, _INT_MAX = -(1 << 63), (1 << 64) - 1  # what orjson writes as a JSON number
 _PATH = type(Path())  # PosixPath here

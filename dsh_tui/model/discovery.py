@@ -229,7 +229,7 @@ def fill_status(entry: SessionEntry, *, cancel=None, max_plain: int | None = Non
     entry.events, entry.torn = len(log), log.raw.torn is not None
     entry.error = None
     if not log.accepted:
-        entry.status, entry.error = "rejected", log.header.rejection.message
+        entry.status, entry.error = "rejected", log.rejection.message
         return entry
     try:
         diag = diagnose(log)

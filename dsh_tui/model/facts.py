@@ -12,6 +12,7 @@ event's scalar fields for the rare, free-form ones:
     turn/end            (turn, reason)
     tool/call           (turn, step, callId, name, arguments preview)
     tool/result         (turn, step, callId, isError, error, text preview, replaces an earlier result)
+    assistant/chunk finish  (turn, step, kind, failure message, code): only for a finish reason error/aborted
     assistant/message   (turn, step, calls, interrupted): calls a tuple of (id, name, arguments preview);
                         interrupted is True for a prefix kept from a cancelled stream
     request/header      (tool names,)
@@ -31,6 +32,7 @@ from .usage import tokens
 PREVIEW = 240
 CHUNK = "assistant/chunk"
 MESSAGE = "assistant/message"
+FINISH = "assistant/chunk finish"  # a finish chunk whose reason is error or aborted (finish_fact)
 
 
 Fact = tuple  # (type: str, index: int, seq: int, data: tuple | dict): the layouts above
@@ -95,6 +97,20 @@ def note_message_usage(calls: dict, fact: tuple, d: dict, seq: int) -> None:
     counts = tokens(d.get("usage"))
     if counts is not None:
         calls[fact[:2]] = (seq, counts, False)  # an assistant/message fact starts (turn, step)
+
+
+def finish_fact(d: dict) -> tuple | None:
+    """The fact of an assistant/chunk ``finish`` whose reason is ``error`` or ``aborted`` (the model's
+    stream ended badly): (turn, step, kind, failure message, failure code); None for a normal finish."""
+    chunk = d.get("chunk")
+    reason = chunk.get("reason") if type(chunk) is dict else None
+    kind = reason.get("kind") if type(reason) is dict else None
+    if kind not in ("error", "aborted"):
+        return None
+    failure = reason.get("failure") if type(reason.get("failure")) is dict else {}
+    t, s = d.get("turn"), d.get("step")
+    return (key_value(t), key_value(s), kind, _preview(failure.get("message")) if failure.get("message") else None,
+            key_value(failure.get("code")))
 
 
 def _turn_end(d: dict, _op: Any) -> tuple:

@@ -13,7 +13,7 @@ rule each follows (DSH-FORMAT 6-7, dsh's repair.ts):
   retries ran out: the turn ended with `error`, or a later step exists without an answer).
 * Event types with a meaning of their own: COMPACTION_INTERRUPTED, COMPACTION_FAILED,
   CODE_DISPATCH_UNFINISHED, CODE_DISPATCH_ERROR, WORKFLOW_FAILED, HOOK_BLOCKED,
-  GOAL_BLOCKED, MESSAGE_INTERRUPTED.
+  GOAL_BLOCKED, MESSAGE_INTERRUPTED, MODEL_STREAM_FAILED (a finish chunk with reason error / aborted).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ REPAIR_KINDS = ("TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN")
 FAILURE_KINDS = ("MODEL_REQUEST_FAILED", "RETRY_INTERRUPTED", "TURN_NOT_COMPLETED", "OPEN_TURN", "COMMAND_NOT_DONE",
                  "COMMAND_FAILED", "APPROVAL_UNDECIDED", "COMPACTION_INTERRUPTED", "COMPACTION_FAILED",
                  "CODE_DISPATCH_UNFINISHED", "CODE_DISPATCH_ERROR", "WORKFLOW_FAILED", "HOOK_BLOCKED", "GOAL_BLOCKED",
-                 "MESSAGE_INTERRUPTED")
+                 "MESSAGE_INTERRUPTED", "MODEL_STREAM_FAILED")
 INTEGRITY_KINDS = ("SEQ_GAP", "TORN_TAIL", "UNKNOWN_TYPE", "NOT_IN_TOOL_SET")
 ALL_KINDS = TOOL_KINDS + FAILURE_KINDS + ("LLM_RETRY",) + INTEGRITY_KINDS
 
@@ -252,6 +252,11 @@ def event_findings(notes: Notes, open_turn_index: int | None, found: list[Findin
         found.append(Finding("GOAL_BLOCKED", index, seq,
                              f"goal {goal_id} ({objective}) blocked" + (f": {reason}" if reason else ""),
                              severity="warning"))
+    for _t, index, seq, (turn, step, kind, message, code) in notes.bad_finishes:
+        found.append(Finding("MODEL_STREAM_FAILED", index, seq,
+                             f"the model's stream ended with {kind}" + (f" ({code}: {message})" if message else
+                                                                         f" ({code})" if code else ""),
+                             severity="warning", turn=turn, step=step, code=code if isinstance(code, str) else kind))
     for _t, index, seq, d in notes.cut_messages:
         found.append(Finding("MESSAGE_INTERRUPTED", index, seq,
                              "the model's answer was cut off mid-stream (assistant/message interrupted: the prefix "

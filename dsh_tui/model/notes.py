@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .facts import key_value
+from .facts import FINISH, key_value
 
 
 @dataclass
@@ -29,6 +29,7 @@ class Notes:
     hooks: list = field(default_factory=list)  # hook/result facts with a blocking decision
     goals: list = field(default_factory=list)  # goal/change facts that block the goal
     cut_messages: list = field(default_factory=list)  # assistant/message facts with interrupted: true
+    bad_finishes: list = field(default_factory=list)  # assistant/chunk finish facts with reason error / aborted
 
 
 BLOCKING_HOOK_DECISIONS = frozenset({"block", "deny", "blocked", "denied"})
@@ -50,6 +51,8 @@ def take_notes(notes: Notes, facts) -> None:
             answered[(d[0], d[1])] = index
             if d[3]:
                 notes.cut_messages.append(f)
+        elif t == FINISH:
+            notes.bad_finishes.append(f)
         elif t == "session/end-seed":
             notes.end_seeds.append((index, seq))
         elif t == "compaction/start":

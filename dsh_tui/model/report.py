@@ -25,7 +25,7 @@ def integrity_problems(log: SessionLog) -> list[str]:
     r, raw = log.res, log.raw
     out = []
     if not log.accepted:
-        out.append(f"header rejected by dsh ({log.header.rejection.code}), read with --lenient: UNVERIFIED")
+        out.append(f"rejected by dsh ({log.rejection.code}), read with --lenient: UNVERIFIED")
     if r.gaps:
         out.append(f"{len(r.gaps)} seq gap(s), first at line {r.gaps[0].line}")
     if raw.torn is not None:
@@ -288,7 +288,7 @@ def check_json(log: SessionLog, diag: Diagnosis, lineage=None) -> dict[str, Any]
         "encoding": raw.encoding,
         "frames": raw.frames,
         "accepted": log.accepted,
-        "rejection": _human(log.header.rejection.as_dict()) if log.header.rejection else None,
+        "rejection": _human(log.rejection.as_dict()) if log.rejection else None,
         "verified": log.verified,
         "whole": log.whole,
         "header": log.header.fields(),
@@ -348,8 +348,8 @@ def check_text(log: SessionLog, diag: Diagnosis, *, markdown: bool = False, line
         out.append(f"{bullet}*** {delegation_line(log)} ***")
     elif h.forked:
         out.append(f"{bullet}{delegation_line(log)}")
-    if h.rejection:
-        out.append(f"{bullet}REJECTED by dsh: {h.rejection.message}")
+    if log.rejection:
+        out.append(f"{bullet}REJECTED by dsh: {log.rejection.message}")
     out.append(title("Decode"))
     out.append(f"{bullet}{raw.encoding}, {raw.frames if raw.frames is not None else '-'} frames, {log.records} records, "
                f"{len(log)} events{' (projected fixture: seq not verifiable)' if r.projected else ''}")

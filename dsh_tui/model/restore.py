@@ -243,21 +243,19 @@ def shape_problem(etype: str, data: Any) -> str | None:
     return None
 
 
-def surface_problem(surface: list[tuple]) -> tuple[int, int, str] | None:
+def fold_problem(seqs, replacements: list[tuple], rest) -> tuple[int, int, str] | None:
     """Fold the surface as dsh does (surface.ts foldSurface) and return (index, seq, problem) of the
-    first replacement it refuses. ``surface``: per surface event, in log order, (index, seq, type,
-    replace, sources, rest) with ``replace`` None or (start, end), ``sources`` the sourceEventSeqs of a
-    replacement, and ``rest`` a digest of a tool/result without its content (what a rewrite may not
-    change)."""
+    first replacement it refuses, else None.
+
+    ``seqs``: the seq of every surface event in log order; ``replacements``: those that replace,
+    each (its place in ``seqs``, index, seq, type, start, end, sourceEventSeqs); ``rest(seq)``: what a
+    tool/result rewrite may not change (the event without its content; None when ``seq`` is not a
+    tool/result), read only for a tool/result replacement."""
     nodes: list[int] = []
-    rest_of: dict[int, Any] = {}
-    for index, seq, etype, replace, sources, rest in surface:
-        if etype == "tool/result":
-            rest_of[seq] = rest
-        if replace is None:
-            nodes.append(seq)
-            continue
-        start, end = replace
+    done = 0
+    for place, index, seq, etype, start, end, sources in replacements:
+        nodes.extend(seqs[done:place])
+        done = place + 1
         try:
             a = nodes.index(start)
         except ValueError:
@@ -269,16 +267,29 @@ def surface_problem(surface: list[tuple]) -> tuple[int, int, str] | None:
         if a > b:
             return index, seq, f"surface replace: start seq {start} is after end seq {end}"
         shadowed = nodes[a:b + 1]
-        missing = [s for s in shadowed if s not in set(sources or ())]
+        named = set(sources)
+        missing = [x for x in shadowed if x not in named]
         if missing:
             return index, seq, ("surface replace: sourceEventSeqs must include every shadowed surface node; "
                                 f"missing {', '.join(map(str, missing[:10]))}")
         if etype == "tool/result":
             if len(shadowed) != 1:
                 return index, seq, "tool/result surface replacement must rewrite exactly one current node"
-            if shadowed[0] not in rest_of:
+            original = rest(shadowed[0])
+            if original is None:
                 return index, seq, "tool/result surface replacement must target a current tool/result"
-            if rest_of[shadowed[0]] != rest:
+            if original != rest(seq):
                 return index, seq, "tool/result surface replacement may change only content"
         nodes[a:b + 1] = [seq]
     return None
+
+
+def without_content(data: Any) -> Any:
+    """A tool/result's data with its result block's content left out: what a rewrite keeps."""
+    if not isinstance(data, dict) or not isinstance(data.get("message"), dict):
+        return data
+    message = data["message"]
+    content = message.get("content")
+    block = content[0] if isinstance(content, list) and content and isinstance(content[0], dict) else None
+    blocks = [{**block, "content": None}] if block is not None else content
+    return {**data, "message": {**message, "content": blocks}}

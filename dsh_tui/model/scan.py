@@ -24,12 +24,14 @@ from typing import Any
 
 import orjson
 
-from .facts import (CHUNK, FACT_EXTRACTORS, LEGACY_CANDIDATES, MESSAGE, Fact, is_usage_chunk, note_chunk_usage,
-                    note_message_usage)
+from .facts import (CHUNK, FACT_EXTRACTORS, FINISH, LEGACY_CANDIDATES, MESSAGE, Fact, finish_fact, is_usage_chunk,
+                    note_chunk_usage, note_message_usage)
 from .jsonparse import parse_json
 from .legacy import upgrade
+from .restore import (LEGACY, RESTORE, UNKNOWN, VOCABULARY, Problem, Refusals, envelope_problem, legacy_problem,
+                      shape_problem, vocabulary_message, vocabulary_order)
 from .source import Cancelled, Corruption, LogUnreadable
-from .vocabulary import KNOWN_EVENT_TYPES, LEGACY_TYPES, MAX_SAFE, PACKED_ROWS
+from .vocabulary import KNOWN_EVENT_TYPES, LEGACY_TYPES, MAX_SAFE, PACKED_ROWS, SURFACE_TYPES
 
 ENVELOPE_KEYS = frozenset({"type", "seq", "time", "data", "sourceEventSeqs", "surfaceOp", "ignorable"})
 ROW_KEYS = frozenset({"type", "seq0", "time0", "data"})
@@ -40,6 +42,8 @@ MAX_CORRUPTION = 1000  # corruption reports kept; the rest are counted (ScanResu
 # A log with more lines that are not records than this, and more of them than records, is refused:
 # dsh writes none, and each one costs the scan an exception (a few-KB zstd file holds millions).
 MAX_SKIPPED_LINES = 10_000
+SHAPED = frozenset({"request/header", "user/message", "assistant/message", "tool/result"})  # restore.shape_problem
+LEGACY_SHAPED = frozenset({"turn/start", "turn/end", "steering/message"})  # restore.legacy_problem
 
 
 @dataclass(slots=True)
@@ -96,6 +100,12 @@ class ScanResult:
     envelope_issues: list[str] = field(default_factory=list)
     lenient_records: int = 0
     malformed_rows: int = 0
+    # What dsh's load would refuse (restore.py): the first problem of each stage, and the surface for
+    # its fold: the seq of every surface event in order, and the replacements among them, each
+    # (its place in surface_seqs, index, seq, type, start, end, sourceEventSeqs).
+    refusals: Refusals = field(default_factory=Refusals)
+    surface_seqs: array = field(default_factory=lambda: array("Q"))
+    replacements: list[tuple] = field(default_factory=list)
 
     def end_of(self, r: int) -> int:
         """The offset of record ``r``'s newline (where it would be, for an unterminated last line)."""
@@ -248,15 +258,23 @@ class Scanner:
                 seq = obj.get("seq")
                 if seq != expected:
                     expected = self._on_gap(rec, nev, expected, seq)
+                time = obj.get("time")
+                if (len(obj) != 4 or type(time) is not int or type(seq) is not int or "data" not in obj
+                        or not -MAX_SAFE <= time <= MAX_SAFE):
+                    self._check_envelope(obj, nev, expected)  # rare: what dsh's restore refuses
                 seq = expected  # the int seq this event answers to (resynchronised on gaps)
                 expected += 1
                 et_append(chunk_id)
                 try:  # inlined is_usage_chunk: this runs for most records of a big log
-                    usage = obj["data"]["chunk"]["type"] == "usage"
-                except (KeyError, TypeError):  # not the dicts dsh writes: no usage
-                    usage = False
-                if usage:
+                    ctype = obj["data"]["chunk"]["type"]
+                except (KeyError, TypeError):  # not the dicts dsh writes: no usage, no finish
+                    ctype = None
+                if ctype == "usage":
                     note_chunk_usage(usage_calls, obj["data"], obj["data"]["chunk"], seq)
+                elif ctype == "finish":
+                    finish = finish_fact(obj["data"])
+                    if finish is not None:
+                        facts_append((FINISH, nev, seq, finish))
                 nev += 1
                 rec += 1
                 continue
@@ -286,6 +304,17 @@ class Scanner:
             if len(obj) > 4 and not ENVELOPE_KEYS.issuperset(obj) and len(res.envelope_issues) < 50:
                 extra = sorted(set(obj) - ENVELOPE_KEYS)
                 res.envelope_issues.append(f"seq {seq}: unknown envelope key(s) {extra} (dsh rejects the log)")
+            if not projected:  # a projected fixture is no on-disk log: dsh's load checks do not apply
+                if len(obj) != 4 or etype in SURFACE_TYPES or type(obj.get("time")) is not int \
+                        or type(obj.get("seq")) is not int or "data" not in obj:
+                    self._check_envelope(obj, nev, seq)
+                if not known and obj.get("ignorable") is not True:
+                    order = vocabulary_order(etype, None)
+                    if order is not None:
+                        self._refuse(VOCABULARY, order, nev, seq, "UNSUPPORTED_LEGACY", vocabulary_message(order, seq))
+                    self._refuse(UNKNOWN, 0, nev, seq, "UNKNOWN_TYPE",
+                                 f"contains event type {etype!r} (seq {seq}) unknown to dsh and not marked "
+                                 "ignorable: dsh refuses to interpret the log")
             if not known:
                 u = res.unknown.get(etype)
                 if u is None:
@@ -298,11 +327,17 @@ class Scanner:
             if type(data) is dict:
                 etype_fact = name
                 if legacy:
+                    if not projected and etype in LEGACY_SHAPED:
+                        problem = legacy_problem(etype, data)
+                        if problem is not None:
+                            self._refuse(LEGACY, 0, nev, seq, "MALFORMED_LEGACY", f"contains {problem} at seq {seq}")
                     new_type, data, tag = upgrade(etype, data, seq, session_id)
                     if tag is not None:
                         res.legacy[tag] += 1
                         etype_fact = new_type
                         extract = FACT_EXTRACTORS.get(new_type)
+                if not projected and etype_fact in SHAPED:
+                    self._check_shape(etype_fact, data, obj, nev, seq)
                 if extract is not None:
                     fact = extract(data, obj.get("surfaceOp"))
                     facts_append((etype_fact, nev, seq, fact))
@@ -310,6 +345,15 @@ class Scanner:
                         note_message_usage(usage_calls, fact, data, seq)
                 elif etype == CHUNK and is_usage_chunk(ch := data.get("chunk")):
                     note_chunk_usage(usage_calls, data, ch, seq)  # chunks off the hot path (projected, first record)
+                elif etype == CHUNK and type(ch) is dict and ch.get("type") == "finish":
+                    finish = finish_fact(data)
+                    if finish is not None:
+                        facts_append((FINISH, nev, seq, finish))
+            elif not projected and (etype in SHAPED or etype in LEGACY_SHAPED):  # data not an object
+                if etype in LEGACY_SHAPED and (problem := legacy_problem(etype, data)) is not None:
+                    self._refuse(LEGACY, 0, nev, seq, "MALFORMED_LEGACY", f"contains {problem} at seq {seq}")
+                if etype in SHAPED:
+                    self._check_shape(etype, data, obj, nev, seq)
             et_append(tid)
             nev += 1
             rec += 1
@@ -347,6 +391,35 @@ class Scanner:
                 skip_lines.append(total)
                 skip_at.append(starts[k])
         rec_start.extend(starts[prev:n])
+
+    def _refuse(self, stage: int, order: int, index: int, seq: int, code: str, message: str) -> None:
+        """Keep the first problem of its stage (restore.py): what dsh's load would refuse."""
+        held = self.res.refusals.first.get((stage, order))
+        if held is None or index < held.index:
+            self.res.refusals.note(Problem(stage, order, index, seq, code, message))
+
+    def _check_envelope(self, obj: dict, index: int, seq: int) -> None:
+        problem = envelope_problem(obj)
+        if problem is not None:
+            self._refuse(RESTORE, 0, index, seq, "INVALID_EVENT", f"event at seq {seq} {problem}")
+
+    def _check_shape(self, etype: str, data: Any, obj: dict, index: int, seq: int) -> None:
+        """A request header's and a message's shape, the refused `fallback` reason, and the surface:
+        each surface event's seq in order, a replacement with what the fold needs."""
+        problem = shape_problem(etype, data)
+        if problem is not None:
+            self._refuse(RESTORE, 0, index, seq, "INVALID_EVENT", f"event at seq {seq}: {problem}")
+        if etype == "request/header":
+            order = vocabulary_order(etype, data)
+            if order is not None:
+                self._refuse(VOCABULARY, order, index, seq, "UNSUPPORTED_LEGACY", vocabulary_message(order, seq))
+            return
+        op, res = obj.get("surfaceOp"), self.res
+        if type(op) is dict and op.get("op") == "replace":
+            sources = obj.get("sourceEventSeqs")
+            res.replacements.append((len(res.surface_seqs), index, seq, etype, op.get("start"), op.get("end"),
+                                     tuple(sources) if type(sources) is list else ()))
+        res.surface_seqs.append(seq)
 
     def _report(self, k: int, kind: str, message: str, line: int) -> None:
         """A corruption report for line ``k`` of the window; past MAX_CORRUPTION only counted."""

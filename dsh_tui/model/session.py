@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from .header import Header, Rejection, parse_header
+from .restore import RESTORE, Problem, Refusals, fold_problem, without_content
 from .jsonparse import parse_json
 from .legacy import upgrade
 from .gcpause import gc_paused
@@ -58,6 +59,8 @@ class SessionLog:
         self.followable = True  # False for a log read from a ZIP member
         self.plain_limit: int | None = None  # the plaintext limit it was read under (the index cache keys on it)
         self.parse_record = lru_cache(maxsize=4096)(self._parse_record)
+        self._rejection_key: tuple | None = None
+        self._restore_rejection: Rejection | None = None
 
     # -- sizes and identity -------------------------------------------------
     def __len__(self) -> int:
@@ -76,8 +79,43 @@ class SessionLog:
         return self.header.session_id
 
     @property
+    def rejection(self) -> Rejection | None:
+        """Why dsh would refuse to load this log, or None: its header (header.py), else the first
+        problem of its load's checks beyond the header (restore.py: vocabulary, legacy shapes, unknown
+        types, envelopes, message shapes, the surface fold). Damage (corruption, a torn tail) is
+        reported apart: it gives a partial view, not a refusal."""
+        if self.header.rejection is not None:
+            return self.header.rejection
+        res = self.res
+        key = (id(res), len(res.surface_seqs), len(res.refusals.first))
+        if self._rejection_key != key:  # computed once per index (a followed log's grows)
+            self._rejection_key, self._restore_rejection = key, self._refused_by_restore()
+        return self._restore_rejection
+
+    def _refused_by_restore(self) -> Rejection | None:
+        res = self.res
+        if res.projected:
+            return None
+        refusals = Refusals()
+        refusals.merge(res.refusals)
+        folded = fold_problem(res.surface_seqs, res.replacements, self._rest_of_result)
+        if folded is not None:
+            index, seq, problem = folded
+            refusals.note(Problem(RESTORE, 0, index, seq, "INVALID_SURFACE", f"event at seq {seq}: {problem}"))
+        p = refusals.decisive()
+        return None if p is None else Rejection(p.code, p.message)
+
+    def _rest_of_result(self, seq: int):
+        """A tool/result's data without its content (restore.fold_problem reads two per rewrite)."""
+        i = self.index_of_seq(seq)
+        if i is None:
+            return None
+        ev = self.event(i).event
+        return without_content(ev.get("data")) if ev.get("type") == "tool/result" else None
+
+    @property
     def accepted(self) -> bool:
-        return self.header.rejection is None
+        return self.rejection is None
 
     @property
     def verified(self) -> bool:

@@ -58,6 +58,12 @@ def merge_tail(scanner: Scanner, raw: RawLog, tail: TailIndex, base: int, limit:
             mine.count += u.count
             mine.ignorable = mine.ignorable and u.ignorable
     res.legacy.update(t.legacy)
+    for p in t.refusals.first.values():  # the first problem of each stage stays the first
+        p.index += shift
+        res.refusals.note(p)
+    place0 = len(res.surface_seqs)
+    res.replacements.extend((place + place0, index + shift, *rest) for place, index, *rest in t.replacements)
+    res.surface_seqs.extend(t.surface_seqs)
     facts, calls = marshal.loads(tail.facts) if type(tail.facts) is bytes else tail.facts
     if shift:
         res.facts.extend([(kind, i + shift, seq, d) for kind, i, seq, d in facts])

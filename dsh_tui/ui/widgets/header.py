@@ -92,8 +92,8 @@ def integrity_badges(log) -> list:
     out: list = []
     if not log.accepted:
         rej = log.rejection
-        out += [(f" UNVERIFIED: dsh rejects this log ({one_line(rej.code, 40)}: {one_line(rej.message, 160)}) ",
-                 LOUD_ERROR), " "]
+        why = "" if rej.code == "UNKNOWN_TYPE" else f": {one_line(rej.message, 90)}"  # its own badge says it
+        out += [(f" UNVERIFIED: dsh rejects this log ({one_line(rej.code, 40)}{why}) ", LOUD_ERROR), " "]
     if res.projected:
         out += [(" PROJECTED fixture: seq by position, not verifiable ", LOUD_WARN), " "]
     elif res.gaps:
