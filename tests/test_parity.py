@@ -212,3 +212,33 @@ def test_a_resumed_session_is_judged_by_its_latest_run():
     _log, diag = open_session(case_path(CASES / "cases", "zstd", "resumed-crashed-again"), use_cache=False)
     assert diag.verdict.call_id == "call_resumed-crashed-again_3" and diag.verdict.run == "latest"
     assert diag.runs["end_seed_seqs"] == [36] and diag.runs["latest_run_seq"] == 36
+
+
+def test_a_torn_tail_does_not_prove_a_call_never_ran():
+    """dsh's repair calls call_a not started when the batch holding its tool/call was torn away; dsh-tui
+    says the same code, but that it may have run, and does not advise a retry. Torn in its checksum only,
+    the batch is read whole and the call is (rightly) TOOL_OUTCOME_UNKNOWN."""
+    from dsh_tui.model.findings import MAY_HAVE_RUN
+    _log, diag = open_session(case_path(CASES / "cases", "zstd", "torn-call"), use_cache=False)
+    v = diag.verdict
+    assert (v.kind, v.call_id) == ("TOOL_NOT_STARTED", "call_torn-call_a") and v.advice == MAY_HAVE_RUN
+    assert "lost to the torn tail at byte 1790" in v.message and "Retry it if" not in (v.advice or "")
+    log, diag = open_session(case_path(CASES / "cases", "zstd", "torn-call-checksum"), use_cache=False)
+    assert not log.raw.torn.lost and diag.verdict.kind == "TOOL_OUTCOME_UNKNOWN"
+    b = next(f for f in diag.findings if f.call_id == "call_torn-call-checksum_b")
+    assert b.kind == "TOOL_NOT_STARTED" and "torn" not in b.message  # nothing was lost after it
+
+
+def test_a_partial_line_naming_the_call_is_said_so(write_jsonl):
+    """A raw log cut inside the tool/call line: the readable start names the call."""
+    from dsh_tui.model.diagnosis import diagnose
+    from dsh_tui.model.session import load_session
+
+    from .conftest import crash_records
+    recs = crash_records()[:4]  # the model asked for call_a and call_b; no tool/call durable
+    path = write_jsonl(recs, tail=b'\n{"type":"tool/call","seq":4,"time":1,"data":{"turn":1,"step":1,"callId":"call_a","na')
+    diag = diagnose(load_session(path))
+    a = next(f for f in diag.findings if f.call_id == "call_a")
+    assert a.kind == "TOOL_NOT_STARTED" and "starts a record naming it" in a.message
+    b = next(f for f in diag.findings if f.call_id == "call_b")
+    assert "may have been in it" in b.message

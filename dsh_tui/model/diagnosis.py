@@ -99,7 +99,7 @@ def _diagnose(log: SessionLog, head: Head | None) -> Diagnosis:
     take_notes(notes, rest)
     st = pairing.state
     found: list[Finding] = []
-    tool_findings(pairing, found)
+    tool_findings(pairing, found, log.raw.torn)
     tool_set_findings(pairing, found)
     command_and_approval_findings(pairing, found)
     found += [x for x in map(turn_end_finding, notes.turn_ends) if x is not None]

@@ -23,7 +23,7 @@ from .deepvalue import short_repr
 from .entry import SessionEntry, apply_header
 from .header import parse_header
 from .session import SessionLog, session_from_raw
-from .source import MAX_PLAIN_ENV, Cancelled, LogUnreadable, RawLog, TornTail, iter_plain, max_plain_bytes
+from .source import MAX_PLAIN_ENV, PARTIAL_KEEP, Cancelled, LogUnreadable, RawLog, TornTail, iter_plain, max_plain_bytes
 from .zstdframes import ZSTD_MAGIC
 
 if TYPE_CHECKING:
@@ -257,7 +257,8 @@ class ExportZip:
         elif head.lstrip(b" \t\r\n\xef\xbb\xbf")[:1] == b"{":
             torn = None
             if lines_end < size:  # as the file reader does: a partial last line is a torn tail
-                torn = TornTail(lines_end, size - lines_end, "partial-line")
+                buf.seek(lines_end)
+                torn = TornTail(lines_end, size - lines_end, "partial-line", partial=buf.read(PARTIAL_KEEP))
                 buf.truncate(lines_end)
             raw = RawLog(where, size, self.mtime_ns, "jsonl", buf.getvalue())
             raw.torn = torn

@@ -74,7 +74,9 @@ class Finding:
                 "child_session": self.child_session, "run": self.run}
 
 
-def tool_findings(pairing: Pairing, found: list[Finding]) -> None:
+def tool_findings(pairing: Pairing, found: list[Finding], torn=None) -> None:
+    """``torn``: the log's torn tail, if any: records lost after the last one read may include the
+    tool/call of a call dsh's repair would call not started."""
     interrupted = {id(p) for p in pairing.interrupted}
     for p in pairing.tools.values():
         if p.status == "paired":
@@ -99,6 +101,13 @@ def tool_findings(pairing: Pairing, found: list[Finding]) -> None:
                 advice = MAY_HAVE_RUN
             else:
                 msg = "the model asked for this call but no durable tool/call exists (the turn is still open)"
+                if torn is not None and torn.lost:
+                    named = p.key.encode("utf-8", "surrogatepass") in torn.partial
+                    msg += (f"; but the torn tail at byte {torn.offset} starts a record naming it: its tool/call may "
+                            "have been written" if named else
+                            f"; but a write after it was lost to the torn tail at byte {torn.offset} "
+                            f"({torn.unreadable_bytes:,} bytes unreadable): its tool/call may have been in it")
+                    advice = MAY_HAVE_RUN
             if id(p) not in interrupted:  # defensive: a status set outside close_pairing
                 msg += "; not among the calls dsh's repair closes"
             if where is None:

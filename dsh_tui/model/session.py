@@ -23,7 +23,8 @@ from .gcpause import gc_paused
 from .plainstore import FrameStore, MemoryStore
 from . import segments, tailmerge
 from .scan import ScanResult, Scanner
-from .source import LogUnreadable, RawLog, TornTail, iter_plain, max_plain_bytes, open_log, read_file_bytes
+from .source import (PARTIAL_KEEP, LogUnreadable, RawLog, TornTail, iter_plain, max_plain_bytes, open_log,
+                     read_file_bytes)
 from .vocabulary import PACKED_ROWS
 
 
@@ -169,7 +170,7 @@ class SessionLog:
             new = data[start:]
             if new and not new.endswith(b"\n"):
                 cut = new.rfind(b"\n") + 1
-                raw.torn = TornTail(start + cut, len(new) - cut, "partial-line")
+                raw.torn = TornTail(start + cut, len(new) - cut, "partial-line", partial=new[cut:cut + PARTIAL_KEEP])
                 new = new[:cut]
             chunks: Iterator[bytes] = iter((new,))
         else:

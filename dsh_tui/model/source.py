@@ -24,6 +24,7 @@ from .zstdframes import (BLOCK_MAX, CHECK_ABOVE, MAX_FRAME_PLAIN, ZSTD_MAGIC, Fr
 
 DEFAULT_MAX_PLAIN_BYTES = 4 * 1024**3  # the limit's ceiling; a machine with less than 16 GiB gets a quarter of it
 SINGLE_READ_MAX = 1 << 30  # files up to this are read in one call (into the bytes returned)
+PARTIAL_KEEP = 4096  # bytes of a torn record's readable start kept to show (TornTail.partial)
 BOUNDARY_BYTES = 64  # the file's last bytes kept to recognise it when following (RawLog.boundary)
 MAX_PLAIN_ENV = "DSH_TUI_MAX_PLAIN_BYTES"
 
@@ -49,10 +50,15 @@ class TornTail:
     unreadable_bytes: int
     kind: str  # "truncated-frame" | "partial-line"
     recovered_records: int = 0
+    # What of the torn part still reads as text: a partial line's bytes, or what a torn frame's
+    # complete blocks decode to past its last newline (the start of a lost record), first PARTIAL_KEEP.
+    partial: bytes = b""
+    lost: bool = True  # records were lost (False: a frame torn in its checksum only, all read)
 
     def as_dict(self) -> dict:
         return {"offset": self.offset, "unreadable_bytes": self.unreadable_bytes,
-                "kind": self.kind, "recovered_records": self.recovered_records}
+                "kind": self.kind, "recovered_records": self.recovered_records, "records_lost": self.lost,
+                "partial_text": self.partial.decode("utf-8", "replace")}
 
 
 @dataclass(slots=True)
@@ -218,7 +224,7 @@ def _check_jsonl_tail(raw: RawLog) -> None:
     plain = raw.plain
     if plain and not plain.endswith(b"\n"):
         cut = plain.rfind(b"\n") + 1
-        raw.torn = TornTail(cut, len(plain) - cut, "partial-line")
+        raw.torn = TornTail(cut, len(plain) - cut, "partial-line", partial=bytes(plain[cut:cut + PARTIAL_KEEP]))
         if isinstance(plain, bytearray):
             del plain[cut:]  # in place: no second copy of a big file
         else:
@@ -268,7 +274,8 @@ def iter_plain(raw: RawLog, data: bytes, limit: int, *, progress: Progress | Non
                 plain = b""
             if not span.complete:
                 keep = plain.rfind(b"\n") + 1
-                raw.torn = TornTail(begin, total - begin, "truncated-frame", plain.count(b"\n", 0, keep))
+                raw.torn = TornTail(begin, total - begin, "truncated-frame", plain.count(b"\n", 0, keep),
+                                    plain[keep:keep + PARTIAL_KEEP], not span.blocks_whole or keep < len(plain))
                 plain = plain[:keep]
             elif plain and not plain.endswith(b"\n"):
                 raw.corruption.append(Corruption(begin, "torn-record-in-frame",

@@ -53,6 +53,7 @@ class FrameSpan:
     blocks: int
     complete: bool
     checksum: bool = True  # the header sets the content-checksum flag (False: decoded unverified)
+    blocks_whole: bool = False  # a torn frame whose every block is there: only its checksum is cut
 
     @property
     def max_plain(self) -> int:
@@ -114,7 +115,7 @@ def walk_frames(data: bytes | memoryview, base: int = 0) -> Iterator[FrameSpan]:
         if checksum:
             pos += 4
         if pos > n:
-            yield FrameSpan(start, n, blocks, False)
+            yield FrameSpan(start, n, blocks, False, bool(checksum), blocks_whole=bool(checksum) and pos - 4 <= n)
             return
         yield FrameSpan(start, pos, blocks, True, bool(checksum))
 
