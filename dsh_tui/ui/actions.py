@@ -307,6 +307,7 @@ class ExplorerActions:
         finding = self.finding_at_cursor() or self.diag.verdict
         text = snippet(self.log_, self.diag, finding, mask=True)
         what = finding.kind if finding else "no failure"
+        self.key_gate.expect_modal()  # the keys typed meanwhile are for its window (ui/keygate.py)
         self.copy_worker(f"bug report: {what}", text, "bug-report")
 
     def action_copy_raw(self) -> None:
@@ -321,6 +322,7 @@ class ExplorerActions:
         ev = light_event(self.log_, cur)
         text = escape_json(bytes(ev.raw).decode("utf-8", "replace").rstrip("\r\n"))
         what = "the packed row holding it" if ev.packed else "exactly as written"
+        self.key_gate.expect_modal()
         self.copy_worker(f"UNMASKED raw record of seq {ev.seq} ({what})", text, "raw-record-unmasked", mask=False)
 
     @work(thread=True, group="copy", exit_on_error=False)
@@ -334,6 +336,7 @@ class ExplorerActions:
     def on_copy_done(self, message: CopyDone) -> None:
         kind = "snippet" if message.result.masked else "raw"
         self.push_screen(ReportModal(message.title, message.text, message.result, kind=kind))
+        self.key_gate.modal_done()
 
     def action_copy_call_id(self) -> None:
         cur = self.current_index

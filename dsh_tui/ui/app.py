@@ -17,7 +17,7 @@ from textual import work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.events import Event, InputEvent
+from textual.events import Event, InputEvent, Key, MouseDown
 from textual.timer import Timer
 from textual.worker import Worker, WorkerState
 
@@ -36,6 +36,7 @@ from .messages import LoadProgress, PairHighlighted, RowHighlighted, TailVerdict
 from .screens.error import ErrorScreen
 from .screens.help import HelpScreen
 from .follow import FollowMixin  # live follow (issue 6)
+from .keygate import KeyGate
 from .navigation import NavigationMixin  # browser, parent/child, back, permalink (issue 6)
 from .nocolor import no_color_variables
 from .views import RowSource
@@ -76,6 +77,7 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
         self.early_tail = early_tail  # a TailHelper.early started by the CLI (handed to the decode), or None
         self._shown_early: threading.Event | None = None  # set once a verdict painted at mount is on screen
         self.quiet_gc = QuietGC()  # full GC passes between key presses (ui/quietgc.py)
+        self.key_gate = KeyGate(self)  # keys one at a time, each for the screen it was typed for (ui/keygate.py)
 
     def get_css_variables(self) -> dict[str, str]:
         variables = super().get_css_variables()
@@ -86,7 +88,32 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
     async def on_event(self, event: Event) -> None:
         if isinstance(event, InputEvent):
             self.quiet_gc.touch()
+            if isinstance(event, Key):
+                await self._on_key_event(event)
+                return
+            if isinstance(event, MouseDown) and not event.is_forwarded:
+                self.dismiss_notices()
         await super().on_event(event)
+
+    async def _on_key_event(self, event: Key) -> None:
+        gate = self.key_gate
+        if event.is_forwarded:  # back from the widget it was handed to: its binding runs now
+            if not self.screen_stack:
+                return  # the app is closing: no screen to take it (Textual's bindings would raise)
+            await super().on_event(event)
+            gate.arrived(event)
+            return
+        if not gate.admit(event):
+            return  # held: handed out in turn (ui/keygate.py)
+        self.dismiss_notices()
+        target = self.focused or self.screen  # where Textual hands it, unless a priority binding takes it
+        await super().on_event(event)
+        gate.handed(event, target)
+
+    def dismiss_notices(self) -> None:
+        """A key or a click takes the notices away: they never cover what the user opens or moves to."""
+        if self._notifications:
+            self.clear_notifications()
 
     # -- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -205,7 +232,9 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
                 self.show_log(*worker.result)
             elif event.state == WorkerState.ERROR and not self.cancel_event.is_set():
                 self.show_error(worker.error)
-        elif event.state == WorkerState.ERROR and worker.group in ("search", "filter", "copy"):
+        elif worker.group == "copy" and event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
+            self.key_gate.modal_done()  # its window will not come: the keys held for it go on
+        if event.state == WorkerState.ERROR and worker.group in ("search", "filter", "copy"):
             self.notify(one_line(f"{worker.group} failed: {type(worker.error).__name__}: {worker.error}", 300),
                         severity="error", markup=False)
 

@@ -61,7 +61,6 @@ BINDINGS = [
     B("z", "zoom", "Zoom pane", show=False, id="zoom"),
     B("enter", "enter", "Open", show=False, id="enter"),
     B("b,escape", "back", "Back", id="back"),  # hidden when there is nothing to go back to
-    B("b,escape", "try_back", "Back", show=False, id="try-back"),  # then this one says so (navigation.py)
     B("u", "parent", "Parent session", show=False, id="parent"),
     B("c", "children", "Children", show=False, id="children"),
     B("w", "toggle_follow", "Follow / pause", show=False, id="toggle-follow"),
@@ -74,6 +73,10 @@ COUNT_BINDINGS = [
     *(B(str(d), f"count({d})", f"Count digit {d}", show=False, id=f"count-{d}") for d in range(10)),
     B("escape", "clear_count", "Clear the count", show=False, id="clear-count"),
 ]
+
+# The explorer's screen (screens/main.py), under the app's keys in the chain: with nowhere to go
+# back to, Back is disabled (and hidden from the footer), so b and esc come here and say so.
+SCREEN_BINDINGS = [B("b,escape", "try_back", "Back", show=False, id="try-back")]
 
 # Every action in the command palette: (title, help, action string).
 COMMANDS: list[tuple[str, str, str]] = [

@@ -105,7 +105,7 @@ class NavigationMixin:
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if self._explorer_actions is None:
             self._explorer_actions = _explorer_actions()
-        if action in self._explorer_actions and self.browser_active():
+        if (action in self._explorer_actions or action == "try_back") and self.browser_active():
             return False  # the browser's keys only; the explorer's wait until a session is open
         if action == "back":  # shown in the footer only when there is somewhere to go back to;
             return True if self.can_go_back() else False  # else b/esc fall through to try_back
@@ -183,7 +183,7 @@ class NavigationMixin:
         self.after_log_shown()
 
     def action_try_back(self) -> None:
-        """b/esc (and the palette's Back) with nowhere to go back to: say so, rather than nothing."""
+        """The palette's Back: back, or say there is nowhere to go (b/esc: screens/main.py)."""
         self.action_back()
 
     def action_back(self) -> None:
@@ -306,6 +306,7 @@ class NavigationMixin:
         if cur is None or self.log_ is None:
             return
         link = permalink(self.log_, self.log_.seq_of(cur))
+        self.key_gate.expect_modal()  # the keys typed meanwhile are for its window (ui/keygate.py)
         self.copy_text_worker("permalink", f"permalink {link}", link, "permalink")
 
     def action_copy_report_markdown(self) -> None:
@@ -315,6 +316,7 @@ class NavigationMixin:
         finding = (at_cursor() if at_cursor else None) or self.diag.verdict
         text = bug_report_markdown(self.log_, self.diag, finding)
         what = finding.kind if finding else "no failure"
+        self.key_gate.expect_modal()
         self.copy_text_worker("markdown", f"markdown bug report: {what}", text, "bug-report")
 
     @work(thread=True, group="copy", exit_on_error=False)
@@ -329,6 +331,7 @@ class NavigationMixin:
         if not self.screen_stack:
             return
         self.push_screen(ReportModal(message.title, message.text, message.result, kind=message.kind))
+        self.key_gate.modal_done()
 
 
 def family_lines(log, lineage, seed_end: int | None) -> list[list]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
-from textual.screen import ModalScreen
+from .modal import Modal
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
@@ -123,7 +123,7 @@ def step_content(step: Step, no_color: bool = False) -> Content:
     return Content.assemble(*parts)
 
 
-class ChecklistScreen(ModalScreen[int | None]):
+class ChecklistScreen(Modal[int | None]):
     BINDINGS = [Binding("escape,q,t", "close", "Close", show=False)]
 
     def __init__(self, steps: list[Step]) -> None:

@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
+from .modal import Modal
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -40,7 +40,7 @@ def relative_content(rel, guide: str | None = None, no_color: bool = False) -> C
     return Content.assemble(*parts)
 
 
-class ChildrenScreen(ModalScreen):
+class ChildrenScreen(Modal):
     """The delegated descendants (from `find_lineage`, depth-first) drawn as a tree; Enter dismisses
     with the chosen Relative."""
 
@@ -66,7 +66,7 @@ class ChildrenScreen(ModalScreen):
         self.dismiss(None)
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(Modal[bool]):
     """One question; enter or y answers yes, esc or n no."""
 
     BINDINGS = [Binding("enter,y", "answer(True)", "Yes", show=False),

@@ -5,14 +5,14 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
-from textual.screen import ModalScreen
+from .modal import Modal
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from ..views import FilterSpec
 
 
-class FilterScreen(ModalScreen[str | None]):
+class FilterScreen(Modal[str | None]):
     BINDINGS = [Binding("escape,q,f", "close", "Close", show=False)]
 
     def __init__(self, specs: list[FilterSpec], current: str) -> None:
@@ -31,7 +31,10 @@ class FilterScreen(ModalScreen[str | None]):
         yield ol
 
     def on_mount(self) -> None:
-        ol = self.query_one(OptionList)
+        found = self.query(OptionList)
+        if not found:  # mounted as the app quits (q typed just before f): nothing was composed
+            return
+        ol = found.first()
         for k, spec in enumerate(self.specs):
             if spec.key == self.current:
                 ol.highlighted = k

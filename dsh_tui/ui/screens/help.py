@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
+from .modal import Modal
 from textual.widgets import Static
 
 
@@ -21,7 +21,7 @@ def help_content(groups: list[tuple[str, list[tuple[str, str]]]]) -> Content:
     return Content.assemble(*parts)
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(Modal[None]):
     BINDINGS = [Binding("escape,q,question_mark,f1,enter", "dismiss", "Close", show=False)]
 
     def __init__(self, groups: list[tuple[str, list[tuple[str, str]]]]) -> None:

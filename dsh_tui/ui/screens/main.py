@@ -15,12 +15,23 @@ from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widget import Widget
 
+from ..keys import SCREEN_BINDINGS
 from .compositor import SparseCompositor
 
 
 class MainScreen(Screen):
+    BINDINGS = SCREEN_BINDINGS  # b/esc when the app's Back is disabled: say there is nowhere to go
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._compositor = SparseCompositor()
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "try_back":
+            can_go_back = getattr(self.app, "can_go_back", None)
+            return can_go_back is not None and not can_go_back()
+        return super().check_action(action, parameters)
+
+    def action_try_back(self) -> None:
+        self.app.action_back()  # with nowhere to go it says so (ui/navigation.py)

@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
+from .modal import Modal
 from textual.widgets import Static
 
 from ...clipboard import TMUX_HINT
@@ -33,7 +33,7 @@ def status_content(result) -> Content:
     return Content.assemble(*parts)
 
 
-class ReportModal(ModalScreen[None]):
+class ReportModal(Modal[None]):
     BINDINGS = [Binding("escape,q,enter", "dismiss", "Close", show=False),
                 Binding("m", "switch", "Markdown report / plain snippet", show=False)]
 
@@ -55,5 +55,5 @@ class ReportModal(ModalScreen[None]):
         """Copy the other format of the report (the app builds it for the same finding)."""
         app = self.app
         action = "copy_report" if self.kind == "markdown" else "copy_report_markdown"
-        self.dismiss()
-        app.call_later(app.run_action, action)
+        if self.dismiss() is not None:  # None: dismissed already (screens/modal.py)
+            app.call_later(app.run_action, action)
