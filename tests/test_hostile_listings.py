@@ -5,7 +5,6 @@ in a child process under a generous timeout (a few seconds here, minutes or neve
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import zipfile
@@ -17,16 +16,21 @@ from dsh_tui.cli import main
 from .hostile_listings import (DUPLICATE_MEMBER, UNSAFE_MEMBERS, bad_names_zip, bomb_child_root, chain_id, chain_root,
                                chain_zip, cycle_root, deep_header_in_root, deep_header_line, deep_header_log,
                                truncated_zip)
+from .measured import run_measured
 
 TIMEOUT = 90  # seconds: generous for work measured at 3-12 s on a loaded 2-core VM (over 300 s before)
+PEAK_RSS = 640 << 20
 BIG = 20_000
 
 
-def run_cli(*argv: str, cwd=None) -> subprocess.CompletedProcess:
-    """`dsh-tui ARGV` in a child process (a hang fails the test at TIMEOUT instead of stalling it)."""
-    env = {**os.environ, "DSH_TUI_NO_CACHE": "1"}
-    return subprocess.run([sys.executable, "-m", "dsh_tui", *argv], capture_output=True, text=True,
-                          timeout=TIMEOUT, stdin=subprocess.DEVNULL, env=env, cwd=cwd)
+def run_cli(*argv: str) -> subprocess.CompletedProcess:
+    """`dsh-tui ARGV` in a child process, measured (tests/measured.py): a hang fails the test at TIMEOUT
+    instead of stalling it, and its own peak memory must stay under PEAK_RSS (20,000 sessions listed
+    take ~210 MiB here; a per-session copy of anything big would not fit)."""
+    run = run_measured([sys.executable, "-m", "dsh_tui", *argv], timeout=TIMEOUT)
+    assert not run.timed_out, f"{argv[0]} took over {TIMEOUT} s"
+    assert run.peak_rss < PEAK_RSS, f"peak RSS {run.peak_rss / 2**20:.0f} MiB"
+    return subprocess.CompletedProcess(argv, run.rc, run.stdout, run.stderr)
 
 
 def one_line_error(err: str, words: str) -> None:
