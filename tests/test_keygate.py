@@ -188,6 +188,8 @@ async def test_a_notice_goes_when_the_user_moves_or_opens_something(demo):
         await pilot.press("b")  # nowhere to go back to: a notice
         await settle(app, pilot)
         assert app._notifications and app.screen.query("Toast")
+        for toast in app.screen.query("Toast"):  # no blank rows around its text (it had two, and a gap)
+            assert toast.region.height == toast.content_region.height and toast.styles.margin.top == 0
         await pilot.press("t")
         await settle(app, pilot)
         assert isinstance(app.screen, ChecklistScreen)
