@@ -51,7 +51,8 @@ def keyless_records() -> list[dict]:
 
 def test_the_helpers_spell_absence_and_json_not_python():
     assert shown(None) == "absent" and shown(True) == "true" and shown("x") == "x" and shown(3) == "3"
-    assert field_text({}, "k") == "absent" and field_text({"k": None}, "k") == "null" and field_text({"k": False}, "k") == "false"
+    assert field_text({}, "k") == "absent" and field_text({"k": None}, "k") == "null"
+    assert field_text({"k": False}, "k") == "false"
     assert field_text(None, "k") == "absent"
     assert labelled({}, "callId") == "callId absent" and labelled({"callId": None}, "callId") == "callId null"
     assert labelled({"callId": "c1"}, "callId") == "c1"

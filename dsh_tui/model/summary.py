@@ -244,7 +244,8 @@ def _sum_generic(t: str, d: dict) -> str:
         return f"{what}{n} ({labelled(d, 'reason')})"
     if t == "llm/retry":
         f = d.get("failure") if isinstance(d.get("failure"), dict) else {}
-        return f"retry {field_text(d, 'retry')}/{field_text(d, 'maxRetries')} after {labelled(f, 'code')}: {field_text(f, 'message')}"
+        return (f"retry {field_text(d, 'retry')}/{field_text(d, 'maxRetries')} after {labelled(f, 'code')}: "
+                f"{field_text(f, 'message')}")
     if t == "command/run":
         return f"/{field_text(d, 'name')}{_short(d.get('args') or '')} ({labelled(d, 'commandId')})"
     if t == "command/done":

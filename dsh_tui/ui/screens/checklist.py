@@ -77,7 +77,8 @@ def ten_minute_pass(log, diag) -> list[Step]:
     else:
         where = p.close if p.close is not None else p.open if p.open is not None else p.ask
         s3 = Step(3, "The last call without a result or with an error", "fail",
-                  [f"{shown(p.key)} {shown(p.name)}: {p.status}" + (f" ({p.code})" if p.code and p.code != p.status else ""),
+                  [f"{shown(p.key)} {shown(p.name)}: {p.status}"
+                   + (f" ({p.code})" if p.code and p.code != p.status else ""),
                    " → ".join(f"{role} seq {seq}" for role, seq in p.seqs.items()),
                    f"arguments {shown(p.detail)}"], where)
         if p.status in ADVICE:
