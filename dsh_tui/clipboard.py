@@ -103,9 +103,9 @@ def _make_private_dirs(directory: Path) -> None:
 
 
 def write_report_file(
-    text: str, *, stem: str = "bug-report", directory: Path | None = None
+    text: str, *, stem: str = "bug-report", directory: Path | None = None, suffix: str = ".txt"
 ) -> Path:
-    """Write *text* to ``<dir>/<stem>-YYYYmmdd-HHMMSS[-n].txt`` (mode 0600) and return the path.
+    """Write *text* to ``<dir>/<stem>-YYYYmmdd-HHMMSS[-n]<suffix>`` (mode 0600) and return the path.
 
     Never overwrites or follows an existing file (``O_EXCL``); on a name clash
     ``-1``, ``-2``, ... is appended. Lone surrogates in *text* are written as
@@ -120,7 +120,7 @@ def write_report_file(
     flags |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
     n = 0
     while True:
-        name = f"{safe_stem}-{stamp}{'' if n == 0 else f'-{n}'}.txt"
+        name = f"{safe_stem}-{stamp}{'' if n == 0 else f'-{n}'}{suffix}"
         path = directory / name
         try:
             fd = os.open(path, flags, 0o600)
@@ -318,6 +318,7 @@ def copy_layered(
     directory: Path | None = None,
     use_native: bool = True,
     mask: bool = True,
+    suffix: str = ".txt",
 ) -> CopyResult:
     """File first, then OSC 52 via *osc52* (e.g. ``app.copy_to_clipboard``), then pyperclip.
 
@@ -332,7 +333,7 @@ def copy_layered(
     try:
         payload = result.text = prepare(text, mask=mask)
         try:
-            result.path = write_report_file(payload, stem=stem, directory=directory)
+            result.path = write_report_file(payload, stem=stem, directory=directory, suffix=suffix)
             notes.append(f"Saved to {result.path}")
         except Exception as exc:  # noqa: BLE001
             notes.append(f"Could not write the report file ({type(exc).__name__}: {exc}).")

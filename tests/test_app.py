@@ -206,8 +206,6 @@ async def test_copy_key_puts_the_snippet_on_the_clipboard_and_in_a_file(demo, tm
         assert saved[0].stat().st_mode & 0o777 == 0o600
 
 
-@pytest.mark.xfail(strict=True, reason="the report file is always .txt: needs a suffix parameter in "
-                   "clipboard.write_report_file/copy_layered (not this module's file); then navigation passes '.md'")
 async def test_the_markdown_report_is_saved_as_markdown(demo):
     app = make_app(demo)
     async with app.run_test(size=(100, 30)) as pilot:

@@ -225,7 +225,7 @@ class NavigationMixin:
     @work(thread=True, exclusive=True, group="lineage", exit_on_error=False)
     def lineage_worker(self, log) -> None:
         worker = get_current_worker()
-        lineage = find_lineage(log.path, log.session_id, cancel=worker.cancelled_event)
+        lineage = find_lineage(log.path, log.session_id, cancel=worker.cancelled_event, max_plain=self.max_plain)
         if not worker.is_cancelled:
             self.post_message(LineageFound(log, lineage))
 
@@ -321,7 +321,8 @@ class NavigationMixin:
 
     @work(thread=True, group="copy", exit_on_error=False)
     def copy_text_worker(self, kind: str, title: str, text: str, stem: str) -> None:
-        result = copy_layered(text, osc52=self._copy_osc52, stem=stem, use_native=self.native_clipboard)
+        result = copy_layered(text, osc52=self._copy_osc52, stem=stem, use_native=self.native_clipboard,
+                              suffix=".md" if kind == "markdown" else ".txt")
         self.post_message(TextCopied(kind, title, text, result))
 
     def _copy_osc52(self, text: str) -> None:
