@@ -90,11 +90,11 @@ def build_cases(d: Path) -> dict[str, tuple[Path, int, str]]:
     (d / "torn.zst").write_bytes(data[:-100])
     add("torn-zstd", d / "torn.zst", 1, "torn tail")
     big = b'{"type":"feedback/record","seq":0,"time":1,"data":{"text":"' + b"x" * (64 * 1024 * 1024) + b'"}}'
-    add("64MiB-line", _jsonl(d / "big-line.jsonl", [big]), 0, "1 events")
+    add("64MiB-line", _jsonl(d / "big-line.jsonl", [big]), 0, "1 record, 1 event")
     deep = b'{"type":"feedback/record","seq":1,"time":1,"data":' + b"[" * 100_000 + b"]" * 100_000 + b"}"
     add("deep-nesting", _jsonl(d / "deep.jsonl", [_ev("turn/start", 0, {"turn": 1}), deep]), 1, "not valid JSON")
     bad_utf8 = b'{"type":"feedback/record","seq":0,"time":1,"data":{"text":"\xff\xfe bad \\ud800 lone"}}'
-    add("invalid-utf8-surrogate", _jsonl(d / "utf8.jsonl", [bad_utf8]), 0, "1 events")
+    add("invalid-utf8-surrogate", _jsonl(d / "utf8.jsonl", [bad_utf8]), 0, "1 record, 1 event")
     dup = [_ev("turn/start", 0, {"turn": 1}), _ev("step/start", 1, {"turn": 1, "step": 1}),
            _ev("step/start", 1, {"turn": 1, "step": 1}), _ev("step/end", 0, {"turn": 1, "step": 1})]
     add("duplicate-decreasing-seq", _jsonl(d / "dup.jsonl", dup), 1, "SEQ_GAP")

@@ -113,7 +113,8 @@ def test_text_format_has_one_line_per_value(crafted):
     lines = text.splitlines()
     assert lines[0].startswith("dsh-tui check: ") and lines[0].endswith("a`b⏎# x ![i](e.example) <b>.jsonl")
     assert [x for x in lines if x.startswith("==")] == [
-        "== Header ==", "== Decode ==", "== Verdict ==", f"== Findings ({len(diag.findings)}, newest first) ==",
+        "== Header ==", "== Decode ==", "== Verdict ==",
+        f"== Findings ({len(diag.findings)} in {len({f.kind for f in diag.findings})} kinds, newest first) ==",
         "== Usage ==", "== Bug-report snippet (secrets not masked: --format markdown masks them) =="]
     assert not [x for x in lines if x.startswith(("#", "```", "!", "<"))]
     assert f"  id: {one_line(CRAFTED_HEADER['id'], None)}" in lines

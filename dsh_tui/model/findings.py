@@ -164,7 +164,8 @@ def turn_end_finding(f) -> Finding | None:
     kind = reason.get("kind") if isinstance(reason, dict) else None
     if kind == "completed":
         return None
-    code, msg, severity = str(kind), f"turn {turn} ended: {kind}", "failure"
+    turn_text = "(turn absent)" if turn is None else turn
+    code, msg, severity = str(kind), f"turn {turn_text} ended: {kind}", "failure"
     if kind == "error":
         err = reason.get("error") if isinstance(reason.get("error"), dict) else {}
         code = err.get("code") or "error"
@@ -176,7 +177,7 @@ def turn_end_finding(f) -> Finding | None:
     elif kind == "interrupted":
         msg += " (written by dsh's crash repair: the process had died inside this turn)"
     elif kind is None:
-        msg = f"turn {turn} ended without a reason (legacy or malformed)"
+        msg = f"turn {turn_text} ended without a reason (legacy or malformed)"
         severity = "warning"
     return Finding("TURN_NOT_COMPLETED", index, seq, msg, severity=severity, turn=turn,
                    code=code, repaired=kind == "interrupted")

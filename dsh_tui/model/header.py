@@ -96,10 +96,13 @@ def parse_header(line: bytes | memoryview | None) -> Header:
     if obj is None:
         return Header(None, Rejection("HEADER_NOT_JSON", "first line is not JSON: not a dsh session header"))
     if not isinstance(obj, dict) or obj.get("type") != "session":
-        what = obj.get("type") if isinstance(obj, dict) else type(obj).__name__
+        if not isinstance(obj, dict):
+            what = f"a JSON {type(obj).__name__}, not an object"
+        else:
+            what = f"type {short_repr(obj['type'])}" if "type" in obj else "no type field"
         return Header(obj if isinstance(obj, dict) else None,
                       Rejection("NOT_A_SESSION_HEADER",
-                                f"first line is not a session header (type {short_repr(what)}): not a dsh session log"))
+                                f"first line is not a session header ({what}): not a dsh session log"))
     return Header(obj, _validate(obj))
 
 

@@ -91,8 +91,12 @@ def _span(p: Pair) -> tuple[int, int]:
     return max(xs), min(xs)
 
 
+ABSENT_KEY = "(absent)"  # a callId, commandId or approval id the log left out
+
+
 def _key(value: Any) -> str:
-    return value if isinstance(value, str) else repr(value)
+    """An id as a dict key: a string as it is, an absent one named so, anything else as its repr."""
+    return value if isinstance(value, str) else ABSENT_KEY if value is None else repr(value)
 
 
 def _tool_pair(tools: dict[str, Pair], cid: str, name: Any, turn: Any, step: Any) -> Pair:
@@ -243,12 +247,12 @@ def _approval(out: Pairing, f: Fact) -> None:
     if t == "approval/asked":
         p.open, p.name = index, d.get("toolName")
         p.seqs["asked"] = seq
-        p.detail = " ".join(str(x) for x in (d.get("callId"), d.get("reason")) if x)
+        p.detail = " ".join(x if isinstance(x, str) else repr(x) for x in (d.get("callId"), d.get("reason")) if x)
         return
     p.close = index
     p.seqs["decided"] = seq
     outcome = d.get("outcome")
-    p.result = str(outcome)
-    p.status = "paired" if outcome == "allowed-once" else str(outcome)
+    p.result = outcome if isinstance(outcome, str) else "outcome absent" if outcome is None else repr(outcome)
+    p.status = "paired" if outcome == "allowed-once" else p.result
     if p.open is None:
         p.status = "decided-without-ask"

@@ -15,6 +15,7 @@ import orjson
 from .. import __version__
 from ..safety import escape_json, one_line
 from .diagnosis import Diagnosis, Finding
+from .summary import ABSENT, decode_text, field_text, plural, preset_text, turn_step
 from .session import SessionLog
 
 SCHEMA = "dsh-tui/check/1"
@@ -84,9 +85,14 @@ REDACT_SPAN = 16 * 1024
 
 
 def _text(value: Any) -> str:
-    """A value as text: strings as they are, lists and objects as JSON, the rest as ``str``."""
+    """A value as text: strings as they are, "absent" for a field the log left out (None), lists,
+    objects and booleans in their JSON spelling, numbers as ``str``."""
     if isinstance(value, str):
         return value
+    if value is None:
+        return ABSENT
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if not isinstance(value, (dict, list)):
         return str(value)
     try:
@@ -157,7 +163,7 @@ def snippet(log: SessionLog, diag: Diagnosis, finding: Finding | None = None, *,
         lines.append(line("seq", f.seq))
         if f.seq is not None:
             lines.append(line("permalink", permalink(log, f.seq)))
-        lines.append(line("turn/step", f"{_text(f.turn)}/{_text(f.step)}"))
+        lines.append(line("turn/step", turn_step(f.turn, f.step) or ABSENT))
         if f.code:
             lines.append(line("error code", f.code))
         lines.append(line("finding", f.message, 1000))
@@ -166,20 +172,28 @@ def snippet(log: SessionLog, diag: Diagnosis, finding: Finding | None = None, *,
         pair = diag.pairing.tools.get(f.call_id) if f.call_id else None
         if pair is not None and pair.detail:
             lines.append(line("arguments", call_arguments(log, pair) if mask else pair.detail, SNIPPET_ARGS))
+        others = stranded(diag, f)
+        if others:
+            lines.append(line("also left", others, 1000))
     h = log.header
-    frames = log.raw.frames if log.raw.frames is not None else "-"
     lines += [
-        line("header version", h.get("version")),
-        line("session id", h.get("id")),
+        line("header version", field_text(h.raw, "version")),
+        line("session id", field_text(h.raw, "id")),
         line("delegation", delegation_line(log)),
-        line("agent preset", diag.effective_preset),
-        f"{'file:':<17}{one_line(hide(log.path.name), VALUE_CHARS)} ({log.raw.encoding}, {frames} frames, "
-        f"{len(log)} events)",
+        line("agent preset", preset_text(log, diag)),
+        f"{'file:':<17}{one_line(hide(log.path.name), VALUE_CHARS)} ({decode_text(log)})",
         line("dsh-tui", __version__),
         "dsh version:     <fill in: `dsh --version`; the log does not record it>",
         "plugin SHAs:     <fill in; the log does not record them>",
     ]
     return "\n".join(lines) + "\n"
+
+
+def stranded(diag: Diagnosis, finding: Finding | None) -> str:
+    """The other calls the crash left (those dsh's repair would close besides ``finding``'s), each
+    with its classification: a crash usually strands more than one."""
+    calls = [p for p in diag.pairing.interrupted if finding is None or p.key != finding.call_id]
+    return ", ".join(f"{_text(p.key)} ({_text(p.name)}: {p.status})" for p in calls)
 
 
 def permalink(log: SessionLog, seq: int) -> str:
@@ -218,11 +232,9 @@ def bug_report_markdown(log: SessionLog, diag: Diagnosis, finding: Finding | Non
     out += ["## Header", "", "| field | value |", "|---|---|"]
     for key, value in log.header.fields().items():
         out.append(f"| {md.cell(val(key, 80))} | {md.cell(val(value))} |")
-    out.append(f"| effective agentPreset | {md.cell(val(diag.effective_preset))} |")
-    frames = log.raw.frames if log.raw.frames is not None else "-"
+    out.append(f"| effective agentPreset | {md.cell(val(preset_text(log, diag)))} |")
     out += ["", f"**Delegation:** {md.text(val(delegation_line(log)))}", "",
-            f"**Decode:** {md.text(f'{log.raw.encoding}, {frames} frames, {log.records} records, {len(log)} events')}",
-            ""]
+            f"**Decode:** {md.text(decode_text(log))}", ""]
     out += ["## Snippet", "", *md.fence(snippet(log, diag, f, mask=True)), ""]
     around = pairs_around(diag, f)
     if around:
@@ -341,9 +353,11 @@ def check_text(log: SessionLog, diag: Diagnosis, *, markdown: bool = False, line
     for key in ("version", "id", "cwd", "createdAt", "parentSession", "seedLength", "origin", "delegationDepth", "agentPreset"):
         if key in (h.raw or {}):
             extra = f"  ({created_iso(log)})" if key == "createdAt" and created_iso(log) else ""
-            out.append(f"{bullet}{key}: {h.raw[key]}{extra}")
+            out.append(f"{bullet}{key}: {field_text(h.raw, key, VALUE_CHARS)}{extra}")
+    if "delegationDepth" not in (h.raw or {}):
+        out.append(f"{bullet}delegationDepth: absent")
     if diag.effective_preset != h.get("agentPreset"):
-        out.append(f"{bullet}effective agentPreset (agent-preset/selected): {diag.effective_preset}")
+        out.append(f"{bullet}effective agentPreset (agent-preset/selected): {preset_text(log, diag)}")
     if h.delegated:
         out.append(f"{bullet}*** {delegation_line(log)} ***")
     elif h.forked:
@@ -351,10 +365,15 @@ def check_text(log: SessionLog, diag: Diagnosis, *, markdown: bool = False, line
     if log.rejection:
         out.append(f"{bullet}REJECTED by dsh: {log.rejection.message}")
     out.append(title("Decode"))
-    out.append(f"{bullet}{raw.encoding}, {raw.frames if raw.frames is not None else '-'} frames, {log.records} records, "
-               f"{len(log)} events{' (projected fixture: seq not verifiable)' if r.projected else ''}")
-    out.append(f"{bullet}" + ("whole: seq contiguous 0.." + str(len(log) - 1) if not problems and not r.projected
-                              else "NOT WHOLE: " + "; ".join(problems) if problems else "seq assigned by position"))
+    out.append(f"{bullet}{decode_text(log)}{' (projected fixture: seq not verifiable)' if r.projected else ''}")
+    if problems:
+        out.append(f"{bullet}NOT WHOLE: " + "; ".join(problems))
+    elif r.projected:
+        out.append(f"{bullet}seq assigned by position")
+    elif not len(log):
+        out.append(f"{bullet}whole: no events (the log holds only its header)")
+    else:
+        out.append(f"{bullet}whole: seq contiguous 0..{log.seq_of(len(log) - 1):,}")
     for u in r.unknown.values():
         out.append(f"{bullet}unknown type {u.type} x{u.count} ({'ignorable' if u.ignorable else 'required'})")
     if r.legacy:
@@ -364,18 +383,17 @@ def check_text(log: SessionLog, diag: Diagnosis, *, markdown: bool = False, line
     out.append(f"{bullet}{_finding_line(v)}" if v else f"{bullet}no failure found")
     if v is not None and v.advice:
         out.append(f"{bullet}advice: {v.advice}")
+    if v is not None and stranded(diag, v):
+        out.append(f"{bullet}also left by the crash: {stranded(diag, v)}")
     if lineage is not None and (lineage.parent or lineage.children):
         from .lineage import lineage_lines
         out.append(title("Lineage (same session root)"))
         out += [f"{bullet}{line}" for line in lineage_lines(lineage)]
-    out.append(title(f"Findings ({len(diag.findings)}, newest first)"))
-    for f in diag.findings[:200]:
-        out.append(f"{bullet}{_finding_line(f)}")
-    if len(diag.findings) > 200:
-        out.append(f"{bullet}... {len(diag.findings) - 200} more (use --format json)")
+    out += _grouped_findings(diag.findings, title, bullet)
     u = diag.usage
     out.append(title("Usage"))
-    out.append(f"{bullet}{u.calls} model calls: " + ", ".join(f"{k} {v:,}" for k, v in u.session.items() if v))
+    counts = ", ".join(f"{k} {v:,}" for k, v in u.session.items() if v)
+    out.append(f"{bullet}{plural(u.calls, 'model call')}" + (f": {counts}" if counts else ""))
     if any(u.inherited.values()):
         out.append(f"{bullet}inherited through the fork seed (not counted): "
                    + ", ".join(f"{k} {v:,}" for k, v in u.inherited.items() if v))
@@ -387,4 +405,29 @@ def check_text(log: SessionLog, diag: Diagnosis, *, markdown: bool = False, line
 
 def _finding_line(f: Finding) -> str:
     who = " ".join(x for x in (f.call_id and f"callId={f.call_id}", f.name and f"name={f.name}") if x)
-    return f"[{f.severity}] seq {f.seq} {f.kind}{' ' + who if who else ''}: {f.message}"
+    seq = f"seq {f.seq:,}" if isinstance(f.seq, int) else "no seq"
+    return f"[{f.severity}] {seq} {f.kind}{' ' + who if who else ''}: {f.message}"
+
+
+PER_KIND = 3  # findings shown per kind in the text report; the rest of a kind is one line
+
+
+def _grouped_findings(findings: list[Finding], title, bullet: str) -> list[str]:
+    """The findings by kind, kinds in the order their newest finding comes, each with its count and
+    newest first: a kind's first PER_KIND, then one line for the rest with their seq range (200
+    retries are one line, not 200)."""
+    groups: dict[str, list[Finding]] = {}
+    for f in findings:
+        groups.setdefault(f.kind, []).append(f)
+    out = [title(f"Findings ({len(findings):,} in {plural(len(groups), 'kind')}, newest first)")]
+    for kind, items in groups.items():
+        seqs = [f.seq for f in items if isinstance(f.seq, int)]
+        span = f", seq {min(seqs):,}..{max(seqs):,}" if len(seqs) > 1 else ""
+        out.append(f"{bullet}{kind} ({len(items):,}{span})")
+        out += [f"{bullet}  {_finding_line(f)}" for f in items[:PER_KIND]]
+        rest = items[PER_KIND:]
+        if rest:
+            rs = [f.seq for f in rest if isinstance(f.seq, int)]
+            where = f" (seq {min(rs):,}..{max(rs):,})" if rs else ""
+            out.append(f"{bullet}  ... and {len(rest):,} more {kind}{where}: --format json lists every one")
+    return out

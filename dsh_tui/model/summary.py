@@ -103,6 +103,32 @@ def labelled(obj: Any, key: str, n: int = 120) -> str:
     return f"{key} {field_text(obj, key, n)}"
 
 
+def plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def decode_text(log) -> str:
+    """``zstd, 1 frame, 23 records, 26 events``; a JSONL log has no frames to count."""
+    raw = log.raw
+    frames = f", {plural(raw.frames, 'frame')}" if raw.frames is not None else ""
+    return f"{raw.encoding}{frames}, {plural(log.records, 'record')}, {plural(len(log), 'event')}"
+
+
+def preset_text(log, diag) -> str:
+    """The preset in effect (the last agent-preset/selected, else the header's); "absent" when neither says."""
+    preset, header = diag.effective_preset, log.header.get("agentPreset")
+    if preset == header:
+        return field_text(log.header.raw, "agentPreset")
+    return f"{shown(preset)} (header: {field_text(log.header.raw, 'agentPreset')})"
+
+
+def depth_text(h) -> str:
+    """delegationDepth; "(top-level)" only when the header says 0, never for an absent or bad depth."""
+    if h.delegation_depth == 0:
+        return "0 (top-level)"
+    return field_text(h.raw, "delegationDepth")
+
+
 def turn_step(turn: Any, step: Any) -> str:
     """``2/1``, ``2`` (no step) or "" (no turn)."""
     if turn is None:

@@ -16,7 +16,7 @@ from ...model.report import created_iso
 from ...model.summary import field_text, shown
 from ...safety import one_line
 from ..nocolor import colourless
-from ..widgets.header import decode_text, depth_text, plural, preset_text
+from ...model.summary import decode_text, depth_text, plural, preset_text
 
 GLYPH = {"ok": ("✓", "bold $success"), "fail": ("✗", "bold $error"), "warn": ("!", "bold $warning"),
          "info": ("i", "bold $accent")}

@@ -12,7 +12,7 @@ from textual.content import Content
 from textual.widget import Widget
 
 from ...model.report import created_iso
-from ...model.summary import field_text, shown, turn_step
+from ...model.summary import decode_text, depth_text, field_text, plural, preset_text, shown, turn_step
 from ...safety import one_line
 
 LOUD_ERROR = "bold reverse $error"
@@ -34,32 +34,6 @@ def short_id(value, max_chars: int = 19) -> str:
         return text
     tail = (max_chars - 1) // 2
     return text[:max_chars - 1 - tail] + "…" + text[-tail:]
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
-
-
-def decode_text(log) -> str:
-    """``zstd, 1 frame, 23 records, 26 events``; a JSONL log has no frames to count."""
-    raw = log.raw
-    frames = f", {plural(raw.frames, 'frame')}" if raw.frames is not None else ""
-    return f"{raw.encoding}{frames}, {plural(log.records, 'record')}, {plural(len(log), 'event')}"
-
-
-def preset_text(log, diag) -> str:
-    """The preset in effect (the last agent-preset/selected, else the header's); "absent" when neither says."""
-    preset, header = diag.effective_preset, log.header.get("agentPreset")
-    if preset == header:
-        return field_text(log.header.raw, "agentPreset")
-    return f"{shown(preset)} (header: {field_text(log.header.raw, 'agentPreset')})"
-
-
-def depth_text(h) -> str:
-    """delegationDepth; "(top-level)" only when the header says 0, never for an absent or bad depth."""
-    if h.delegation_depth == 0:
-        return "0 (top-level)"
-    return field_text(h.raw, "delegationDepth")
 
 
 def header_lines(log, diag, path: Path) -> list[list]:
