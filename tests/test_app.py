@@ -266,7 +266,7 @@ async def test_checklist_steps_and_enter_jumps(demo):
         steps = screen.steps
         assert [s.number for s in steps] == [1, 2, 3, 4, 5, 6]
         assert steps[0].status == "ok" and steps[1].status == "ok"
-        assert "call_05_deploy" in steps[2].lines[0] and "TOOL_OUTCOME_UNKNOWN" in steps[2].lines[0]
+        assert "call_05_deploy" in steps[2].lines[1] and "TOOL_OUTCOME_UNKNOWN" in steps[2].lines[1]
         assert "Retry only if it is read-only or idempotent" in " ".join(steps[3].lines)
         assert any("callId:          call_05_deploy" == x for x in steps[5].lines)
         await pilot.press("down", "down", "enter")

@@ -12,7 +12,7 @@ from dsh_tui.model.diagnosis import diagnose
 from dsh_tui.model.session import load_session
 from dsh_tui.model.summary import call_id_of, detail_sections, light_event, row_summary
 from dsh_tui.safety import is_clean
-from dsh_tui.ui.screens.checklist import ten_minute_pass
+from dsh_tui.model.checklist import ten_minute_pass
 from dsh_tui.ui.views import RowSource, build_filter, filter_specs
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "dsh-logs"
@@ -143,7 +143,13 @@ def test_ten_minute_pass_on_the_demo(demo):
     log, diag = demo
     steps = ten_minute_pass(log, diag)
     assert [s.status for s in steps] == ["ok", "ok", "fail", "fail", "ok", "info"]
-    assert steps[2].index == 319 and "TOOL_OUTCOME_UNKNOWN" in steps[2].lines[0]
+    # The crash left two calls: both named, the started one first, each with what to do about it.
+    assert steps[2].index == 319 and steps[2].lines[0] == "the crash left 2 calls without a result:"
+    assert "call_05_deploy bash: TOOL_OUTCOME_UNKNOWN" in steps[2].lines[1]
+    assert "call_06_tag bash: TOOL_NOT_STARTED" in steps[2].lines[2]
+    advice = " ".join(steps[3].lines)
+    assert "Retry only if it is read-only or idempotent" in advice and "Retry it if it is still needed" in advice
+    assert "cwd /home/user/projects/demo-app" in steps[0].lines
     assert steps[5].lines[0] == "callId:          call_05_deploy"
     assert steps[5].lines[2] == "header version:  0"
 
@@ -159,3 +165,23 @@ def test_ten_minute_pass_on_torn_and_unknown_logs():
     steps = ten_minute_pass(log, diagnose(log))
     assert steps[2].status == "fail" and "FS_NOT_FOUND" in steps[2].lines[0]
     assert steps[4].status == "warn" and steps[4].lines[0].startswith("read (callId call_01_read_demo")
+
+
+def test_the_checklist_advises_no_retry_for_a_call_that_may_have_run():
+    from pathlib import Path
+    case = Path(__file__).parent / "parity" / "cases" / "zstd" / "--home-user-parity--" / "torn-call" / "session.jsonl.zstd"
+    log = load_session(case)
+    steps = ten_minute_pass(log, diagnose(log))
+    assert "do not retry blindly" in " ".join(steps[3].lines)
+    assert "Retry it if it is still needed" not in " ".join(steps[3].lines)
+
+
+def test_an_unexpected_tool_says_what_to_do(write_jsonl):
+    from .conftest import crash_records, ev, result
+    recs = crash_records()[:3] + [
+        ev("tool/call", 3, {"turn": 1, "step": 1, "callId": "call_z", "name": "spawn_child", "arguments": "{}"}),
+        result(4, "call_z")]
+    log = load_session(write_jsonl(recs))
+    step5 = ten_minute_pass(log, diagnose(log))[4]
+    assert step5.status == "warn" and "unload the plugin loaded last" in " ".join(step5.lines)
+    assert "may belong to a child" not in " ".join(step5.lines)

@@ -24,7 +24,8 @@ from ..model.summary import call_id_of, light_event
 from ..safety import escape_json, one_line
 from .export import save_event_json
 from .messages import CopyDone, FilterReady, GotoSeqCount, SearchHits, SeqCountChanged
-from .screens.checklist import ChecklistScreen, ten_minute_pass
+from ..model.checklist import ten_minute_pass
+from .screens.checklist import ChecklistScreen
 from .screens.filter import FilterScreen
 from .screens.main import MainScreen
 from .screens.report import ReportModal

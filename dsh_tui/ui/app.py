@@ -78,6 +78,7 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
         self._shown_early: threading.Event | None = None  # set once a verdict painted at mount is on screen
         self.quiet_gc = QuietGC()  # full GC passes between key presses (ui/quietgc.py)
         self.key_gate = KeyGate(self)  # keys one at a time, each for the screen it was typed for (ui/keygate.py)
+        self._cache_note: str | None = None  # the index cache's notice, once shown
 
     def get_css_variables(self) -> dict[str, str]:
         variables = super().get_css_variables()
@@ -169,7 +170,8 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
             shown.wait(0.5)
             return
         probe, self.tail_probe = self.tail_probe, None
-        tv = probe.collect(self.cancel_event, patience=1.0) if probe is not None else tail_verdict(self.path)
+        tv = (probe.collect(self.cancel_event, patience=1.0) if probe is not None
+              else tail_verdict(self.path, limit=self.max_plain))
         if tv is not None and not self.load_finished:
             painted = threading.Event()
             self.post_message(TailVerdictFound(tv, painted))
@@ -262,6 +264,11 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
                                          "open it anyway with --lenient (everything is then marked UNVERIFIED)"))
             return
         self.log_, self.diag = log, diag
+        from ..model import cache
+        note = cache.notice()  # why the index cache is off (an untrusted directory, ...): said once
+        if note and note != self._cache_note:
+            self._cache_note = note
+            self.notify(note, severity="warning", markup=False, timeout=10)
         self.quiet_gc.start(self)
         self.finding_indices = sorted({f.index for f in diag.findings if f.index is not None})
         with self.batch_update():

@@ -79,9 +79,9 @@ def integrity_badges(log) -> list:
     if raw.torn is not None:
         out += [(f" TORN TAIL at byte {raw.torn.offset} ({raw.torn.unreadable_bytes} bytes unreadable) ",
                  LOUD_ERROR), " "]
-    corrupt = len(raw.corruption) + len(res.corruption)
+    corrupt = log.corruption_count
     if corrupt:
-        out += [(f" CORRUPT: {corrupt} record(s)/frame(s) unreadable ", LOUD_ERROR), " "]
+        out += [(f" CORRUPT: {corrupt:,} record(s)/frame(s) unreadable ", LOUD_ERROR), " "]
     if res.unknown:
         names = ", ".join(f"{one_line(u.type, 40)} ×{u.count} ({'ignorable' if u.ignorable else 'REQUIRED'})"
                           for u in list(res.unknown.values())[:4])
