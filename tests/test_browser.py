@@ -276,7 +276,7 @@ async def test_children_key_opens_a_child_and_back_restores_the_parent(tmp_path)
         await explorer_ready(app, pilot, "child-1")
         head = app.query_one("#header").plain()
         assert "parent parent-1" in head and "depth 1" in head and "seedLength 1" in head
-        assert "session/end-seed at seq 0: 0 events before it came from the seed" in head
+        assert "session/end-seed at seq 0: the 0 events before it are the parent's history" in head
         assert app.events.seed_end == 0 and app.events.row_plain(0).startswith("┴")
         await pilot.press("b")
         await explorer_ready(app, pilot, "parent-1")

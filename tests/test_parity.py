@@ -242,3 +242,22 @@ def test_a_partial_line_naming_the_call_is_said_so(write_jsonl):
     assert a.kind == "TOOL_NOT_STARTED" and "starts a record naming it" in a.message
     b = next(f for f in diag.findings if f.call_id == "call_b")
     assert "may have been in it" in b.message
+
+
+def test_the_detail_shows_the_torn_bytes():
+    """The explorer's detail of the event the torn tail points at holds its bytes: offsets, hex, text."""
+    from dsh_tui.model.detail import detail_sections
+    log, diag = open_session(case_path(CASES / "cases", "zstd", "torn-call"), use_cache=False)
+    sections = {s.title: s.lines for s in detail_sections(log.event(len(log) - 1), log, diag)}
+    torn = sections["torn bytes at byte 1,790"]
+    assert "72 bytes from byte 1,790" in torn[0] and "records were lost" in torn[0]
+    assert torn[1].split()[:5] == ["1,790", "28", "b5", "2f", "fd"]  # the torn frame's magic, at its offset
+    assert len(torn) == 1 + (72 + 15) // 16
+
+
+def test_the_header_says_fork_and_resume():
+    from dsh_tui.model.summary import runs_text
+    log, diag = open_session(case_path(CASES / "cases", "zstd", "resumed-crashed-again"), use_cache=False)
+    assert runs_text(log, diag) == "resumed at seq 36 after a crash dsh repaired"
+    log, diag = open_session(case_path(CASES / "cases", "zstd", "src-fork"), use_cache=False)
+    assert runs_text(log, diag) == ""  # its end-seed at seedLength is the fork, not a resume

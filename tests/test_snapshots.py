@@ -9,6 +9,7 @@ Regenerate with ``pytest tests/test_snapshots.py --snapshot-update``.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 
@@ -65,3 +66,16 @@ def test_diff_detail(snap_compare, demo_app, size):
         await pilot.pause()
 
     assert snap_compare(demo_app, terminal_size=size, run_before=run_before)
+
+
+PARITY = Path(__file__).parent / "parity" / "cases" / "zstd" / "--home-user-parity--"
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("case", ["src-fork", "resumed-crashed-again"])
+def test_fork_and_resumed_session(snap_compare, case, size):
+    """A user fork (FORK of its source at seq 22, the seed rows marked, its source apart from children)
+    and a session dsh resumed after a crash it repaired, crashed again: the verdict is the latest run's."""
+    app = ExplorerApp(PARITY / case / "session.jsonl.zstd", native_clipboard=False, detail_delay=0.01)
+    app.theme = "textual-dark"
+    assert snap_compare(app, terminal_size=size, run_before=loaded)

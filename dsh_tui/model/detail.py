@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 from typing import Any
 
 import orjson
@@ -220,6 +221,35 @@ def _type_sections(ev: EventView) -> list[Section]:
     return out
 
 
+TORN_SHOWN = 512  # bytes of a torn tail shown as hex
+
+
+def torn_lines(log: SessionLog) -> list[str]:
+    """What the torn tail holds: its size, whether records were lost, the readable start of the lost
+    record (sanitised), and its first bytes as hex with file offsets (read now, bounded)."""
+    torn = log.raw.torn
+    out = [f"{torn.kind}: {torn.unreadable_bytes:,} bytes from byte {torn.offset:,} to the end of the file; "
+           + (f"{torn.recovered_records} record(s) recovered; " if torn.recovered_records else "")
+           + ("records were lost" if torn.lost else "every record was read (only the frame's checksum is cut)")]
+    if torn.partial:
+        out.append("readable start of the lost record: " + one_line(clean_bytes(torn.partial), 2000))
+    try:
+        fd = os.open(log.raw.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        try:
+            data = os.pread(fd, min(torn.unreadable_bytes, TORN_SHOWN), torn.offset)
+        finally:
+            os.close(fd)
+    except OSError as exc:  # a ZIP member (no file of its own), or the file is gone
+        return out + [f"(the bytes cannot be read back: {one_line(str(exc.strerror or exc), 200)})"]
+    for k in range(0, len(data), 16):
+        row = data[k:k + 16]
+        text = "".join(chr(b) if 0x20 <= b < 0x7F else "." for b in row)
+        out.append(f"{torn.offset + k:>10,}  {row.hex(' '):<47}  {text}")
+    if torn.unreadable_bytes > len(data):
+        out.append(f"… {torn.unreadable_bytes - len(data):,} more bytes")
+    return out
+
+
 def detail_sections(ev: EventView, log: SessionLog, diag: Any = None) -> list[Section]:
     """Everything the detail pane shows for one event, sanitised and capped per section.
 
@@ -231,7 +261,10 @@ def detail_sections(ev: EventView, log: SessionLog, diag: Any = None) -> list[Se
         pairs, findings = event_maps(diag)
         for f in findings.get(ev.index, ()):
             out.append(_cap(f"finding {f.kind} ({f.severity})", [f.message] + (
-                [f"callId {shown(f.call_id)}   name {shown(f.name)}"] if f.call_id else []), "finding"))
+                [f"callId {shown(f.call_id)}   name {shown(f.name)}"] if f.call_id else [])
+                + ([f"advice: {f.advice}"] if f.advice else []), "finding"))
+            if f.kind == "TORN_TAIL" and log.raw.torn is not None:
+                out.append(_cap(f"torn bytes at byte {log.raw.torn.offset:,}", torn_lines(log), "raw"))
         for p in pairs.get(ev.index, ()):
             roles = " → ".join(f"{role} seq {seq}" for role, seq in p.seqs.items())
             out.append(_cap(f"{p.kind} pair {shown(p.key)}", [

@@ -129,6 +129,18 @@ def depth_text(h) -> str:
     return field_text(h.raw, "delegationDepth")
 
 
+def runs_text(log, diag) -> str:
+    """How many times dsh resumed this session ("resumed at seq 36 after a crash dsh repaired"), "" for
+    none. A fork's own seed boundary (its first session/end-seed, at seedLength) is not a resume."""
+    seed = log.header.seed_length
+    resumes = [s for s in diag.runs.get("end_seed_seqs", []) if s != seed]
+    if not resumes:
+        return ""
+    repaired = any(f.repaired and f.run == "earlier" for f in diag.findings)
+    times = f" ({len(resumes)} times, last at seq {resumes[-1]:,})" if len(resumes) > 1 else f" at seq {resumes[0]:,}"
+    return f"resumed{times}" + (" after a crash dsh repaired" if repaired else "")
+
+
 def turn_step(turn: Any, step: Any) -> str:
     """``2/1``, ``2`` (no step) or "" (no turn)."""
     if turn is None:

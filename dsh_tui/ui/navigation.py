@@ -347,7 +347,8 @@ def family_lines(log, lineage, seed_end: int | None) -> list[list]:
     parts: list = []
     if parent_id or (lineage is not None and lineage.parent is not None):
         where = "" if lineage is None else "" if lineage.parent is not None else " (not in this root)"
-        parts += [("parent ", DIM), (short_id(field_text(h.raw, "parentSession")), KEY), (where, DIM),
+        parts += [("fork of " if h.forked else "parent ", DIM), (short_id(field_text(h.raw, "parentSession")), KEY),
+                  (where, DIM),
                   (" ⟨u⟩" if lineage is not None and lineage.parent is not None else "", DIM), "  "]
         parts += [("depth ", DIM), (one_line(field_text(h.raw, "delegationDepth"), 8), KEY), "  "]
     if seed_len is not None:
@@ -357,10 +358,14 @@ def family_lines(log, lineage, seed_end: int | None) -> list[list]:
         n = len(lineage.children)
         text = f"{direct} child{'ren' if direct != 1 else ''}" + (f", {n} descendants" if n != direct else "")
         parts += [("family ", DIM), (text + ("+" if lineage.truncated else ""), KEY), (" ⟨c⟩", DIM), "  "]
+    if lineage is not None and lineage.forks:
+        parts += [("forks ", DIM), (str(len(lineage.forks)), KEY), "  "]
     if seed_end is not None:
         at = log.seq_of(seed_end)
-        parts += [(f"{END_SEED} ", DIM), (f"at seq {at}: {seed_end:,} event{'s' if seed_end != 1 else ''} before it "
-                                          "came from the seed ┊", KEY), "  "]
+        whose = ("this session's earlier runs (dsh resumed it here)" if h.seed_length is None or at > h.seed_length
+                 else "the parent's history" if h.delegated else "the fork source's history")
+        parts += [(f"{END_SEED} ", DIM), (f"at seq {at:,}: the {seed_end:,} event{'s' if seed_end != 1 else ''} before "
+                                          f"it are {whose} ┊", KEY), "  "]
     out: list[list] = []
     if parts:
         out.append(parts)

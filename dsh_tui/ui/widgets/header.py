@@ -12,7 +12,7 @@ from textual.content import Content
 from textual.widget import Widget
 
 from ...model.report import created_iso
-from ...model.summary import decode_text, depth_text, field_text, plural, preset_text, shown, turn_step
+from ...model.summary import decode_text, depth_text, field_text, plural, preset_text, runs_text, shown, turn_step
 from ...safety import one_line
 
 LOUD_ERROR = "bold reverse $error"
@@ -47,6 +47,12 @@ def header_lines(log, diag, path: Path) -> list[list]:
     if h.delegated:
         line3 += [(f" DELEGATED child session: depth {one_line(field_text(h.raw, 'delegationDepth'), 12)}, parent "
                    f"{one_line(field_text(h.raw, 'parentSession'), 80)} ", LOUD_WARN), "  "]
+    elif h.forked:
+        seed = f" at seq {h.seed_length:,}" if h.seed_length is not None else ""
+        line3 += [(f" FORK of {one_line(field_text(h.raw, 'parentSession'), 80)}{seed} ", KEY), "  "]
+    resumed = runs_text(log, diag)
+    if resumed:
+        line3 += [(f" {resumed} ", KEY), "  "]
     line3 += _kv("created", created, 40)
     if not h.delegated:
         line3 += _kv("depth", depth_text(h), 30)
