@@ -97,9 +97,9 @@ def run_check(argv: list[str]) -> int:
 def _check(argv: list[str]) -> int:
     args = check_parser().parse_args(argv)
     early = _early_check_helper(args)
-    from .model.opener import open_session
-    from .model.report import check_json, check_text
-    from .model.source import LogUnreadable
+    from .model.reading.open import open_session
+    from .model.presenting.report import check_json, check_text
+    from .model.reading.source import LogUnreadable
     try:
         log, diag = open_session(args.file, lenient=args.lenient, max_plain=args.max_plain_size,
                                  use_cache=not args.no_cache, write_cache=False, early_tail=early)
@@ -113,13 +113,13 @@ def _check(argv: list[str]) -> int:
             _print_json(_rejected_json(log, diag))
         return _fail(msg)
     if not args.no_cache:
-        from .model import cache
+        from .model.reading import cache
         note = cache.notice()  # why the cache was skipped (an untrusted directory, ...), once
         if note:
             print(f"dsh-tui: {note}", file=sys.stderr)
     lineage = None
     if not args.no_lineage:
-        from .model.lineage import find_lineage, link_findings
+        from .model.diagnosing.lineage import find_lineage, link_findings
         lineage = find_lineage(log.path, log.session_id, max_plain=args.max_plain_size)
         link_findings(diag.findings, lineage)
     if args.format == "json":
@@ -137,7 +137,7 @@ def _check(argv: list[str]) -> int:
 def _early_check_helper(args):
     """The helper that indexes a big log's tail, forked before the rest of `check` is imported and
     before the file is read here (~30 ms sooner), unless the index cache will answer."""
-    from .model import cache, segments
+    from .model.reading import cache, segments
     try:
         if not args.no_cache and cache.enabled() and cache.has_entry(Path(args.file)):
             return None  # a cached index is likely: no child to fork and kill
@@ -149,12 +149,12 @@ def _early_check_helper(args):
 def _rejected_json(log, diag) -> dict:
     """A refused log's JSON: every key of the contract (what the decode saw), no findings or verdict:
     dsh would not load it, and nothing is judged past a refusal without --lenient."""
-    from .model.report import check_json
+    from .model.presenting.report import check_json
     return {**check_json(log, diag), "findings": [], "verdict": None, "snippet": None}
 
 
 def _print_json(obj: dict) -> None:
-    from .model.report import json_text  # terminal controls escaped; valid UTF-8 JSON even with lone surrogates
+    from .model.presenting.report import json_text  # terminal controls escaped; valid UTF-8 JSON even with lone surrogates
     sys.stdout.write(json_text(obj) + "\n")
 
 
@@ -169,8 +169,8 @@ def ui_target(file: str | None, demo: bool) -> tuple[str, Path, str | None]:
     if demo:
         return "explore", default_demo_path(), None
     if file is None:
-        from .browse import display_root, root_has_sessions
-        from .model.layout import default_root
+        from .sessions.browse import display_root, root_has_sessions
+        from .model.reading.layout import default_root
         root = default_root()
         if root_has_sessions(root):
             return "browse", root, None
@@ -182,15 +182,15 @@ def ui_target(file: str | None, demo: bool) -> tuple[str, Path, str | None]:
 
 def start_background(path, max_plain: int | None = None) -> dict:
     """Work forked before Textual is imported (~0.25 s), so it overlaps on a second core: a
-    crash's verdict from the tail (model/tail.py), and, niced below it, the helper that indexes
-    the tail of a big log for the decode (model/segments.py). The explorer's keyword arguments;
+    crash's verdict from the tail (model/reading/tail.py), and, niced below it, the helper that indexes
+    the tail of a big log for the decode (model/reading/segments.py). The explorer's keyword arguments;
     the benchmark starts the explorer the same way. (Forking the whole decode here as well was
     measured: no faster, the two cores were already busy, and the tail verdict came later.)"""
-    from .live import is_zip_target
+    from .sessions.targets import is_zip_target
     if is_zip_target(path):
         return {}
-    from .model.segments import TailHelper
-    from .model.tail import start_tail_probe
+    from .model.reading.segments import TailHelper
+    from .model.reading.tail import start_tail_probe
     return {"tail_probe": start_tail_probe(path, max_plain), "early_tail": TailHelper.early(path, max_plain)}
 
 
@@ -209,7 +209,7 @@ def run_ui(argv: list[str]) -> int:
 
 def _run_ui(args, kind: str, path: Path, notice: str | None) -> int:
     if kind == "browse":
-        from .ui.navigation import run_browser
+        from .ui.app import run_browser
         return run_browser(path, lenient=args.lenient, max_plain=args.max_plain_size)
     if notice is None:
         background = start_background(path, args.max_plain_size)
@@ -222,7 +222,7 @@ def _run_ui(args, kind: str, path: Path, notice: str | None) -> int:
             if drawn:  # the explorer failed: leave the screen the splash is on
                 leave(sys.stdout)
             raise
-    from .ui.navigation import run_explorer
+    from .ui.app import run_explorer
     return run_explorer(path, notice=notice, lenient=args.lenient, max_plain=args.max_plain_size, at_seq=args.at)
 
 
@@ -234,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
         if argv and argv[0] == "check":
             return run_check(argv[1:])
         if argv and argv[0] == "ls":
-            from .ls import main_ls
+            from .sessions.ls import main_ls
             return main_ls(argv[1:])
         return run_ui(argv)
     except SystemExit as exc:  # argparse: 2 on usage errors, 0 for --help/--version

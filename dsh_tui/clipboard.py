@@ -305,7 +305,7 @@ def _utf8_safe(text: str) -> str:
 def prepare(text: str, *, mask: bool = True) -> str:
     """*text* as it may leave the app: secrets masked (unless *mask* is False), then sanitised."""
     if mask:
-        from .model.redact import redact  # lazy: the regexes load with the first copy
+        from .model.presenting.redact import redact  # lazy: the regexes load with the first copy
         text = redact(text)
     return _utf8_safe(clean(text))
 

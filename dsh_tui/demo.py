@@ -20,16 +20,8 @@ from pathlib import Path
 import orjson
 
 from .gen.builder import EventBuilder, StepInfo, ToolCall, split_args, split_text
-from .gen.storage import (
-    ZSTD_MAGIC,
-    atomic_write,
-    compress_frame,
-    encode_log,
-    pack_records,
-    record_event_count,
-    write_log,
-    write_log_facts,
-)
+from .gen.storage import (ZSTD_MAGIC, atomic_write, compress_frame, encode_log, pack_records, record_event_count,
+                          write_log, write_log_facts)
 from .gen.synthetic import iter_synthetic_batches, synthetic_header, write_synthetic
 
 __all__ = [

@@ -1,6 +1,6 @@
 """A plain first frame while Textual is imported (~0.3 s): the crash's provisional verdict.
 
-The tail probe (model/tail.py) usually answers before Textual has loaded. Rather
+The tail probe (model/reading/tail.py) usually answers before Textual has loaded. Rather
 than hold that answer until the explorer's first paint, the CLI imports the
 explorer in a thread and, if the probe answers first, draws it on the
 terminal's alternate screen, which the explorer then enters and repaints. Text

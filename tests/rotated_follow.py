@@ -22,7 +22,7 @@ import zstandard
 from dsh_tui.demo import compress_frame, demo_batches
 from dsh_tui.gen.storage import encode_log
 from dsh_tui.gen.synthetic import iter_synthetic_batches, synthetic_header
-from dsh_tui.model.zstdframes import walk_frames
+from dsh_tui.model.reading.frames import walk_frames
 
 OTHER_SESSION_ID = synthetic_header(1)["id"]
 

@@ -12,7 +12,7 @@ import re
 import pytest
 from textual.widgets import OptionList
 
-from dsh_tui.model.summary import field_text, labelled, shown
+from dsh_tui.model.presenting.summary import field_text, labelled, shown
 from dsh_tui.ui.screens.checklist import ChecklistScreen
 from dsh_tui.ui.widgets.header import HeaderPanel
 
@@ -59,8 +59,9 @@ def test_the_helpers_spell_absence_and_json_not_python():
 
 
 def test_rows_and_details_of_events_without_ids_say_absent(tmp_path):
-    from dsh_tui.model.session import load_session
-    from dsh_tui.model.summary import detail_sections, light_event, row_summary
+    from dsh_tui.model.reading.session import load_session
+    from dsh_tui.model.presenting.detail import detail_sections
+    from dsh_tui.model.presenting.summary import light_event, row_summary
 
     path = tmp_path / "session.jsonl"
     path.write_bytes(b"\n".join(lines_of([{**BARE_HEADER, "delegationDepth": 0}, *keyless_records()])) + b"\n")

@@ -9,7 +9,7 @@ import pytest
 from textual.worker import WorkerFailed
 
 from dsh_tui.demo import EventBuilder, ToolCall, demo_batches, demo_header, write_demo, write_log
-from dsh_tui.model.report import snippet
+from dsh_tui.model.presenting.report import snippet
 from dsh_tui.ui import app as app_module
 from dsh_tui.ui.app import ExplorerApp
 from dsh_tui.ui.screens.checklist import ChecklistScreen
@@ -513,7 +513,7 @@ async def test_provisional_tail_verdict_paints_before_the_full_decode(tmp_path, 
     from dsh_tui.demo import write_demo
     from dsh_tui.ui.widgets.header import HeaderPanel
 
-    import dsh_tui.model.opener as opener
+    import dsh_tui.model.reading.open as opener
 
     path = write_demo(tmp_path / "demo.jsonl.zstd")
     gate = threading.Event()
@@ -556,7 +556,7 @@ async def test_lists_and_objects_as_ids_and_turns_are_shown_not_a_crash(tmp_path
 async def test_the_explorers_helper_reads_the_larger_part(tmp_path, monkeypatch, helper_for_small_logs):
     """The decode thread shares its GIL with Textual, so the forked helper takes the bigger share."""
     from dsh_tui.gen.synthetic import write_synthetic
-    from dsh_tui.model import segments
+    from dsh_tui.model.reading import segments
 
     path = tmp_path / "big.jsonl.zstd"
     write_synthetic(path, 20_000, seed=4)

@@ -12,12 +12,12 @@ import orjson
 import pytest
 import zstandard
 
-from dsh_tui.model import source
-from dsh_tui.model.plainstore import FrameStore
-from dsh_tui.model.session import load_session
-from dsh_tui.model.source import MAX_PLAIN_ENV, LogUnreadable, max_plain_bytes, read_file_bytes
-from dsh_tui.model.tail import start_tail_probe, tail_verdict
-from dsh_tui.model.zstdframes import CHECK_ABOVE, MAX_FRAME_PLAIN
+from dsh_tui.model.reading import source
+from dsh_tui.model.reading.plainstore import FrameStore
+from dsh_tui.model.reading.session import load_session
+from dsh_tui.model.reading.source import MAX_PLAIN_ENV, LogUnreadable, max_plain_bytes, read_file_bytes
+from dsh_tui.model.reading.tail import start_tail_probe, tail_verdict
+from dsh_tui.model.reading.frames import CHECK_ABOVE, MAX_FRAME_PLAIN
 
 from .conftest import HEADER, crash_records, ev, frame, lines_of
 from .hostile_corpus import rle_frame

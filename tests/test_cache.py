@@ -8,9 +8,9 @@ import os
 import pytest
 
 from dsh_tui.demo import write_synthetic
-from dsh_tui.model import cache
-from dsh_tui.model.opener import open_session, save_to_cache
-from dsh_tui.model.report import check_json
+from dsh_tui.model.reading import cache
+from dsh_tui.model.reading.open import open_session, save_to_cache
+from dsh_tui.model.presenting.report import check_json
 
 
 @pytest.fixture

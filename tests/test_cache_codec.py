@@ -13,12 +13,12 @@ from pathlib import Path
 import orjson
 import pytest
 
-from dsh_tui.model import cachecodec
-from dsh_tui.model.cachecodec import CodecError, decode, encode
-from dsh_tui.model.opener import cache_payload, from_payload, open_session
-from dsh_tui.model.pairing import Pair
-from dsh_tui.model.report import check_json
-from dsh_tui.model.source import LogUnreadable, max_plain_bytes
+from dsh_tui.model.reading import cachecodec
+from dsh_tui.model.reading.cachecodec import CodecError, decode, encode
+from dsh_tui.model.reading.open import cache_payload, from_payload, open_session
+from dsh_tui.model.diagnosing.pairing import Pair
+from dsh_tui.model.presenting.report import check_json
+from dsh_tui.model.reading.source import LogUnreadable, max_plain_bytes
 
 from .conftest import DSH_LOGS
 from .hostile_corpus import build_cases
@@ -95,7 +95,7 @@ def test_a_cycle_is_refused():
 @pytest.mark.parametrize("tree", [
     ["o", "system", [], "id"],  # a name outside the registry
     ["o", "os.system", [], "id"],
-    ["o", "dsh_tui.model.cache.os.system", [], "id"],
+    ["o", "dsh_tui.model.reading.cache.os.system", [], "id"],
     ["o", "Popen", [], ["l", "sh", "-c", "id"]],
     ["o", "Pair", [], "tool"],  # the wrong number of fields
     ["x", 1], ["l", ["q"]], [], [1, 2],  # unknown tags, no tag

@@ -13,9 +13,10 @@ import pytest
 from markdown_it import MarkdownIt
 
 from dsh_tui.cli import main
-from dsh_tui.model.diagnosis import diagnose
-from dsh_tui.model.report import bug_report_markdown, check_json, check_text, json_text, pairs_around, snippet
-from dsh_tui.model.session import load_session
+from dsh_tui.model.diagnosing.diagnosis import diagnose
+from dsh_tui.model.presenting.report import (bug_report_markdown, check_json, check_text, json_text, pairs_around,
+                                             snippet)
+from dsh_tui.model.reading.session import load_session
 from dsh_tui.safety import clean, one_line
 
 from .conftest import HEADER, crash_records, result

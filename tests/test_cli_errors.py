@@ -49,8 +49,8 @@ def test_an_internal_error_is_one_line_and_exit_4(monkeypatch, capsys):
 @pytest.mark.parametrize("exc,words", [(RecursionError("maximum recursion depth exceeded"), "nests too deeply"),
                                        (MemoryError(), "out of memory")])
 def test_input_too_deep_or_too_big_for_the_reader_is_exit_3(monkeypatch, capsys, exc, words):
-    import dsh_tui.ls
-    for command, target in (("check", (cli, "run_check")), ("ls", (dsh_tui.ls, "main_ls"))):
+    import dsh_tui.sessions.ls
+    for command, target in (("check", (cli, "run_check")), ("ls", (dsh_tui.sessions.ls, "main_ls"))):
         monkeypatch.setattr(*target, _raising(exc))
         assert main([command, "x"]) == 3
         err = capsys.readouterr().err
@@ -97,7 +97,7 @@ def test_check_of_a_truncated_export_zip_says_so(tmp_path, capsys):
 def test_check_says_once_why_the_index_cache_is_off(write_jsonl, tmp_path, monkeypatch, capsys):
     """A cache directory others may write is not used; check says so on stderr and its verdict and exit
     code are those of a fresh read."""
-    from dsh_tui.model import cache
+    from dsh_tui.model.reading import cache
 
     from .conftest import crash_records
     cache_home = tmp_path / "xdg"

@@ -15,16 +15,8 @@ from pathlib import Path
 import pytest
 
 from dsh_tui import clipboard
-from dsh_tui.clipboard import (
-    OSC52_MAX_BYTES,
-    TMUX_HINT,
-    CopyResult,
-    copy_layered,
-    copy_native,
-    local_clipboard_plausible,
-    report_dir,
-    write_report_file,
-)
+from dsh_tui.clipboard import (OSC52_MAX_BYTES, TMUX_HINT, CopyResult, copy_layered, copy_native,
+                               local_clipboard_plausible, report_dir, write_report_file)
 
 _NAME = re.compile(r"^bug-report-\d{8}-\d{6}(-\d+)?\.txt$")
 _DISPLAY_VARS = ("DISPLAY", "WAYLAND_DISPLAY", "SSH_CONNECTION", "SSH_TTY", "SSH_CLIENT",

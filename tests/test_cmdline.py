@@ -9,8 +9,8 @@ from textual import events
 from textual.geometry import Region
 from textual.widgets import Footer
 
-from dsh_tui.model import search as search_module
-from dsh_tui.model.source import Cancelled
+from dsh_tui.model.reading import search as search_module
+from dsh_tui.model.reading.source import Cancelled
 from dsh_tui.ui import actions as actions_module
 from dsh_tui.ui.widgets.cmdline import CommandLine
 

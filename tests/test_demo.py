@@ -15,20 +15,9 @@ import pytest
 import zstandard
 
 from dsh_tui import demo
-from dsh_tui.demo import (
-    ZSTD_MAGIC,
-    EventBuilder,
-    ToolCall,
-    compress_frame,
-    default_demo_path,
-    demo_batches,
-    iter_synthetic_batches,
-    pack_records,
-    synthetic_header,
-    write_demo,
-    write_log,
-    write_synthetic,
-)
+from dsh_tui.demo import (ZSTD_MAGIC, EventBuilder, ToolCall, compress_frame, default_demo_path, demo_batches,
+                          iter_synthetic_batches, pack_records, synthetic_header, write_demo, write_log,
+                          write_synthetic)
 
 SHARED = Path("/work/shared/dsh-logs")
 ROW_KIND = {"text-chunks": "text-delta", "reasoning-chunks": "reasoning-delta",

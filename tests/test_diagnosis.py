@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 from dsh_tui.cli import main
-from dsh_tui.model.diagnosis import diagnose
-from dsh_tui.model.report import check_json, snippet
-from dsh_tui.model.session import load_session
+from dsh_tui.model.diagnosing.diagnosis import diagnose
+from dsh_tui.model.presenting.report import check_json, snippet
+from dsh_tui.model.reading.session import load_session
 
 from .conftest import HEADER, MODEL_SOURCE, crash_records, ev, result
 
@@ -143,8 +143,8 @@ def test_usage_counts_each_call_once_with_its_last_usage_and_skips_fork_seed(wri
 def test_per_call_usage_of_two_parts_merges_into_the_whole():
     """The tail helper's per-call counts, merged, equal one scan of the whole log, cut anywhere: the
     later usage wins, chunk or message; calls stay in first-seen order."""
-    from dsh_tui.model.facts import note_chunk_usage, note_message_usage
-    from dsh_tui.model.usage import UsageTally, merge_calls
+    from dsh_tui.model.reading.facts import note_chunk_usage, note_message_usage
+    from dsh_tui.model.diagnosing.usage import UsageTally, merge_calls
     events = [("m", 1, 1), ("c", 1, 1), ("m", 1, 1), ("m", 1, 2), ("m", 1, 2), ("c", 2, 1), ("m", 1, 3),
               ("c", 1, 3), ("m", 2, 1), ("c", 1, 2), ("m", 3, 1), ("m", 1, 1), ("c", 3, 1), ("m", 3, 1)]
 
@@ -304,7 +304,7 @@ def _diagnosis_logs(tmp_path):
 
 def test_a_diagnosis_begun_on_the_head_ends_as_the_whole_one(tmp_path):
     """opener starts the diagnosis on the head's facts while the tail is read; any cut gives the same."""
-    from dsh_tui.model.diagnosis import begin
+    from dsh_tui.model.diagnosing.diagnosis import begin
     checked = 0
     for path in _diagnosis_logs(tmp_path):
         try:

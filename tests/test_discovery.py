@@ -11,9 +11,10 @@ import pytest
 
 from dsh_tui.demo import DEMO_SESSION_ID, write_log
 from dsh_tui.gen.storage import compress_frame, encode_log
-from dsh_tui.model.discovery import (MAX_TREE_INDENT, RootUnreadable, SessionEntry, build_tree, decode_project_key,
-                                     decode_segment, default_root, encode_segment, fill_status, filter_entries,
-                                     group_by_project, list_sessions, project_key, read_entry, tree_marker, walk_tree)
+from dsh_tui.model.reading.discovery import (MAX_TREE_INDENT, RootUnreadable, SessionEntry, build_tree,
+                                             decode_project_key, decode_segment, default_root, encode_segment,
+                                             fill_status, filter_entries, group_by_project, list_sessions,
+                                             project_key, read_entry, tree_marker, walk_tree)
 
 from .session_roots import APP, OTHER, T0, build_root, header, session_path, turn_batches, write_session, \
     write_session_fast
@@ -281,7 +282,7 @@ def test_fill_status_cancel_leaves_entry(built):
 
 
 def test_fill_status_never_raises(built, monkeypatch):
-    import dsh_tui.model.session as session
+    import dsh_tui.model.reading.session as session
     monkeypatch.setattr(session, "load_session", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("bug")))
     entry = fill_status(read_entry(built.paths["done"]))
     assert entry.status == "unreadable" and "RuntimeError: bug" in entry.error

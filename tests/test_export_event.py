@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from dsh_tui.model.session import load_session
+from dsh_tui.model.reading.session import load_session
 from dsh_tui.ui.export import event_json
 
 from .conftest import ev

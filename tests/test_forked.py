@@ -8,9 +8,9 @@ import time
 import pytest
 
 from dsh_tui.demo import write_demo
-from dsh_tui.model import forked
-from dsh_tui.model.forked import ForkedCall, drop_at_exit
-from dsh_tui.model.tail import start_tail_probe, tail_verdict
+from dsh_tui.model.reading import forked
+from dsh_tui.model.reading.forked import ForkedCall, drop_at_exit
+from dsh_tui.model.reading.tail import start_tail_probe, tail_verdict
 
 from .conftest import no_children
 

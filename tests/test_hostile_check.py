@@ -13,8 +13,8 @@ import pytest
 
 from dsh_tui.cli import main
 from dsh_tui.demo import compress_frame
-from dsh_tui.model.diagnosis import diagnose
-from dsh_tui.model.session import load_session
+from dsh_tui.model.diagnosing.diagnosis import diagnose
+from dsh_tui.model.reading.session import load_session
 
 from .hostile_corpus import BOMB_LIMIT, build_bombs, build_cases, demo_file
 from .measured import check_argv, run_measured
@@ -130,8 +130,8 @@ def test_no_read_permission(tmp_path):
     path = demo_file(tmp_path)
     path.chmod(0)
     tmp_path.chmod(0o755)
-    drop = ("import os, sys; import dsh_tui.cli, dsh_tui.model.session, dsh_tui.model.diagnosis, "
-            "dsh_tui.model.report, dsh_tui.model.opener, dsh_tui.safety, locale; dsh_tui.cli.check_parser().parse_args([sys.argv[1]]); "
+    drop = ("import os, sys; import dsh_tui.cli, dsh_tui.model.reading.session, dsh_tui.model.diagnosing.diagnosis, "
+            "dsh_tui.model.presenting.report, dsh_tui.model.reading.open, dsh_tui.safety, locale; dsh_tui.cli.check_parser().parse_args([sys.argv[1]]); "
             + ("os.setgid(65534); os.setuid(65534); " if os.geteuid() == 0 else "")
             + "sys.exit(dsh_tui.cli.main(['check', sys.argv[1]]))")
     out = subprocess.run([sys.executable, "-c", drop, str(path)], capture_output=True, text=True, timeout=60)
@@ -152,7 +152,7 @@ def test_truncation_at_every_byte_offset(tmp_path, encoding):
         try:
             log = load_session(cut)
         except Exception as exc:  # only the documented refusals may escape
-            from dsh_tui.model.source import LogUnreadable
+            from dsh_tui.model.reading.source import LogUnreadable
             assert isinstance(exc, LogUnreadable), (n, exc)
             continue
         diag = diagnose(log)

@@ -137,7 +137,7 @@ def _tree_in_child(shape: str, n: int) -> dict:
     code = f"""
 import json, sys
 from pathlib import Path
-from dsh_tui.model.discovery import SessionEntry, build_tree, walk_tree
+from dsh_tui.model.reading.discovery import SessionEntry, build_tree, walk_tree
 n = {n}
 es = [SessionEntry(Path(str(k)), "p", "p", session_id=str(k), created_at=k, origin="subagent",
                    parent_session=str(k - 1) if k else ({shape!r} == "cycle" and str(n - 1) or None))
@@ -233,7 +233,7 @@ def test_ls_shows_the_names_a_zip_listing_skips(tmp_path, capsys):
 
 
 def test_a_zip_of_many_bad_names_lists_a_bounded_number(tmp_path, capsys):
-    from dsh_tui.model.exportzip import MAX_PROBLEMS
+    from dsh_tui.model.reading.exportzip import MAX_PROBLEMS
     path = tmp_path / "dsh-session-many.zip"
     with zipfile.ZipFile(path, "w") as zf:
         zf.writestr("session.jsonl", b"not a log")

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsh_tui.model.diagnosis import diagnose
-from dsh_tui.model.report import check_json, check_text
-from dsh_tui.model.session import load_session
-from dsh_tui.model.source import LogUnreadable
+from dsh_tui.model.diagnosing.diagnosis import diagnose
+from dsh_tui.model.presenting.report import check_json, check_text
+from dsh_tui.model.reading.session import load_session
+from dsh_tui.model.reading.source import LogUnreadable
 
 from .conftest import DSH_LOGS
 from .hostile_corpus import demo_file

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from dsh_tui.model.opener import open_session
-from dsh_tui.model.report import check_json, json_text
+from dsh_tui.model.reading.open import open_session
+from dsh_tui.model.presenting.report import check_json, json_text
 
 from .conftest import SHARED
 
@@ -107,7 +107,7 @@ def test_dsh_itself_agrees_on_freshly_written_cases(fresh):
             log, _diag = open_session(case_path(out, root, sid), use_cache=False)
             if log.accepted != f["accepted"]:
                 mismatched[f"{root}/{sid} accepted"] = (log.rejection, f.get("refusal"))
-    from dsh_tui.model.lineage import find_lineage
+    from dsh_tui.model.diagnosing.lineage import find_lineage
     for sid, f in facts["zstd"].items():
         path = case_path(out, "zstd", sid)
         log, _diag = open_session(path, use_cache=False)
@@ -127,7 +127,7 @@ def test_delegated_and_children_as_dsh_has_them(sid):
     f = FACTS["zstd"][sid]
     path = case_path(CASES / "cases", "zstd", sid)
     log, diag = open_session(path, use_cache=False)
-    from dsh_tui.model.lineage import find_lineage
+    from dsh_tui.model.diagnosing.lineage import find_lineage
     lineage = find_lineage(path, sid, fill=False)
     out = json.loads(json_text(check_json(log, diag, lineage)))
     depth = out["header"].get("delegationDepth", 0)
@@ -218,7 +218,7 @@ def test_a_torn_tail_does_not_prove_a_call_never_ran():
     """dsh's repair calls call_a not started when the batch holding its tool/call was torn away; dsh-tui
     says the same code, but that it may have run, and does not advise a retry. Torn in its checksum only,
     the batch is read whole and the call is (rightly) TOOL_OUTCOME_UNKNOWN."""
-    from dsh_tui.model.findings import MAY_HAVE_RUN
+    from dsh_tui.model.diagnosing.findings import MAY_HAVE_RUN
     _log, diag = open_session(case_path(CASES / "cases", "zstd", "torn-call"), use_cache=False)
     v = diag.verdict
     assert (v.kind, v.call_id) == ("TOOL_NOT_STARTED", "call_torn-call_a") and v.advice == MAY_HAVE_RUN
@@ -231,8 +231,8 @@ def test_a_torn_tail_does_not_prove_a_call_never_ran():
 
 def test_a_partial_line_naming_the_call_is_said_so(write_jsonl):
     """A raw log cut inside the tool/call line: the readable start names the call."""
-    from dsh_tui.model.diagnosis import diagnose
-    from dsh_tui.model.session import load_session
+    from dsh_tui.model.diagnosing.diagnosis import diagnose
+    from dsh_tui.model.reading.session import load_session
 
     from .conftest import crash_records
     recs = crash_records()[:4]  # the model asked for call_a and call_b; no tool/call durable
@@ -246,7 +246,7 @@ def test_a_partial_line_naming_the_call_is_said_so(write_jsonl):
 
 def test_the_detail_shows_the_torn_bytes():
     """The explorer's detail of the event the torn tail points at holds its bytes: offsets, hex, text."""
-    from dsh_tui.model.detail import detail_sections
+    from dsh_tui.model.presenting.detail import detail_sections
     log, diag = open_session(case_path(CASES / "cases", "zstd", "torn-call"), use_cache=False)
     sections = {s.title: s.lines for s in detail_sections(log.event(len(log) - 1), log, diag)}
     torn = sections["torn bytes at byte 1,790"]
@@ -256,7 +256,7 @@ def test_the_detail_shows_the_torn_bytes():
 
 
 def test_the_header_says_fork_and_resume():
-    from dsh_tui.model.summary import runs_text
+    from dsh_tui.model.presenting.summary import runs_text
     log, diag = open_session(case_path(CASES / "cases", "zstd", "resumed-crashed-again"), use_cache=False)
     assert runs_text(log, diag) == "resumed at seq 36 after a crash dsh repaired"
     log, diag = open_session(case_path(CASES / "cases", "zstd", "src-fork"), use_cache=False)

@@ -71,7 +71,7 @@ def unfrozen():
 def test_a_load_leaves_what_it_built_frozen_not_for_the_collector_to_walk(unfrozen):
     """The explorer's load: one pause around it (the model's own pauses nest inside), then a freeze,
     so the collector's first pass does not walk every object the decode made."""
-    from dsh_tui.model.gcpause import gc_paused
+    from dsh_tui.model.reading.gcpause import gc_paused
     gc.unfreeze()
     gc.enable()
     with gc_paused(freeze=True):

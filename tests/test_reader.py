@@ -5,9 +5,9 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from dsh_tui.model.session import LogRejected, load_session
-from dsh_tui.model.source import LogUnreadable
-from dsh_tui.model.zstdframes import walk_frames
+from dsh_tui.model.reading.session import LogRejected, load_session
+from dsh_tui.model.reading.source import LogUnreadable
+from dsh_tui.model.reading.frames import walk_frames
 
 from .conftest import HEADER, ev, frame
 
@@ -191,7 +191,7 @@ def test_record_and_report_offsets_point_at_their_lines(write_jsonl):
 
 def test_any_window_size_gives_the_same_index(write_jsonl, monkeypatch):
     """The scan splits its input into windows of lines; where they end changes nothing."""
-    from dsh_tui.model import scan
+    from dsh_tui.model.reading import scan
     path = write_jsonl(_odd_lines() * 3)
     whole = load_session(path).res
     for window in (1, 7, 40, 200):
@@ -202,7 +202,7 @@ def test_any_window_size_gives_the_same_index(write_jsonl, monkeypatch):
 def test_an_unterminated_last_line_ends_with_the_text(monkeypatch):
     """Fed text that does not end with a newline: the last record ends where the text does (bytes,
     a bytearray or a view, in windows or as lines longer than a window)."""
-    from dsh_tui.model import scan
+    from dsh_tui.model.reading import scan
     first, last = b'{"type":"step/end","seq":0,"data":{}}', b'{"type":"step/end","seq":1,"data":{}}'
     text = first + b"\n\n" + last
     for window in (1, 10, 1 << 20):

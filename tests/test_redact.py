@@ -7,7 +7,7 @@ import json
 import orjson
 import pytest
 
-from dsh_tui.model.redact import MASK, redact
+from dsh_tui.model.presenting.redact import MASK, redact
 
 from .conftest import DSH_LOGS, crash_records
 
@@ -117,8 +117,8 @@ def test_new_shapes_are_masked_in_json_escaped_text(name, text, secret):
 
 
 def _log_with_arguments(write_jsonl, arguments: str):
-    from dsh_tui.model.diagnosis import diagnose
-    from dsh_tui.model.session import load_session
+    from dsh_tui.model.diagnosing.diagnosis import diagnose
+    from dsh_tui.model.reading.session import load_session
     records = crash_records()
     records[4]["data"]["arguments"] = arguments  # call_a's tool/call: TOOL_OUTCOME_UNKNOWN, the verdict
     records[3]["data"]["message"]["content"][0]["arguments"] = arguments
@@ -134,7 +134,7 @@ def test_a_secret_at_the_snippets_cut_is_masked_whole(write_jsonl, name, text, s
     in the whole value first, so no part of it shows at either cut (the y key, the markdown report).
     ``shown``: how many of the secret's characters come before the 200 cut (a long one also runs
     past 240)."""
-    from dsh_tui.model.report import bug_report_markdown, snippet
+    from dsh_tui.model.presenting.report import bug_report_markdown, snippet
     start = 200 - shown - text.index(secret)  # where the text starts in the arguments string
     arguments = json.dumps({"command": "x" * (start - len('{"command": "')) + text})
     assert arguments.index(secret) == 200 - shown
@@ -148,7 +148,7 @@ def test_a_secret_at_the_snippets_cut_is_masked_whole(write_jsonl, name, text, s
 
 def _log_texts(path):
     """Every raw record of a log, then every string inside it (as the report reads values)."""
-    from dsh_tui.model.source import iter_plain, open_log
+    from dsh_tui.model.reading.source import iter_plain, open_log
     raw, data, limit = open_log(path)
     chunks = [raw.plain] if raw.encoding == "jsonl" else iter_plain(raw, data, limit)
     for chunk in chunks:

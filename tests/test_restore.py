@@ -1,4 +1,4 @@
-"""dsh's load-time checks (model/restore.py), event by event, on the parity cases dsh wrote."""
+"""dsh's load-time checks (model/reading/restore.py), event by event, on the parity cases dsh wrote."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import orjson
 import pytest
 import zstandard
 
-from dsh_tui.model import restore
+from dsh_tui.model.reading import restore
 
 CASES = Path(__file__).parent / "parity" / "cases"
 FACTS = json.loads((CASES.parent / "dsh-facts.json").read_text())

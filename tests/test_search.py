@@ -1,4 +1,4 @@
-"""The search hit list (model/search.py): every event holding a needle, then n/N as a bisect."""
+"""The search hit list (model/reading/search.py): every event holding a needle, then n/N as a bisect."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import threading
 
 import pytest
 
-from dsh_tui.model.search import HitList, find_all
-from dsh_tui.model.session import load_session
-from dsh_tui.model.source import Cancelled
+from dsh_tui.model.reading.search import HitList, find_all
+from dsh_tui.model.reading.session import load_session
+from dsh_tui.model.reading.source import Cancelled
 
 from .conftest import ev
 from .test_reader import chunk, row

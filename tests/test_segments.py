@@ -9,12 +9,12 @@ import time
 import orjson
 import pytest
 
-from dsh_tui.model import segments
-from dsh_tui.model.diagnosis import diagnose
-from dsh_tui.model.report import check_json
-from dsh_tui.model.session import load_session
-from dsh_tui.model.source import Cancelled
-from dsh_tui.model.zstdframes import walk_frames
+from dsh_tui.model.reading import segments
+from dsh_tui.model.diagnosing.diagnosis import diagnose
+from dsh_tui.model.presenting.report import check_json
+from dsh_tui.model.reading.session import load_session
+from dsh_tui.model.reading.source import Cancelled
+from dsh_tui.model.reading.frames import walk_frames
 
 from .conftest import ev, frame, no_children
 
@@ -100,7 +100,7 @@ def test_a_bad_record_in_a_late_slice_is_read_by_the_parent_from_there(synthetic
 
 
 def test_the_diagnosis_advances_between_slices(synthetic, monkeypatch, isolated_xdg, merges, helper_for_small_logs):
-    from dsh_tui.model import opener
+    from dsh_tui.model.reading import open as opener
     monkeypatch.setattr(segments, "SLICE_PLAIN_BYTES", 1)
     monkeypatch.setattr(segments, "TAIL_CHUNK_BYTES", 1 << 14)
     fed = []
@@ -237,10 +237,10 @@ def test_frames_without_a_checksum_are_counted_through_the_merge(synthetic, tmp_
 def test_a_tail_mostly_of_bad_lines_is_refused_as_the_linear_read_refuses_it(synthetic, tmp_path, merges):
     """Whether the lines that are not records make the log "mostly garbage" depends on the counts
     before them: the child's slices stop at the first such line and the parent reads on."""
-    from dsh_tui.model.source import LogUnreadable
+    from dsh_tui.model.reading.source import LogUnreadable
     data = synthetic.read_bytes()
     at = next(s.start for s in walk_frames(memoryview(data)) if s.start > len(data) * 0.8)
-    from dsh_tui.model.scan import MAX_SKIPPED_LINES
+    from dsh_tui.model.reading.scan import MAX_SKIPPED_LINES
     lines = max(load_session(synthetic, parallel=False).records, MAX_SKIPPED_LINES)  # more than before them
     path = tmp_path / "garbage.zst"
     path.write_bytes(data[:at] + frame(b"\n" * (lines + 1)) + data[at:])  # blank: the slice is no corrupt one
@@ -284,7 +284,7 @@ def test_real_large_log_reads_the_same_split(merges):
 
 def test_the_diagnosis_begins_on_the_head_while_the_helper_reads_the_tail(synthetic, monkeypatch, isolated_xdg,
                                                                          merges, helper_for_small_logs):
-    from dsh_tui.model import opener
+    from dsh_tui.model.reading import open as opener
     begun = []
     real = opener.begin_diagnosis
     monkeypatch.setattr(opener, "begin_diagnosis", lambda facts, calls: begun.append(len(facts)) or real(facts, calls))
@@ -321,7 +321,7 @@ def test_an_early_helper_on_a_file_that_changed_since_is_dropped(synthetic, tmp_
 
 
 def test_an_early_helper_is_closed_whatever_the_open_does(synthetic, tmp_path, isolated_xdg, helper_for_small_logs):
-    from dsh_tui.model import opener
+    from dsh_tui.model.reading import open as opener
     log, diag = opener.open_session(synthetic)  # decoded, then cached
     opener.save_to_cache(log, diag)
     assert opener.open_session(synthetic, early_tail=segments.TailHelper.early(synthetic))[0].from_cache
@@ -363,7 +363,7 @@ def test_check_forks_its_helper_early_unless_the_cache_will_answer(synthetic, mo
     monkeypatch.setenv(segments.ENV, "0")
     assert check_out("--no-cache") == split  # no helper at all: the same report
     monkeypatch.delenv(segments.ENV)
-    from dsh_tui.model import opener
+    from dsh_tui.model.reading import open as opener
     opener.save_to_cache(*opener.open_session(synthetic, use_cache=False))
     started.clear()
     check_out()

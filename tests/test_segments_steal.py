@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from dsh_tui.model import forked, segments, tailmerge
-from dsh_tui.model.source import RawLog, iter_plain, open_log
-from dsh_tui.model.zstdframes import walk_frames
+from dsh_tui.model.reading import forked, segments, tailmerge
+from dsh_tui.model.reading.source import RawLog, iter_plain, open_log
+from dsh_tui.model.reading.frames import walk_frames
 
 from .conftest import no_children
 from .test_segments import _assert_same, _with_bad_record

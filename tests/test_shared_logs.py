@@ -7,9 +7,9 @@ import json
 import pytest
 
 from dsh_tui.cli import main
-from dsh_tui.model.diagnosis import diagnose
-from dsh_tui.model.report import check_json
-from dsh_tui.model.session import load_session
+from dsh_tui.model.diagnosing.diagnosis import diagnose
+from dsh_tui.model.presenting.report import check_json
+from dsh_tui.model.reading.session import load_session
 
 from .conftest import DSH_LOGS, shared_log
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from dsh_tui.model import scan
-from dsh_tui.model.session import load_session
-from dsh_tui.model.source import LogUnreadable
+from dsh_tui.model.reading import scan
+from dsh_tui.model.reading.session import load_session
+from dsh_tui.model.reading.source import LogUnreadable
 
 from .conftest import ev
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from dsh_tui.demo import write_demo
-from dsh_tui.model.forked import ForkedCall
-from dsh_tui.model.tail import TailVerdict, tail_verdict
+from dsh_tui.model.reading.forked import ForkedCall
+from dsh_tui.model.reading.tail import TailVerdict, tail_verdict
 from dsh_tui.splash import ENTER, LEAVE, import_ui_with_splash, splash_lines
 
 from .conftest import no_children

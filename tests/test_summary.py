@@ -7,12 +7,13 @@ from pathlib import Path
 import pytest
 
 from dsh_tui.demo import EventBuilder, ToolCall, demo_header, write_demo, write_log
-from dsh_tui.model.detail import SECTION_CAP, diff_lines, parse_arguments
-from dsh_tui.model.diagnosis import diagnose
-from dsh_tui.model.session import load_session
-from dsh_tui.model.summary import call_id_of, detail_sections, light_event, row_summary
+from dsh_tui.model.presenting.detail import SECTION_CAP, diff_lines, parse_arguments
+from dsh_tui.model.diagnosing.diagnosis import diagnose
+from dsh_tui.model.reading.session import load_session
+from dsh_tui.model.presenting.detail import detail_sections
+from dsh_tui.model.presenting.summary import call_id_of, light_event, row_summary
 from dsh_tui.safety import is_clean
-from dsh_tui.model.checklist import ten_minute_pass
+from dsh_tui.model.presenting.checklist import ten_minute_pass
 from dsh_tui.ui.views import RowSource, build_filter, filter_specs
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "dsh-logs"

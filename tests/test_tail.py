@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from dsh_tui.demo import demo_batches, write_log, write_synthetic
-from dsh_tui.model.opener import open_session
-from dsh_tui.model.tail import tail_verdict
+from dsh_tui.model.reading.open import open_session
+from dsh_tui.model.reading.tail import tail_verdict
 
 from .conftest import shared_log
 

@@ -35,7 +35,7 @@ def floor_once(path: Path) -> dict:
     import orjson
     import zstandard
 
-    from ..model.zstdframes import walk_frames
+    from ..model.reading.frames import walk_frames
     start, t0 = time.monotonic(), time.perf_counter()
     with open(path, "rb") as fh:
         data = fh.read()
@@ -131,7 +131,7 @@ def alternated(path: Path, workdir: Path, repeat: int, *, jq: bool) -> tuple[dic
 def reopen(path: Path, workdir: Path, repeat: int) -> dict:
     """Cold (no cache) vs warm (index cache) opens: `check` as a process and `open_session` in-process."""
     env = proc.child_env(workdir)
-    prime = proc.run([sys.executable, "-c", "import sys; from dsh_tui.model.opener import open_session; "
+    prime = proc.run([sys.executable, "-c", "import sys; from dsh_tui.model.reading.open import open_session; "
                       "open_session(sys.argv[1])", str(path)], env=env)
     if prime.rc != 0:
         raise RuntimeError(f"priming the cache failed: {prime.stderr.decode(errors='replace')[-2000:]}")
@@ -139,7 +139,7 @@ def reopen(path: Path, workdir: Path, repeat: int) -> dict:
 
     os.environ["XDG_CACHE_HOME"] = env["XDG_CACHE_HOME"]
     os.environ.pop("DSH_TUI_NO_CACHE", None)
-    from ..model.opener import open_session
+    from ..model.reading.open import open_session
 
     def timed(**kw) -> tuple[float, bool]:
         t0 = time.perf_counter()

@@ -68,7 +68,7 @@ async def _wait_painted(app, timeout: float) -> dict:
 
 def _far_call_ids(app) -> list[tuple[int, str]]:
     """Two (index, callId) far apart (about 10% and 90% of the log), for the search key."""
-    from ..model.summary import call_id_of, light_event
+    from ..model.presenting.summary import call_id_of, light_event
     log, out = app.log_, []
     for frac in (0.1, 0.9):
         i = int(len(log) * frac)

@@ -16,15 +16,15 @@ from textual.content import Content
 from textual.worker import get_current_worker
 
 from ..clipboard import copy_layered, prepare
-from ..model.report import snippet
-from ..model.search import MAX_HITS, HitList, find_all, needle_key
-from ..model.source import Cancelled
-from ..model.detail import event_maps
-from ..model.summary import call_id_of, light_event
+from ..model.presenting.report import snippet
+from ..model.reading.search import MAX_HITS, HitList, find_all, needle_key
+from ..model.reading.source import Cancelled
+from ..model.presenting.detail import event_maps
+from ..model.presenting.summary import call_id_of, light_event
 from ..safety import escape_json, one_line
 from .export import save_event_json
 from .messages import CopyDone, FilterReady, GotoSeqCount, SearchHits, SeqCountChanged
-from ..model.checklist import ten_minute_pass
+from ..model.presenting.checklist import ten_minute_pass
 from .screens.checklist import ChecklistScreen
 from .screens.filter import FilterScreen
 from .screens.main import MainScreen

@@ -21,13 +21,14 @@ from textual.events import Event, InputEvent, Key, MouseDown
 from textual.timer import Timer
 from textual.worker import Worker, WorkerState
 
-from ..model.diagnosis import diagnose
-from ..model.gcpause import gc_paused
-from ..live import is_zip_target, load_target
-from ..model.opener import open_session, save_to_cache
-from ..model.segments import UI_HEAD_SHARE
-from ..model.source import Cancelled, LogUnreadable
-from ..model.summary import detail_sections, light_event
+from ..model.diagnosing.diagnosis import diagnose
+from ..model.reading.gcpause import gc_paused
+from ..sessions.targets import is_zip_target, load_target
+from ..model.reading.open import open_session, save_to_cache
+from ..model.reading.segments import UI_HEAD_SHARE
+from ..model.reading.source import Cancelled, LogUnreadable
+from ..model.presenting.detail import detail_sections
+from ..model.presenting.summary import light_event
 from ..safety import one_line
 from .actions import ExplorerActions
 from .keys import BINDINGS as KEY_BINDINGS
@@ -46,7 +47,7 @@ from .widgets.detail import DetailView
 from .widgets.footer import StableFooter
 from .widgets.event_list import EventList
 from .widgets.header import HeaderPanel
-from ..model.tail import tail_verdict
+from ..model.reading.tail import tail_verdict
 from .widgets.pairs import PairsPane
 from .widgets.progress import LoadBar
 
@@ -201,7 +202,7 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
                 self.post_message(LoadProgress(stage, done, total))
 
         early, self.early_tail = self.early_tail, None  # the decode owns (and closes) it from here
-        if is_zip_target(self.path):  # ZIPs and their members: live.py
+        if is_zip_target(self.path):  # ZIPs and their members: sessions/targets.py
             if early is not None:
                 early.close()
             log = load_target(self.path, lenient=self.lenient, max_plain=self.max_plain,
@@ -264,7 +265,7 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
                                          "open it anyway with --lenient (everything is then marked UNVERIFIED)"))
             return
         self.log_, self.diag = log, diag
-        from ..model import cache
+        from ..model.reading import cache
         note = cache.notice()  # why the index cache is off (an untrusted directory, ...): said once
         if note and note != self._cache_note:
             self._cache_note = note
@@ -394,5 +395,22 @@ def run_app(path: str | Path, *, lenient: bool = False, max_plain: int | None = 
             tail_probe=None, early_tail=None) -> int:
     app = ExplorerApp(path, lenient=lenient, max_plain=max_plain, at_seq=at_seq, tail_probe=tail_probe,
                       early_tail=early_tail)
+    app.run()
+    return app.return_code or 0
+
+
+def run_browser(root: str | Path, *, lenient: bool = False, max_plain: int | None = None) -> int:
+    """`dsh-tui DIR`: the session browser on a root, a project or a session directory."""
+    app = ExplorerApp(root, lenient=lenient, max_plain=max_plain)
+    app.browse_root = Path(root)
+    app.run()
+    return app.return_code or 0
+
+
+def run_explorer(path: str | Path, *, notice: str | None = None, lenient: bool = False,
+                 max_plain: int | None = None, at_seq: int | None = None) -> int:
+    """`run_app` plus a startup notice (e.g. "no sessions under ~/.dsh/sessions: the demo log")."""
+    app = ExplorerApp(path, lenient=lenient, max_plain=max_plain, at_seq=at_seq)
+    app.startup_notice = notice
     app.run()
     return app.return_code or 0

@@ -17,8 +17,9 @@ from textual.content import Content
 from textual.message import Message
 from textual.worker import get_current_worker
 
-from ..live import FollowStep, follow_step, seed_boundary
-from ..model.source import Cancelled
+from ..model.presenting.summary import seed_boundary
+from ..sessions.follow import FollowStep, follow_step
+from ..model.reading.source import Cancelled
 from ..safety import one_line
 from .views import RowSource, build_filter
 
@@ -122,7 +123,7 @@ class FollowMixin:
             self.notify_replaced(step, old_log)
             self.lineage = None  # the old file's family; found again for this one below
         if self.lineage is not None:
-            from ..model.lineage import link_findings
+            from ..model.diagnosing.lineage import link_findings
             link_findings(diag.findings, self.lineage)
         n = len(log)
         if not n:

@@ -25,11 +25,12 @@ from textual.message import Message
 from textual.worker import WorkerState, get_current_worker
 
 from ..clipboard import copy_layered
-from ..live import END_SEED, entry_target, seed_boundary, split_target
-from ..model.detail import event_maps
-from ..model.lineage import find_lineage, link_findings, session_root
-from ..model.report import bug_report_markdown, permalink
-from ..model.summary import field_text, shown
+from ..model.presenting.summary import END_SEED, seed_boundary
+from ..sessions.targets import entry_target, split_target
+from ..model.presenting.detail import event_maps
+from ..model.diagnosing.lineage import find_lineage, link_findings, session_root
+from ..model.presenting.report import bug_report_markdown, permalink
+from ..model.presenting.summary import field_text, shown
 from ..safety import one_line
 from .screens.browser import BrowserScreen
 from .screens.family import ChildrenScreen, ConfirmScreen
@@ -383,22 +384,3 @@ def family_lines(log, lineage, seed_end: int | None) -> list[list]:
         if line:
             out.append(line)
     return out
-
-
-def run_browser(root: str | Path, *, lenient: bool = False, max_plain: int | None = None) -> int:
-    """`dsh-tui DIR`: the session browser on a root, a project or a session directory."""
-    from .app import ExplorerApp
-    app = ExplorerApp(root, lenient=lenient, max_plain=max_plain)
-    app.browse_root = Path(root)
-    app.run()
-    return app.return_code or 0
-
-
-def run_explorer(path: str | Path, *, notice: str | None = None, lenient: bool = False,
-                 max_plain: int | None = None, at_seq: int | None = None) -> int:
-    """`run_app` plus a startup notice (e.g. "no sessions under ~/.dsh/sessions: the demo log")."""
-    from .app import ExplorerApp
-    app = ExplorerApp(path, lenient=lenient, max_plain=max_plain, at_seq=at_seq)
-    app.startup_notice = notice
-    app.run()
-    return app.return_code or 0

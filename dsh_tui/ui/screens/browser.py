@@ -24,9 +24,10 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input, Label
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from ...browse import browser_rows, display_root, entry_details, footer_notes, head_text, layout_for, summary_line
-from ...model.discovery import Listing, RootUnreadable, build_tree, fill_status, list_target
-from ...model.entry import SessionEntry
+from ...sessions.browse import (browser_rows, display_root, entry_details, footer_notes, head_text, layout_for,
+                                summary_line)
+from ...model.reading.discovery import Listing, RootUnreadable, build_tree, fill_status, list_target
+from ...model.reading.entry import SessionEntry
 from ...safety import one_line
 from ..widgets.sessions import FitLines, SessionHighlighted, SessionList
 from .help import HelpScreen

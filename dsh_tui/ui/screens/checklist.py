@@ -1,4 +1,4 @@
-"""The ten-minute pass as a checklist (model/checklist.py computes the steps); Enter jumps to its event."""
+"""The ten-minute pass as a checklist (model/presenting/checklist.py computes the steps); Enter jumps to its event."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from .modal import Modal
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from ...model.checklist import Step, ten_minute_pass  # noqa: F401 (the screen shows these)
+from ...model.presenting.checklist import Step, ten_minute_pass  # noqa: F401 (the screen shows these)
 from ...safety import one_line
 from ..nocolor import colourless
 

@@ -10,8 +10,8 @@ from .modal import Modal
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...browse import status_of
-from ...model.lineage import tree_guides
+from ...sessions.browse import status_of
+from ...model.diagnosing.lineage import tree_guides
 from ...safety import one_line
 from ..nocolor import colourless
 

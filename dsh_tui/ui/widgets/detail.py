@@ -1,6 +1,6 @@
 """DetailView: the sections of one event, wrapped to the pane width, virtualised.
 
-Lines come from ``summary.detail_sections`` (sanitised, capped per section);
+Lines come from ``model.presenting.detail.detail_sections`` (sanitised, capped per section);
 only the visible wrapped lines become strips. Diff lines are coloured by
 their prefix (green +, red -), which NO_COLOR still leaves readable.
 """
@@ -15,7 +15,7 @@ from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ...model.summary import Section
+from ...model.presenting.summary import Section
 from ...safety import clean, one_line
 from .pane import Pane
 

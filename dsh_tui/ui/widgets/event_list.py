@@ -17,7 +17,7 @@ from rich.segment import Segment
 from textual import events
 from textual.cache import LRUCache
 
-from ...model.summary import RowSummary, light_event, row_summary
+from ...model.presenting.summary import RowSummary, light_event, row_summary
 from ...safety import one_line
 from ..keys import COUNT_BINDINGS
 from ..messages import GotoSeqCount, RowHighlighted, SeqCountChanged

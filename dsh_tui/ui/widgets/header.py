@@ -11,8 +11,9 @@ from pathlib import Path
 from textual.content import Content
 from textual.widget import Widget
 
-from ...model.report import created_iso
-from ...model.summary import decode_text, depth_text, field_text, plural, preset_text, runs_text, shown, turn_step
+from ...model.presenting.report import created_iso
+from ...model.presenting.summary import (decode_text, depth_text, field_text, plural, preset_text, runs_text, shown,
+                                         turn_step)
 from ...safety import one_line
 
 LOUD_ERROR = "bold reverse $error"

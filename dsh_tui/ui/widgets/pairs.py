@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.segment import Segment
 
-from ...model.summary import shown
+from ...model.presenting.summary import shown
 from ...safety import one_line
 from ..messages import PairHighlighted
 from .vlist import VirtualList

@@ -12,7 +12,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
 
-from ...browse import Row, layout_for, row_cells
+from ...sessions.browse import Row, layout_for, row_cells
 from .header import fit
 from .vlist import VirtualList
 

@@ -1,18 +1,12 @@
-"""Beyond one file, Textual-free: what the explorer opens, follows and marks.
+"""Live follow, one poll at a time (`follow_step`), Textual-free.
 
-* Targets: a log file, an export ZIP (its root session) or one member of it,
-  written ``<zip>!<member>`` as the model names it (`SessionLog.path`);
-  `load_target` reads any of them (ZIP members in memory, never unpacked).
-* `follow_step`: one live-follow poll: index what was appended
-  (`SessionLog.refresh`), re-open when refresh says so (-1, or a log read from
-  the index cache), and re-diagnose. Runs in a worker thread while the UI keeps
-  reading the same log object, so the growing plaintext is first copied into
-  a fresh buffer: the UI's store keeps the old one, which never changes.
-  Before indexing an append it checks the file is still the one read
-  (`file_change`: device, inode, size, mtime and the bytes before the old end),
-  so a replaced file is re-opened and said so, never spliced onto the old session.
-* `seed_boundary`: the last ``session/end-seed`` event (events before it came
-  from the seed).
+A poll indexes what was appended (`SessionLog.refresh`), re-opens when refresh says so (-1, or a
+log read from the index cache), and re-diagnoses. It runs in a worker thread while the UI keeps
+reading the same log object, so the growing plaintext is first copied into a fresh buffer: the
+UI's store keeps the old one, which never changes. Before indexing an append it checks the file
+is still the one read (`file_change`: device, inode, size, mtime, the bytes before the old end
+and the first bytes), so a replaced file is re-opened and said so, never spliced onto the old
+session.
 """
 
 from __future__ import annotations
@@ -20,57 +14,10 @@ from __future__ import annotations
 import os
 import stat
 from dataclasses import dataclass
-from pathlib import Path
 
-from .model.diagnosis import Diagnosis, diagnose
-from .model.entry import SessionEntry
-from .model.exportzip import ROOT_MEMBER, is_export_zip, load_zip_session
-from .model.session import SessionLog, load_session
-from .model.source import BOUNDARY_BYTES, LogUnreadable, RawLog
-
-END_SEED = "session/end-seed"
-
-
-def split_target(path: str | os.PathLike) -> tuple[Path, str | None]:
-    """``x.zip!subagents/a/session.jsonl`` -> (x.zip, member); a plain path -> (path, None)."""
-    text = os.fspath(path)
-    if "!" in text and not os.path.exists(text):
-        base, member = text.split("!", 1)
-        if member and is_export_zip(base):
-            return Path(base), member
-    return Path(text), None
-
-
-def entry_target(entry: SessionEntry) -> Path:
-    """What to open for a listed session (a file, or ``<zip>!<member>``)."""
-    if entry.member is None or entry.member == ROOT_MEMBER:
-        return Path(entry.path)
-    return Path(f"{os.fspath(entry.path)}!{entry.member}")
-
-
-def load_target(path: str | os.PathLike, *, lenient: bool = False, max_plain: int | None = None, cancel=None,
-                progress=None) -> SessionLog:
-    """`load_session` for files, `load_zip_session` for export ZIPs and their members (not followable)."""
-    base, member = split_target(path)
-    if member is not None or is_export_zip(base):
-        log = load_zip_session(base, member, lenient=lenient, max_plain=max_plain, cancel=cancel,
-                               progress=progress)
-        log.followable = False
-        return log
-    return load_session(base, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress)
-
-
-def seed_boundary(log: SessionLog) -> int | None:
-    """Index of the last ``session/end-seed`` event, or None."""
-    res = log.res
-    try:
-        tid = res.types.index(END_SEED)
-    except ValueError:
-        return None
-    if tid >= 255:
-        return None
-    k = res.ev_type.tobytes().rfind(bytes([tid]))
-    return k if k >= 0 else None
+from ..model.diagnosing.diagnosis import Diagnosis, diagnose
+from ..model.reading.session import SessionLog, load_session
+from ..model.reading.source import BOUNDARY_BYTES, LogUnreadable, RawLog
 
 
 @dataclass
@@ -183,9 +130,3 @@ def follow_step(log: SessionLog, *, lenient: bool = False, max_plain: int | None
     finally:
         os.close(fd)
     return FollowStep(log, log, diagnose(log), added, False)
-
-
-def is_zip_target(path: str | os.PathLike) -> bool:
-    """True for an export ZIP or ``<zip>!<member>`` (read with `load_target`, not `load_session`)."""
-    base, member = split_target(path)
-    return member is not None or is_export_zip(base)

@@ -36,13 +36,13 @@ from typing import Any
 
 import orjson
 
-from .diagnosis import Diagnosis, Finding
+from ..diagnosing.diagnosis import Diagnosis, Finding
 from .header import Header, Rejection
-from .pairing import Pair, Pairing, TurnState
+from ..diagnosing.pairing import Pair, Pairing, TurnState
 from .restore import Problem, Refusals
 from .scan import ScanResult, SeqGap, UnknownType
 from .source import Corruption, RawLog, TornTail
-from .usage import Usage
+from ..diagnosing.usage import Usage
 
 # Exact classes, never "anything in this module": what a payload may hold besides plain values.
 REGISTRY: tuple[type, ...] = (RawLog, TornTail, Corruption, Header, Rejection, ScanResult, SeqGap, UnknownType,

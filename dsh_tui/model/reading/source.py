@@ -19,8 +19,8 @@ from typing import Callable, Iterator
 
 import zstandard
 
-from .zstdframes import (BLOCK_MAX, CHECK_ABOVE, MAX_FRAME_PLAIN, ZSTD_MAGIC, FrameError, plain_size, too_big_message,
-                         walk_frames)
+from .frames import (BLOCK_MAX, CHECK_ABOVE, MAX_FRAME_PLAIN, ZSTD_MAGIC, FrameError, plain_size, too_big_message,
+                     walk_frames)
 
 DEFAULT_MAX_PLAIN_BYTES = 4 * 1024**3  # the limit's ceiling; a machine with less than 16 GiB gets a quarter of it
 SINGLE_READ_MAX = 1 << 30  # files up to this are read in one call (into the bytes returned)

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .model.discovery import Listing, filter_entries, group_by_project, tree_marker, walk_tree
-from .model.entry import SessionEntry
-from .model.layout import LOG_NAMES, NO_CWD
-from .safety import one_line
+from ..model.reading.discovery import Listing, filter_entries, group_by_project, tree_marker, walk_tree
+from ..model.reading.entry import SessionEntry
+from ..model.reading.layout import LOG_NAMES, NO_CWD
+from ..safety import one_line
 
 __all__ = ["Row", "browser_rows", "layout_for", "row_cells", "head_text", "status_of", "entry_details",
            "footer_notes", "summary_line", "display_root", "display_path", "root_has_sessions", "utc_minutes"]

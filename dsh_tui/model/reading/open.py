@@ -13,8 +13,8 @@ import stat
 from pathlib import Path
 
 from . import cache
-from .diagnosis import Diagnosis, diagnose
-from .diagnosis import advance as advance_diagnosis, begin as begin_diagnosis
+from ..diagnosing.diagnosis import Diagnosis, diagnose
+from ..diagnosing.diagnosis import advance as advance_diagnosis, begin as begin_diagnosis
 from .exportzip import load_zip_session, looks_like_zip
 from .header import Header
 from .plainstore import FileStore, FrameStore

@@ -14,9 +14,9 @@ from typing import Any
 
 import orjson
 
-from ..safety import one_line
-from .session import EventView, SessionLog
-from .vocabulary import KNOWN_EVENT_TYPES, SURFACE_TYPES
+from ...safety import one_line
+from ..reading.session import EventView, SessionLog
+from ..reading.vocabulary import KNOWN_EVENT_TYPES, SURFACE_TYPES
 
 
 
@@ -49,12 +49,12 @@ def light_event(log: SessionLog, i: int) -> EventView:
     return log.event(i)
 
 
-def _d(ev: EventView) -> dict:
+def event_data(ev: EventView) -> dict:
     data = ev.event.get("data") if isinstance(ev.event, dict) else None
     return data if isinstance(data, dict) else {}
 
 
-def _logical_type(ev: EventView) -> str:
+def logical_type(ev: EventView) -> str:
     t = ev.event.get("type") if isinstance(ev.event, dict) else None
     return t if isinstance(t, str) else ev.type
 
@@ -70,7 +70,7 @@ def time_text(ms: Any, *, date: bool = False) -> str:
     return t.strftime("%Y-%m-%d ") + text + "Z" if date else text
 
 
-def _short(value: Any, n: int = 120) -> str:
+def short_text(value: Any, n: int = 120) -> str:
     if isinstance(value, str):
         return value
     try:
@@ -85,7 +85,7 @@ ABSENT = "absent"
 def shown(value: Any, n: int = 120) -> str:
     """A value for the screen: "absent" for a field the log left out (None), a string as is,
     anything else in its JSON spelling (``true``, never Python's ``True``)."""
-    return ABSENT if value is None else _short(value, n)
+    return ABSENT if value is None else short_text(value, n)
 
 
 def field_text(obj: Any, key: str, n: int = 120) -> str:
@@ -93,13 +93,13 @@ def field_text(obj: Any, key: str, n: int = 120) -> str:
     "null" when it is JSON null, else as ``shown``."""
     if not isinstance(obj, dict) or key not in obj:
         return ABSENT
-    return _short(obj[key], n)  # None is "null"
+    return short_text(obj[key], n)  # None is "null"
 
 
 def labelled(obj: Any, key: str, n: int = 120) -> str:
     """``field`` where nothing labels the value: a missing or null one names its key ("callId absent")."""
     if isinstance(obj, dict) and obj.get(key) is not None:
-        return _short(obj[key], n)
+        return short_text(obj[key], n)
     return f"{key} {field_text(obj, key, n)}"
 
 
@@ -153,7 +153,7 @@ def blocks_text(blocks: Any) -> str:
     if isinstance(blocks, str):
         return blocks
     if not isinstance(blocks, list):
-        return "" if blocks is None else _short(blocks)
+        return "" if blocks is None else short_text(blocks)
     parts = []
     for b in blocks:
         if not isinstance(b, dict):
@@ -165,7 +165,7 @@ def blocks_text(blocks: Any) -> str:
     return "\n".join(parts)
 
 
-def _result_block(d: dict) -> dict:
+def result_block(d: dict) -> dict:
     msg = d.get("message") if isinstance(d.get("message"), dict) else {}
     content = msg.get("content")
     return content[0] if isinstance(content, list) and content and isinstance(content[0], dict) else {}
@@ -173,14 +173,14 @@ def _result_block(d: dict) -> dict:
 
 def call_id_of(ev: EventView) -> str | None:
     """The callId an event is about (tool/call, tool/result, tool-call chunk, approval)."""
-    d, t = _d(ev), _logical_type(ev)
+    d, t = event_data(ev), logical_type(ev)
     cid: Any = None
     if t in ("tool/call", "approval/asked"):
         cid = d.get("callId")
     elif t == "tool/result":
         msg = d.get("message") if isinstance(d.get("message"), dict) else {}
         src = msg.get("source") if isinstance(msg.get("source"), dict) else {}
-        cid = src.get("callId", _result_block(d).get("toolCallId"))
+        cid = src.get("callId", result_block(d).get("toolCallId"))
     elif t == "assistant/chunk":
         ch = d.get("chunk") if isinstance(d.get("chunk"), dict) else {}
         block = ch.get("block") if isinstance(ch.get("block"), dict) else {}
@@ -195,10 +195,10 @@ def _sum_chunk(d: dict) -> str:
     ch = d.get("chunk") if isinstance(d.get("chunk"), dict) else {}
     ct = ch.get("type")
     if ct in ("text-delta", "reasoning-delta"):
-        return f"{ct} {_short(ch.get('text'))!s}"
+        return f"{ct} {short_text(ch.get('text'))!s}"
     if ct == "tool-call-delta":
         head = " ".join(shown(x) for x in (ch.get("id"), ch.get("name")) if x)
-        return f"tool-call-delta {head} {_short(ch.get('argumentsDelta'))}"
+        return f"tool-call-delta {head} {short_text(ch.get('argumentsDelta'))}"
     index = f"#{shown(ch['index'])}" if ch.get("index") is not None else labelled(ch, "index")
     if ct == "block-start":
         return f"block-start {index} {labelled(ch, 'blockType')}"
@@ -206,25 +206,25 @@ def _sum_chunk(d: dict) -> str:
         b = ch.get("block") if isinstance(ch.get("block"), dict) else {}
         if b.get("type") == "tool-call":
             return (f"block-end {index} tool-call {labelled(b, 'name')} {labelled(b, 'id')} "
-                    f"{_short(b.get('arguments'))}")
-        return f"block-end {index} {labelled(b, 'type')}: {_short(b.get('text', ''))}"
+                    f"{short_text(b.get('arguments'))}")
+        return f"block-end {index} {labelled(b, 'type')}: {short_text(b.get('text', ''))}"
     if ct == "usage":
         return "usage " + _usage_line(ch.get("usage"))
     if ct == "finish":
         r = ch.get("reason")
         return f"finish {labelled(r, 'kind') if isinstance(r, dict) else labelled(ch, 'reason')}"
-    return f"{labelled(ch, 'type')} {_short({k: v for k, v in ch.items() if k != 'type'})}"
+    return f"{labelled(ch, 'type')} {short_text({k: v for k, v in ch.items() if k != 'type'})}"
 
 
 def _usage_line(u: Any) -> str:
     if not isinstance(u, dict):
-        return _short(u)
-    return " ".join(f"{k.replace('Tokens', '')}={v:,}" if isinstance(v, int) else f"{k}={_short(v)}"
+        return short_text(u)
+    return " ".join(f"{k.replace('Tokens', '')}={v:,}" if isinstance(v, int) else f"{k}={short_text(v)}"
                     for k, v in u.items())
 
 
 def _sum_tool_result(d: dict) -> str:
-    block = _result_block(d)
+    block = result_block(d)
     msg = d.get("message") if isinstance(d.get("message"), dict) else {}
     src = msg.get("source") if isinstance(msg.get("source"), dict) else {}
     cid = src.get("callId", block.get("toolCallId"))
@@ -277,7 +277,7 @@ def _sum_generic(t: str, d: dict) -> str:
         h = d.get("header") if isinstance(d.get("header"), dict) else {}
         cfg = h.get("config") if isinstance(h.get("config"), dict) else {}
         tools = h.get("tools")
-        n = f", {len(tools)} tools" if isinstance(tools, list) else f", tools {_short(tools)}" if tools else ""
+        n = f", {len(tools)} tools" if isinstance(tools, list) else f", tools {short_text(tools)}" if tools else ""
         what = " ".join(str(x) for x in (cfg.get("provider"), cfg.get("model")) if x) or "request"
         return f"{what}{n} ({labelled(d, 'reason')})"
     if t == "llm/retry":
@@ -285,7 +285,7 @@ def _sum_generic(t: str, d: dict) -> str:
         return (f"retry {field_text(d, 'retry')}/{field_text(d, 'maxRetries')} after {labelled(f, 'code')}: "
                 f"{field_text(f, 'message')}")
     if t == "command/run":
-        return f"/{field_text(d, 'name')}{_short(d.get('args') or '')} ({labelled(d, 'commandId')})"
+        return f"/{field_text(d, 'name')}{short_text(d.get('args') or '')} ({labelled(d, 'commandId')})"
     if t == "command/done":
         return f"{labelled(d, 'kind')}: {field_text(d, 'text')} ({labelled(d, 'commandId')})"
     if t == "approval/asked":
@@ -307,15 +307,15 @@ def _sum_generic(t: str, d: dict) -> str:
         return f"inserted {len(ins)}{removed}{': ' + text if text else ''}"
     if t == "subagent/descriptor":
         return f"{field_text(d, 'label')} ({labelled(d, 'mode')}, {labelled(d, 'provider')})"
-    return _short(d, 200)
+    return short_text(d, 200)
 
 
 def row_summary(ev: EventView, max_chars: int = 300) -> RowSummary:
     """One sanitised line for the event list."""
-    d, t = _d(ev), _logical_type(ev)
+    d, t = event_data(ev), logical_type(ev)
     try:
         if t == "tool/call":
-            text = f"{labelled(d, 'name')} {labelled(d, 'callId')} {_short(d.get('arguments'))}"
+            text = f"{labelled(d, 'name')} {labelled(d, 'callId')} {short_text(d.get('arguments'))}"
         elif t == "tool/result":
             text = _sum_tool_result(d)
         elif t in ("user/message", "assistant/message"):
@@ -338,8 +338,17 @@ def row_summary(ev: EventView, max_chars: int = 300) -> RowSummary:
 
 
 
-def detail_sections(ev: EventView, log: SessionLog, diag: Any = None) -> list[Section]:
-    """The detail pane's sections for ``ev`` (implemented in ``model.detail``)."""
-    from .detail import detail_sections as sections
+END_SEED = "session/end-seed"
 
-    return sections(ev, log, diag)
+
+def seed_boundary(log: SessionLog) -> int | None:
+    """Index of the last ``session/end-seed`` event, or None."""
+    res = log.res
+    try:
+        tid = res.types.index(END_SEED)
+    except ValueError:
+        return None
+    if tid >= 255:
+        return None
+    k = res.ev_type.tobytes().rfind(bytes([tid]))
+    return k if k >= 0 else None

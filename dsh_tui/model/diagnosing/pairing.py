@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .facts import Fact
+from ..reading.facts import Fact
 
 REPAIR_CODES = ("TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN")
 

@@ -12,11 +12,11 @@ from typing import Any
 
 import orjson
 
-from .. import __version__
-from ..safety import escape_json, one_line
-from .diagnosis import Diagnosis, Finding
+from ... import __version__
+from ...safety import escape_json, one_line
+from ..diagnosing.diagnosis import Diagnosis, Finding
 from .summary import ABSENT, decode_text, field_text, plural, preset_text, turn_step
-from .session import SessionLog
+from ..reading.session import SessionLog
 
 SCHEMA = "dsh-tui/check/1"
 
@@ -115,14 +115,14 @@ def call_arguments(log: SessionLog, pair) -> str:
     From the tool/call, else from the assistant/message's tool-call block, as the pairing took it;
     the preview when the log cannot be read again.
     """
-    from .summary import _d
+    from .summary import event_data
     try:
         if pair.open is not None:
-            args = _d(log.event(pair.open)).get("arguments")
+            args = event_data(log.event(pair.open)).get("arguments")
             if args:
                 return _text(args)
         if pair.ask is not None:
-            msg = _d(log.event(pair.ask)).get("message")
+            msg = event_data(log.event(pair.ask)).get("message")
             content = msg.get("content") if isinstance(msg, dict) else None
             for b in content if isinstance(content, list) else ():
                 if (isinstance(b, dict) and b.get("type") == "tool-call" and b.get("arguments")
@@ -292,7 +292,7 @@ def json_text(obj: Any) -> str:
 def check_json(log: SessionLog, diag: Diagnosis, lineage=None) -> dict[str, Any]:
     """The `check --format json` object (``json_text`` prints it)."""
     raw, r = log.raw, log.res
-    from .lineage import lineage_json
+    from ..diagnosing.lineage import lineage_json
     return {
         "lineage": _human_lineage(lineage_json(lineage)) if lineage is not None else None,
         "schema": SCHEMA,
@@ -386,7 +386,7 @@ def check_text(log: SessionLog, diag: Diagnosis, *, markdown: bool = False, line
     if v is not None and stranded(diag, v):
         out.append(f"{bullet}also left by the crash: {stranded(diag, v)}")
     if lineage is not None and (lineage.parent or lineage.children):
-        from .lineage import lineage_lines
+        from ..diagnosing.lineage import lineage_lines
         out.append(title("Lineage (same session root)"))
         out += [f"{bullet}{line}" for line in lineage_lines(lineage)]
     out += _grouped_findings(diag.findings, title, bullet)

@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .discovery import RootUnreadable, fill_status, list_sessions
-from .entry import SessionEntry
-from .exportzip import ExportZip, ZipUnreadable, is_export_zip
+from ..reading.discovery import RootUnreadable, fill_status, list_sessions
+from ..reading.entry import SessionEntry
+from ..reading.exportzip import ExportZip, ZipUnreadable, is_export_zip
 
 MAX_CHILDREN = 64
 

@@ -33,7 +33,7 @@ import struct
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
+from ... import __version__
 from . import privatedir
 
 FORMAT = 11  # 11: data only, authenticated (cachecodec, HMAC); 10: a call's usage is its last
@@ -70,7 +70,7 @@ def notice() -> str | None:
     why = _refused.get(str(cache_dir()))
     if why is None:
         return None
-    from ..safety import one_line
+    from ...safety import one_line
     return one_line(f"index cache off: {why}; fix or remove it, or set {CACHE_ENV}=1", 600)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from ..safety import clean, one_line
+from ...safety import clean, one_line
 
 __all__ = ["cell", "code", "fence", "text"]
 

@@ -15,7 +15,7 @@ from . import segments
 from .scan import Scanner, _type_id
 from .segments import TailHelper, TailIndex, _index_tail, frame_start_after
 from .source import LogUnreadable, RawLog, iter_plain
-from .usage import merge_calls
+from ..diagnosing.usage import merge_calls
 
 # Taking over the far part of the child's work: only once this much of the file is left to it. The
 # parent leaves the child a share of what is left in proportion to the two's speeds so far, within

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .facts import FINISH, key_value
+from ..reading.facts import FINISH, key_value
 
 
 @dataclass

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import zstandard
 
-from .zstdframes import MAX_FRAME_PLAIN, decode_frame
+from .frames import MAX_FRAME_PLAIN, decode_frame
 
 
 class MemoryStore:

@@ -27,7 +27,7 @@ from typing import Any
 
 import orjson
 
-from .usage import tokens
+from ..diagnosing.usage import tokens
 
 PREVIEW = 240
 CHUNK = "assistant/chunk"

@@ -17,7 +17,7 @@ import zstandard
 
 from .header import Header, parse_header
 from .layout import NO_CWD, decode_segment, encode_segment, project_key
-from .zstdframes import ZSTD_MAGIC, FrameError, decode_frame, walk_frames
+from .frames import ZSTD_MAGIC, FrameError, decode_frame, walk_frames
 
 READ_CHUNK = 8 * 1024
 MAX_HEADER_BYTES = 1024 * 1024  # compressed bytes read / plaintext decoded for one header

@@ -17,9 +17,9 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .model.discovery import (Listing, RootUnreadable, SessionEntry, build_tree, default_root, fill_status,
-                              group_by_project, list_target, tree_marker, walk_tree)
-from .safety import clean, one_line
+from ..model.reading.discovery import (Listing, RootUnreadable, SessionEntry, build_tree, default_root, fill_status,
+                                       group_by_project, list_target, tree_marker, walk_tree)
+from ..safety import clean, one_line
 
 SCHEMA = "dsh-tui/ls/1"
 EXIT_OK, EXIT_USAGE, EXIT_UNREADABLE = 0, 2, 3

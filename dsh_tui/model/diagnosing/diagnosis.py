@@ -20,13 +20,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .findings import (ADVICE, ALL_KINDS, FAILURE_KINDS, REPAIR_KINDS, TOOL_KINDS, Finding,  # noqa: F401 (re-exported)
+from .findings import (ADVICE, ALL_KINDS, FAILURE_KINDS, REPAIR_KINDS, TOOL_KINDS, Finding,
                        command_and_approval_findings, event_findings, integrity_findings, retry_findings,
                        tool_findings, tool_set_findings, turn_end_finding)
-from .gcpause import gc_paused
+from ..reading.gcpause import gc_paused
 from .notes import Notes, take_notes
 from .pairing import Pair, Pairing, close_pairing, feed_facts
-from .session import SessionLog
+from ..reading.session import SessionLog
 from .usage import Usage, UsageTally, compute_usage
 
 

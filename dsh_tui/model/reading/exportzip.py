@@ -23,8 +23,9 @@ from .deepvalue import short_repr
 from .entry import SessionEntry, apply_header
 from .header import parse_header
 from .session import SessionLog, session_from_raw
-from .source import MAX_PLAIN_ENV, PARTIAL_KEEP, Cancelled, LogUnreadable, RawLog, TornTail, iter_plain, max_plain_bytes
-from .zstdframes import ZSTD_MAGIC
+from .source import (MAX_PLAIN_ENV, PARTIAL_KEEP, Cancelled, LogUnreadable, RawLog, TornTail, iter_plain,
+                     max_plain_bytes)
+from .frames import ZSTD_MAGIC
 
 if TYPE_CHECKING:
     import zipfile

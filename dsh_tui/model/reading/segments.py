@@ -33,7 +33,7 @@ from .forked import ForkedCall, can_fork, drop_at_exit
 from .header import parse_header
 from .scan import CHUNK, Scanner, _type_id
 from .source import LogUnreadable, RawLog, iter_plain, open_log
-from .zstdframes import ZSTD_MAGIC, FrameError, walk_frames
+from .frames import ZSTD_MAGIC, FrameError, walk_frames
 
 MIN_FILE_BYTES = 4 << 20  # below this a fork costs more than it saves
 # The parent also merges the child's slices and runs the diagnosis, so the child reads more than half

@@ -198,7 +198,7 @@ def fill_status(entry: SessionEntry, *, cancel=None, max_plain: int | None = Non
     the log decodes to, as for `check`. ``archive``: the open `ExportZip` of the entry's ZIP
     (``listing.archive``), so a listing's members are read without re-opening it for each.
     """
-    from .diagnosis import diagnose
+    from ..diagnosing.diagnosis import diagnose
     from .session import LogRejected, load_session
     from .source import Cancelled, LogUnreadable
     try:

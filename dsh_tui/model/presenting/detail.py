@@ -16,11 +16,11 @@ from typing import Any
 
 import orjson
 
-from ..safety import clean_bytes, one_line
-from .session import EventView, SessionLog
-from .summary import (Section, _d, _logical_type, _result_block, _short, blocks_text, field_text, labelled,
-                      shown, time_text)
-from .vocabulary import SURFACE_TYPES
+from ...safety import clean_bytes, one_line
+from ..reading.session import EventView, SessionLog
+from .summary import (Section, event_data, logical_type, result_block, short_text, blocks_text, field_text, labelled, shown,
+                      time_text)
+from ..reading.vocabulary import SURFACE_TYPES
 
 SECTION_CAP = 64 * 1024  # characters shown per detail section
 DIFF_INPUT_CAP = 256 * 1024  # oldText/newText larger than this are not diffed
@@ -132,18 +132,18 @@ def diff_lines(fd: Any) -> list[str]:
 
 def _kv_usage(u: Any) -> list[str]:
     if not isinstance(u, dict):
-        return [_short(u)]
-    return [f"{k}: {v:,}" if isinstance(v, int) and not isinstance(v, bool) else f"{k}: {_short(v)}"
+        return [short_text(u)]
+    return [f"{k}: {v:,}" if isinstance(v, int) and not isinstance(v, bool) else f"{k}: {short_text(v)}"
             for k, v in u.items()]
 
 
 def _event_lines(ev: EventView, log: SessionLog) -> list[str]:
-    t = _logical_type(ev)
+    t = logical_type(ev)
     out = [f"seq {ev.seq}   index {ev.index}   type {ev.type}"
            + (f"   (legacy shape {ev.legacy}: read as {t})" if ev.legacy else "")]
     if ev.time is not None:
         out.append(f"time {time_text(ev.time, date=True)} ({ev.time} ms)")
-    d = _d(ev)
+    d = event_data(ev)
     if d.get("turn") is not None:
         out.append(f"turn {shown(d['turn'])}" + (f"   step {shown(d['step'])}" if d.get("step") is not None else ""))
     line = ev.line or log.line_of_record(ev.record)
@@ -152,29 +152,29 @@ def _event_lines(ev: EventView, log: SessionLog) -> list[str]:
         out.append(f"member {ev.packed[1] + 1} of {ev.packed[2]} in a packed {ev.packed[0]} row (storage-only)")
     surface = ev.event.get("surfaceOp") if isinstance(ev.event, dict) else None
     if surface is not None or t in SURFACE_TYPES:
-        out.append(f"surface event (model-visible){' surfaceOp ' + _short(surface) if surface is not None else ''}")
+        out.append(f"surface event (model-visible){' surfaceOp ' + short_text(surface) if surface is not None else ''}")
     else:
         out.append("log-only event (not model-visible)")
     if isinstance(ev.event, dict) and "sourceEventSeqs" in ev.event:
-        out.append(f"sourceEventSeqs {_short(ev.event['sourceEventSeqs'])}")
+        out.append(f"sourceEventSeqs {short_text(ev.event['sourceEventSeqs'])}")
     if ev.lenient:
         out.append("this record is not strict JSON: read leniently")
     return out
 
 
 def _type_sections(ev: EventView) -> list[Section]:
-    d, t = _d(ev), _logical_type(ev)
+    d, t = event_data(ev), logical_type(ev)
     out: list[Section] = []
     if t == "tool/call":
         out.append(_section("call", [_line(f"callId {field_text(d, 'callId')}   name {field_text(d, 'name')}")], "kv"))
         out += _args_sections("arguments", d.get("arguments"))
     elif t == "tool/result":
-        block = _result_block(d)
+        block = result_block(d)
         flag = " (isError)" if block.get("isError") is True else ""
         out.append(_cap(f"result content{flag}", blocks_text(block.get("content")).split("\n"), "text"))
         if "error" in d:
             err = d["error"]
-            lines = ([f"{k}: {_short(v)}" for k, v in err.items()] if isinstance(err, dict) else [_short(err)])
+            lines = ([f"{k}: {short_text(v)}" for k, v in err.items()] if isinstance(err, dict) else [short_text(err)])
             out.append(_cap("error {name, code}", lines, "error"))
         meta = d.get("meta")
         if meta is not None:
@@ -189,7 +189,7 @@ def _type_sections(ev: EventView) -> list[Section]:
     elif t in ("assistant/message", "user/message"):
         msg = d.get("message") if isinstance(d.get("message"), dict) else d
         content = msg.get("content")
-        for b in content if isinstance(content, list) else [{"type": "text", "text": _short(content)}]:
+        for b in content if isinstance(content, list) else [{"type": "text", "text": short_text(content)}]:
             if not isinstance(b, dict):
                 continue
             if b.get("type") == "tool-call":
@@ -206,7 +206,7 @@ def _type_sections(ev: EventView) -> list[Section]:
         block = ch.get("block") if isinstance(ch.get("block"), dict) else {}
         if ch.get("type") == "tool-call-delta":
             out.append(_cap("argumentsDelta (a fragment of the arguments string)",
-                            _short(ch.get("argumentsDelta")).split("\n"), "args"))
+                            short_text(ch.get("argumentsDelta")).split("\n"), "args"))
         elif block.get("type") == "tool-call":
             out += _args_sections(f"tool-call {labelled(block, 'name')} {labelled(block, 'id')} arguments",
                                   block.get("arguments"))

@@ -21,7 +21,7 @@ import zstandard
 
 from .jsonparse import parse_json
 from .source import ZSTD_MAGIC, max_plain_bytes, read_file_bytes
-from .zstdframes import MAX_FRAME_PLAIN, FrameError, decode_frame, needs_measuring, plain_size, walk_frames
+from .frames import MAX_FRAME_PLAIN, FrameError, decode_frame, needs_measuring, plain_size, walk_frames
 
 TAIL_PLAIN = 512 * 1024
 

@@ -1,0 +1,1 @@
+"""Findings and events as text: summaries, the detail pane, reports, redaction."""
