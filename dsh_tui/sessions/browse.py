@@ -20,6 +20,7 @@ from ..model.reading.discovery import Listing, filter_entries, group_by_project,
 from ..model.reading.entry import SessionEntry
 from ..model.reading.layout import LOG_NAMES, NO_CWD
 from ..safety import one_line
+from ..units import human_size
 
 __all__ = ["Row", "browser_rows", "layout_for", "row_cells", "head_text", "status_of", "entry_details",
            "footer_notes", "summary_line", "display_root", "display_path", "root_has_sessions", "utc_minutes"]
@@ -61,17 +62,6 @@ def utc_minutes(seconds: float | None, *, year: bool = True) -> str:
     except (OverflowError, OSError, ValueError):
         return "?"
     return dt.strftime("%Y-%m-%d %H:%M" if year else "%m-%d %H:%M")
-
-
-def human_size(n: int) -> str:
-    if n < 1024:
-        return f"{n} B"
-    value = float(n)
-    for unit in ("KiB", "MiB", "GiB", "TiB"):
-        value /= 1024
-        if value < 1024 or unit == "TiB":
-            return f"{value:.1f} {unit}"
-    return str(n)
 
 
 def group_title(entry: SessionEntry) -> str:

@@ -20,6 +20,7 @@ from pathlib import Path
 from ..model.reading.discovery import (Listing, RootUnreadable, SessionEntry, build_tree, default_root, fill_status,
                                        group_by_project, list_target, tree_marker, walk_tree)
 from ..safety import clean, one_line
+from ..units import human_size
 
 SCHEMA = "dsh-tui/ls/1"
 EXIT_OK, EXIT_USAGE, EXIT_UNREADABLE = 0, 2, 3
@@ -47,16 +48,6 @@ def iso_ms(ms: int | None) -> str | None:
         return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     except (OverflowError, OSError, ValueError):
         return None
-
-
-def human_size(n: int) -> str:
-    if n < 1024:
-        return f"{n} B"
-    for unit in ("KiB", "MiB", "GiB", "TiB"):
-        n /= 1024
-        if n < 1024 or unit == "TiB":
-            return f"{n:.1f} {unit}"
-    return str(n)  # unreachable
 
 
 def _row(entry: SessionEntry, level: int, with_status: bool) -> dict[str, str]:
