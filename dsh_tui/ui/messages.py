@@ -1,6 +1,6 @@
 """Messages between the explorer's worker threads, widgets and the app.
 
-Progress and cursor messages define ``can_replace`` so a burst collapses into
+Progress and cursor messages are `NewestWins` messages, so a burst collapses into
 one dispatch (the newest wins).
 """
 
@@ -13,15 +13,19 @@ from typing import Any
 from textual.message import Message
 
 
-class LoadProgress(Message):
+class NewestWins(Message):
+    """A message a newer one of the same class replaces while it waits in the queue."""
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, type(self))
+
+
+class LoadProgress(NewestWins):
     """The loader's progress: stage is "decode" or "index"."""
 
     def __init__(self, stage: str, done: int, total: int) -> None:
         super().__init__()
         self.stage, self.done, self.total = stage, done, total
-
-    def can_replace(self, message: Message) -> bool:
-        return isinstance(message, LoadProgress)
 
 
 class TailVerdictFound(Message):
@@ -33,7 +37,7 @@ class TailVerdictFound(Message):
         self.painted = painted  # set once the header shows it (the decode waits for it)
 
 
-class RowHighlighted(Message):
+class RowHighlighted(NewestWins):
     """The event list cursor moved (row in the current view, event index; ``jump``: to a row picked
     by its index (goto, home, end, a click), not a step a held key repeats)."""
 
@@ -41,19 +45,13 @@ class RowHighlighted(Message):
         super().__init__()
         self.row, self.index, self.jump = row, index, jump
 
-    def can_replace(self, message: Message) -> bool:
-        return isinstance(message, RowHighlighted)
 
-
-class PairHighlighted(Message):
+class PairHighlighted(NewestWins):
     """The pairs pane cursor moved to ``pairs[row]``."""
 
     def __init__(self, row: int) -> None:
         super().__init__()
         self.row = row
-
-    def can_replace(self, message: Message) -> bool:
-        return isinstance(message, PairHighlighted)
 
 
 class SearchHits(Message):
@@ -76,15 +74,12 @@ class CopyDone(Message):
         self.title, self.text, self.result = title, text, result
 
 
-class SeqCountChanged(Message):
+class SeqCountChanged(NewestWins):
     """The events list's pending count (digits typed before G) changed; "" when cleared."""
 
     def __init__(self, count: str) -> None:
         super().__init__()
         self.count = count
-
-    def can_replace(self, message: Message) -> bool:
-        return isinstance(message, SeqCountChanged)
 
 
 class GotoSeqCount(Message):

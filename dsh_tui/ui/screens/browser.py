@@ -29,6 +29,7 @@ from ...sessions.browse import (browser_rows, display_root, entry_details, foote
 from ...model.reading.discovery import Listing, RootUnreadable, build_tree, fill_status, list_target
 from ...model.reading.entry import SessionEntry
 from ...safety import one_line
+from ..messages import NewestWins
 from ..widgets.sessions import FitLines, SessionHighlighted, SessionList
 from .help import HelpScreen
 
@@ -51,15 +52,12 @@ BROWSER_HELP: list[tuple[str, list[tuple[str, str]]]] = [
 ]
 
 
-class StatusFilled(Message):
+class StatusFilled(NewestWins):
     """The status worker finished ``done`` of ``total`` sessions (coalesced: the newest wins)."""
 
     def __init__(self, done: int, total: int) -> None:
         super().__init__()
         self.done, self.total = done, total
-
-    def can_replace(self, message: Message) -> bool:
-        return isinstance(message, StatusFilled)
 
 
 class FilterBar(Horizontal):

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from rich.segment import Segment
 from textual.content import Content
-from textual.message import Message
 from textual.widget import Widget
 
 from ...sessions.browse import Row, layout_for, row_cells
+from ..messages import NewestWins
 from .header import fit
 from .vlist import VirtualList
 
@@ -40,15 +40,12 @@ class FitLines(Widget):
         return fit(self._lines, self.content_region.width)
 
 
-class SessionHighlighted(Message):
+class SessionHighlighted(NewestWins):
     """The browser cursor moved to ``row``."""
 
     def __init__(self, row: int) -> None:
         super().__init__()
         self.row = row
-
-    def can_replace(self, message: Message) -> bool:
-        return isinstance(message, SessionHighlighted)
 
 
 class SessionList(VirtualList):
