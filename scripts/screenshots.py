@@ -103,8 +103,8 @@ async def shoot_browser(root: Path, name: str, size: tuple[int, int]) -> str:
 
 
 def make_root(tmp: Path) -> Path:
-    """The tests' realistic root (tests/session_roots.py), every mtime pinned; HOME=tmp shows it as ~/dsh/sessions."""
-    from tests.session_roots import build_root
+    """The tests' realistic root (tests/support/session_roots.py), every mtime pinned; HOME=tmp shows it as ~/dsh/sessions."""
+    from tests.support.session_roots import build_root
     root = build_root(tmp / "dsh" / "sessions").root
     for dirpath, _dirs, files in os.walk(root):
         for name in files:

@@ -1,0 +1,122 @@
+"""What leaves the explorer: the copy keys and the detail pane on a log with secrets and crafted ids.
+
+y (bug report), Y (callId), m (markdown) and l (permalink) copy masked, sanitised text; R copies the
+event's raw record unmasked on purpose and says so; no line break in a callId reaches the screen.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dsh_tui.demo import EventBuilder, ToolCall, demo_header, write_log
+from dsh_tui.ui.keys import BINDINGS, COMMANDS, KEY_HELP
+from dsh_tui.ui.screens.report import ReportModal
+
+from ..support.app import make_app, ready, settle
+
+pytestmark = pytest.mark.usefixtures("isolated_xdg")
+
+SECRET = "Zq8xK2mN7vB4cR9tY1wE5uJ3"
+# A bearer token, a GitHub token and a JWT in the call's arguments, with terminal controls around them.
+ARGS = json.dumps({"command": f"curl -H 'authorization: bearer {SECRET}' -d ghp_{SECRET}abcdefghij "
+                              f"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.{SECRET} \x1b]0;pwned\x07 \u009b31m"})
+CALL_ID = "call_deploy\n# forged row\x1b[2J\u202e"
+TERMINAL_ACTIVE = set("\x1b\x07\x9b\u202e\u2028\x7f\r")
+
+
+@pytest.fixture
+def crafted(tmp_path) -> Path:
+    """A crash: the model's bash call (crafted callId, secrets in its arguments) never got a result."""
+    b = EventBuilder(1_796_218_179_615)
+    b.turn_start(1)
+    b.model_step(1, 1, user="deploy it", text="running", calls=[ToolCall(CALL_ID, "bash", ARGS, None)])
+    path = tmp_path / "crafted.jsonl.zstd"
+    write_log(path, {**demo_header(), "id": "sess\n# forged"}, b.finish())
+    return path
+
+
+def _inert(text: str) -> bool:
+    return not (TERMINAL_ACTIVE & set(text))
+
+
+async def _copied(app, pilot, *keys: str) -> ReportModal:
+    await pilot.press(*keys)
+    await settle(app, pilot)
+    assert isinstance(app.screen, ReportModal)
+    return app.screen
+
+
+async def test_y_copies_the_snippet_masked_everywhere_it_goes(crafted):
+    app = make_app(crafted)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(app, pilot)
+        modal = await _copied(app, pilot, "v", "y")
+        saved = modal.result.path.read_text(encoding="utf-8")
+        shown = modal.query_one("#report-text").render().plain
+        for out in (app.clipboard, saved):  # the OSC 52 payload and the report file
+            assert out == modal.result.text and _inert(out)
+            assert SECRET not in out and "bearer …[redacted]" in out and "callId:          call_deploy⏎" in out
+        assert SECRET not in shown and "[redacted]" in shown
+        await pilot.press("m")  # the markdown report, from the copy window
+        await settle(app, pilot)
+        assert app.screen.kind == "markdown" and app.clipboard.startswith("# dsh session report")
+        assert SECRET not in app.clipboard and _inert(app.clipboard)
+        assert SECRET not in app.screen.result.path.read_text(encoding="utf-8")
+
+
+async def test_capital_r_copies_the_raw_record_unmasked_and_says_so(crafted):
+    app = make_app(crafted)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(app, pilot)
+        await pilot.press("v")
+        await settle(app, pilot)
+        ev = app.log_.event(app.current_index)
+        modal = await _copied(app, pilot, "R")
+        assert modal.kind == "raw" and "UNMASKED" in modal.title_text and modal.result.masked is False
+        assert "UNMASKED" in modal.query_one("#report-status").render().plain
+        assert "unmasked" in modal.result.path.name
+        for out in (app.clipboard, modal.result.path.read_text(encoding="utf-8")):
+            assert _inert(out) and SECRET in out  # exact: the secret on purpose, no terminal control
+            assert json.loads(out) == json.loads(bytes(ev.raw))  # the record, meaning exactly what it says
+
+
+async def test_capital_y_copies_the_call_id_on_one_line(crafted):
+    app = make_app(crafted)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(app, pilot)
+        await pilot.press("v", "Y")
+        await settle(app, pilot)
+        assert app.clipboard == "call_deploy⏎# forged row␛[2J⟨U+202E⟩"
+
+
+async def test_a_line_break_in_a_call_id_stays_in_its_row(crafted):
+    """Every pane's row is one line: the detail pane's `callId … name …` line and section titles,
+    the pairs pane, the events list."""
+    app = make_app(crafted)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await ready(app, pilot)
+        log = app.log_
+        for i in range(len(log)):
+            app.jump_to(i)
+            await settle(app, pilot)
+            strips = app.screen._compositor.render_strips()
+            assert len(strips) == 45
+            for strip in strips:
+                assert "\n" not in strip.text and _inert(strip.text), (log.type_of(i), strip.text)
+        app.jump_to(app.diag.verdict.index)  # the tool/call
+        await settle(app, pilot)
+        assert "callId call_deploy⏎# forged row␛[2J⟨U+202E⟩   name bash" in app.detail.plain_lines()
+
+
+def test_the_unmasked_key_is_in_the_bindings_the_help_and_the_palette():
+    binding = next(b for b in BINDINGS if b.action == "copy_raw")
+    assert binding.key == "R" and "unmasked" in binding.description
+    keys = [k for _, rows in KEY_HELP for k, _ in rows]
+    assert "R" in keys and keys.count("R") == 1
+    assert any(k == "R" and "UNMASKED" in text for _, rows in KEY_HELP for k, text in rows)
+    assert any(action == "copy_raw" and "unmasked" in title and "NOT masked" in hint for title, hint, action in COMMANDS)
+    taken = [k for b in BINDINGS for k in b.key.split(",")]
+    assert len(taken) == len(set(taken))  # R was free

@@ -1,0 +1,263 @@
+"""dsh-tui says what dsh says: the parity cases (tests/parity) checked against dsh's own answers.
+
+Every case was written by dsh's published writer; `dsh-facts.json` holds what dsh's reader, crash
+repair, children listing and token meter said about those exact files. The differential test at the
+end installs that reference into a temporary folder, writes the cases afresh, asks dsh again and
+compares (it skips where npm cannot reach its registry or ../shared/dsh-reference is absent).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from dsh_tui.model.reading.open import open_session
+from dsh_tui.model.presenting.report import check_json, json_text
+
+from ..support.logs import SHARED
+
+CASES = Path(__file__).resolve().parents[1] / "parity"
+PROJECT = "--home-user-parity--"
+FACTS = json.loads((CASES / "dsh-facts.json").read_text())
+METER = {"uncachedInputTokens": "inputTokens", "outputTokens": "outputTokens", "cacheReadTokens": "cacheReadTokens",
+         "cacheWriteTokens": "cacheWriteTokens"}
+
+
+def case_path(base: Path, root: str, sid: str) -> Path:
+    return base / root / PROJECT / sid / ("session.jsonl.zstd" if root == "zstd" else "session.jsonl")
+
+
+def accepted_cases(facts: dict) -> list[tuple[str, str]]:
+    return [(root, sid) for root, sessions in sorted(facts.items()) for sid, f in sorted(sessions.items())
+            if f["accepted"]]
+
+
+def what_we_say(path: Path) -> dict:
+    """The same facts, read off `check --format json` (its contract carries each of them)."""
+    log, diag = open_session(path, use_cache=False)
+    out = json.loads(json_text(check_json(log, diag)))
+    return {"closers": out["repair_closers"], "turn_ends": [[t["turn"], t["reason"]] for t in out["turn_ends"]],
+            "end_seed_seqs": out["runs"]["end_seed_seqs"],
+            "usage": {theirs: out["usage"]["dsh_total"][ours] for theirs, ours in METER.items()}}
+
+
+def what_dsh_says(f: dict) -> dict:
+    return {"closers": f["closers"], "turn_ends": f["turn_ends"], "end_seed_seqs": f["end_seed_seqs"],
+            "usage": f["usage_fold_all"]}
+
+
+@pytest.mark.parametrize("root,sid", accepted_cases(FACTS))
+def test_repair_turn_ends_and_meter_match_dsh(root, sid):
+    """The closers dsh's repair would append (seq, type, code, callId, in its order), every turn end,
+    every end-seed, and dsh's token meter over the whole log."""
+    assert what_we_say(case_path(CASES / "cases", root, sid)) == what_dsh_says(FACTS[root][sid])
+
+
+def _reference(tmp: Path) -> Path | None:
+    """dsh's reference packages installed in ``tmp`` (None when that cannot be done here)."""
+    source = SHARED / "dsh-reference"
+    npm = shutil.which("npm")
+    if not source.is_dir() or npm is None:
+        return None
+    ref = tmp / "ref"
+    shutil.copytree(source, ref)
+    shutil.copy(CASES / "write_cases.mjs", ref)
+    try:
+        done = subprocess.run([npm, "install", "--no-audit", "--no-fund"], cwd=ref, capture_output=True,
+                              timeout=300, env={**os.environ, "npm_config_update_notifier": "false"})
+    except subprocess.TimeoutExpired:
+        return None
+    node = ref / "node_modules" / ".bin" / "node"
+    return ref if done.returncode == 0 and node.exists() else None
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory):
+    """The cases written afresh by dsh's writer, and what dsh says about them now."""
+    tmp = tmp_path_factory.mktemp("dsh-reference")
+    ref = _reference(tmp)
+    if ref is None:
+        pytest.skip("dsh's reference packages cannot be installed here (no ../shared/dsh-reference, npm or registry)")
+    node = str(ref / "node_modules" / ".bin" / "node")
+    subprocess.run([node, "write_cases.mjs", "out"], cwd=ref, check=True, capture_output=True, timeout=300)
+    facts = {}
+    for root, compression in (("zstd", "zstd"), ("raw-edited", "none")):
+        subprocess.run([node, "dsh-facts.mjs", f"out/{root}", f"{root}.json", compression], cwd=ref, check=True,
+                       capture_output=True, timeout=600)
+        facts[root] = json.loads((ref / f"{root}.json").read_text())
+    return ref / "out", facts
+
+
+def test_dsh_itself_agrees_on_freshly_written_cases(fresh):
+    """Differential: the same comparison on logs dsh's writer wrote just now, against dsh run just now."""
+    out, facts = fresh
+    assert sorted((r, s) for r in facts for s in facts[r]) == sorted((r, s) for r in FACTS for s in FACTS[r])
+    mismatched = {}
+    for root, sid in accepted_cases(facts):
+        ours, theirs = what_we_say(case_path(out, root, sid)), what_dsh_says(facts[root][sid])
+        if ours != theirs:
+            mismatched[f"{root}/{sid}"] = (ours, theirs)
+    for root, sessions in facts.items():  # accepted or refused, as dsh says now
+        for sid, f in sessions.items():
+            log, _diag = open_session(case_path(out, root, sid), use_cache=False)
+            if log.accepted != f["accepted"]:
+                mismatched[f"{root}/{sid} accepted"] = (log.rejection, f.get("refusal"))
+    from dsh_tui.model.diagnosing.lineage import find_lineage
+    for sid, f in facts["zstd"].items():
+        path = case_path(out, "zstd", sid)
+        log, _diag = open_session(path, use_cache=False)
+        kids = [c.entry.session_id for c in find_lineage(path, sid, fill=False).children if c.depth == 1]
+        ours = (log.header.delegated, kids)
+        theirs = (bool(log.header.delegation_depth) or f["dsh_subagent"], f["dsh_list_children"])
+        if ours != theirs:
+            mismatched[f"zstd/{sid} lineage"] = (ours, theirs)
+    assert not mismatched
+    assert [(r, s) for r, s in accepted_cases(facts)] == accepted_cases(FACTS)  # dsh accepts the same cases
+
+
+@pytest.mark.parametrize("sid", sorted(FACTS["zstd"]))
+def test_delegated_and_children_as_dsh_has_them(sid):
+    """Delegated: delegationDepth > 0 or origin "subagent"; a session's children: dsh's own listing
+    (origin "subagent" only). A user fork (parentSession + seedLength, depth 0) is top-level."""
+    f = FACTS["zstd"][sid]
+    path = case_path(CASES / "cases", "zstd", sid)
+    log, diag = open_session(path, use_cache=False)
+    from dsh_tui.model.diagnosing.lineage import find_lineage
+    lineage = find_lineage(path, sid, fill=False)
+    out = json.loads(json_text(check_json(log, diag, lineage)))
+    depth = out["header"].get("delegationDepth", 0)
+    assert out["delegated"] == (depth > 0 or f["dsh_subagent"])
+    assert out["forked"] == ("parentSession" in out["header"] and not out["delegated"])
+    assert [c["id"] for c in out["lineage"]["children"] if c["depth"] == 1] == f["dsh_list_children"]
+
+
+def test_a_forks_failure_is_its_own(capsys):
+    """src-fork crashed; its source src did not: src's check exits 0, lists the fork apart, and names
+    only its subagent child among its children."""
+    from dsh_tui.cli import main
+    src = case_path(CASES / "cases", "zstd", "src")
+    assert main(["check", str(src), "--format", "json", "--no-cache"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    lineage = out["lineage"]
+    assert [c["id"] for c in lineage["children"]] == ["src-child"] and lineage["child_failures"] == []
+    forks = {f["id"]: f for f in lineage["forks"]}
+    assert forks["src-fork"]["kind"] == "fork" and forks["src-fork"]["verdict_kind"] == "TOOL_OUTCOME_UNKNOWN"
+    assert forks["src-fork"]["seed_length"] == 22 and forks["src-depth-only"]["kind"] == "unlisted"
+    assert main(["check", str(case_path(CASES / "cases", "zstd", "src-fork")), "--no-cache"]) == 1
+    text = capsys.readouterr().out
+    assert "forked from src at seq 22" in text and "DELEGATED" not in text and "fork source: src" in text
+
+
+@pytest.mark.parametrize("root,sid", [(r, s) for r in sorted(FACTS) for s in sorted(FACTS[r])])
+def test_accepted_means_dsh_would_load_it(root, sid, capsys):
+    """Beyond the header: the vocabulary dsh cannot replay, legacy shapes it cannot upgrade, unknown
+    types, envelopes, message shapes and the surface. A refused log is exit 3 with dsh's reason;
+    --lenient reads on, every output marked UNVERIFIED."""
+    from dsh_tui.cli import main
+    f = FACTS[root][sid]
+    path = case_path(CASES / "cases", root, sid)
+    log, _diag = open_session(path, use_cache=False)
+    assert log.accepted == f["accepted"], log.rejection
+    if f["accepted"]:
+        return
+    assert main(["check", str(path), "--no-cache"]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "rejected" in err and "--lenient" in err
+    main(["check", str(path), "--no-cache", "--lenient", "--format", "json"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["accepted"] is False and out["verified"] is False and out["rejection"]["message"]
+    main(["check", str(path), "--no-cache", "--lenient"])
+    assert capsys.readouterr().out.startswith("UNVERIFIED")
+
+
+KINDS = {  # parity case -> the finding its event types must give (rule 10)
+    "compaction-open-at-crash": "COMPACTION_INTERRUPTED", "compaction-error": "COMPACTION_FAILED",
+    "code-dispatch-unfinished": "CODE_DISPATCH_UNFINISHED", "code-dispatch-error": "CODE_DISPATCH_ERROR",
+    "workflow-failed": "WORKFLOW_FAILED", "hook-blocked": "HOOK_BLOCKED", "goal-blocked": "GOAL_BLOCKED",
+    "finish-error-interrupted": "MODEL_STREAM_FAILED", "command-error": "COMMAND_FAILED",
+    "retry-wait-crash": "RETRY_INTERRUPTED", "retry-inflight-crash": "RETRY_INTERRUPTED",
+    "retries-then-error": "MODEL_REQUEST_FAILED", "closed-turn-call": "TOOL_UNPAIRED",
+}
+
+
+@pytest.mark.parametrize("sid", sorted(KINDS))
+def test_event_types_with_a_meaning_become_findings(sid):
+    _log, diag = open_session(case_path(CASES / "cases", "zstd", sid), use_cache=False)
+    assert KINDS[sid] in {f.kind for f in diag.findings}
+
+
+def test_a_crash_during_a_retry_is_not_a_failed_request():
+    for sid, words in (("retry-wait-crash", "crashed while waiting to retry"),
+                       ("retry-inflight-crash", "crashed during the retried request")):
+        _log, diag = open_session(case_path(CASES / "cases", "zstd", sid), use_cache=False)
+        assert diag.verdict.kind == "RETRY_INTERRUPTED" and words in diag.verdict.message
+        assert diag.verdict.severity == "warning" and "TIMEOUT" in diag.verdict.message
+        assert "MODEL_REQUEST_FAILED" not in {f.kind for f in diag.findings}
+    _log, diag = open_session(case_path(CASES / "cases", "zstd", "retries-then-error"), use_cache=False)
+    assert diag.verdict.kind == "TURN_NOT_COMPLETED" and diag.verdict.code == "TIMEOUT"  # above the open command
+    assert {"MODEL_REQUEST_FAILED", "COMMAND_NOT_DONE"} <= {f.kind for f in diag.findings}
+
+
+def test_a_resumed_session_is_judged_by_its_latest_run():
+    _log, diag = open_session(case_path(CASES / "cases", "zstd", "resumed"), use_cache=False)
+    assert diag.verdict is None and not diag.failed
+    repaired = [f for f in diag.findings if f.repaired]
+    assert repaired and all(f.run == "earlier" and f.severity == "info" for f in repaired)
+    assert any("repaired on resume at seq" in f.message for f in repaired)
+    _log, diag = open_session(case_path(CASES / "cases", "zstd", "resumed-crashed-again"), use_cache=False)
+    assert diag.verdict.call_id == "call_resumed-crashed-again_3" and diag.verdict.run == "latest"
+    assert diag.runs["end_seed_seqs"] == [36] and diag.runs["latest_run_seq"] == 36
+
+
+def test_a_torn_tail_does_not_prove_a_call_never_ran():
+    """dsh's repair calls call_a not started when the batch holding its tool/call was torn away; dsh-tui
+    says the same code, but that it may have run, and does not advise a retry. Torn in its checksum only,
+    the batch is read whole and the call is (rightly) TOOL_OUTCOME_UNKNOWN."""
+    from dsh_tui.model.diagnosing.findings import MAY_HAVE_RUN
+    _log, diag = open_session(case_path(CASES / "cases", "zstd", "torn-call"), use_cache=False)
+    v = diag.verdict
+    assert (v.kind, v.call_id) == ("TOOL_NOT_STARTED", "call_torn-call_a") and v.advice == MAY_HAVE_RUN
+    assert "lost to the torn tail at byte 1790" in v.message and "Retry it if" not in (v.advice or "")
+    log, diag = open_session(case_path(CASES / "cases", "zstd", "torn-call-checksum"), use_cache=False)
+    assert not log.raw.torn.lost and diag.verdict.kind == "TOOL_OUTCOME_UNKNOWN"
+    b = next(f for f in diag.findings if f.call_id == "call_torn-call-checksum_b")
+    assert b.kind == "TOOL_NOT_STARTED" and "torn" not in b.message  # nothing was lost after it
+
+
+def test_a_partial_line_naming_the_call_is_said_so(write_jsonl):
+    """A raw log cut inside the tool/call line: the readable start names the call."""
+    from dsh_tui.model.diagnosing.diagnosis import diagnose
+    from dsh_tui.model.reading.session import load_session
+
+    from ..support.logs import crash_records
+    recs = crash_records()[:4]  # the model asked for call_a and call_b; no tool/call durable
+    path = write_jsonl(recs, tail=b'\n{"type":"tool/call","seq":4,"time":1,"data":{"turn":1,"step":1,"callId":"call_a","na')
+    diag = diagnose(load_session(path))
+    a = next(f for f in diag.findings if f.call_id == "call_a")
+    assert a.kind == "TOOL_NOT_STARTED" and "starts a record naming it" in a.message
+    b = next(f for f in diag.findings if f.call_id == "call_b")
+    assert "may have been in it" in b.message
+
+
+def test_the_detail_shows_the_torn_bytes():
+    """The explorer's detail of the event the torn tail points at holds its bytes: offsets, hex, text."""
+    from dsh_tui.model.presenting.detail import detail_sections
+    log, diag = open_session(case_path(CASES / "cases", "zstd", "torn-call"), use_cache=False)
+    sections = {s.title: s.lines for s in detail_sections(log.event(len(log) - 1), log, diag)}
+    torn = sections["torn bytes at byte 1,790"]
+    assert "72 bytes from byte 1,790" in torn[0] and "records were lost" in torn[0]
+    assert torn[1].split()[:5] == ["1,790", "28", "b5", "2f", "fd"]  # the torn frame's magic, at its offset
+    assert len(torn) == 1 + (72 + 15) // 16
+
+
+def test_the_header_says_fork_and_resume():
+    from dsh_tui.model.presenting.summary import runs_text
+    log, diag = open_session(case_path(CASES / "cases", "zstd", "resumed-crashed-again"), use_cache=False)
+    assert runs_text(log, diag) == "resumed at seq 36 after a crash dsh repaired"
+    log, diag = open_session(case_path(CASES / "cases", "zstd", "src-fork"), use_cache=False)
+    assert runs_text(log, diag) == ""  # its end-seed at seedLength is the fork, not a resume

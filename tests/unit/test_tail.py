@@ -1,0 +1,41 @@
+"""The provisional tail verdict agrees with the full pass whenever it answers."""
+
+from __future__ import annotations
+
+import pytest
+
+from dsh_tui.demo import demo_batches, write_log, write_synthetic
+from dsh_tui.model.reading.open import open_session
+from dsh_tui.model.reading.tail import tail_verdict
+
+from ..support.logs import shared_log
+
+
+@pytest.mark.parametrize("encoding", ["zstd", "jsonl"])
+def test_tail_matches_full_verdict_on_a_crash(tmp_path, encoding):
+    path = tmp_path / f"s.{encoding}"
+    facts = write_synthetic(path, 30_000, encoding=encoding)
+    tv = tail_verdict(path)
+    _, diag = open_session(path, use_cache=False)
+    assert tv is not None and tv.tail_bytes < path.stat().st_size * 50
+    assert (tv.kind, tv.call_id, tv.seq) == (diag.verdict.kind, diag.verdict.call_id, diag.verdict.seq)
+    assert tv.call_id == facts["last_call_id"]
+
+
+def test_tail_on_demo_and_shared_crash(tmp_path):
+    header, batches = demo_batches()
+    write_log(tmp_path / "d.zst", header, batches)
+    tv = tail_verdict(tmp_path / "d.zst")
+    assert (tv.kind, tv.call_id) == ("TOOL_OUTCOME_UNKNOWN", "call_05_deploy")
+    tv = tail_verdict(shared_log("written/crash-open-turn__session.jsonl.zstd"))
+    assert (tv.kind, tv.call_id, tv.seq) == ("TOOL_OUTCOME_UNKNOWN", "call_deploy", 25)
+
+
+def test_no_provisional_verdict_when_the_session_ended_or_input_is_bad(tmp_path):
+    path = tmp_path / "ok.zst"
+    write_synthetic(path, 5000, crash=False)
+    assert tail_verdict(path) is None
+    bad = tmp_path / "bad"
+    bad.write_bytes(b"\x28\xb5\x2f\xfdgarbage")
+    assert tail_verdict(bad) is None
+    assert tail_verdict(tmp_path / "missing") is None
