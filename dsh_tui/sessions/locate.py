@@ -1,0 +1,136 @@
+"""Where a command-line target points: a session directory's log, a permalink (`<session-id>@<seq>`) found
+under the sessions root, and what a $DSH_HOME that names the wrong folder probably meant.
+
+A permalink is what the explorer copies (`p`) and the bug report prints; pasting it back opens the same
+event. The id is looked up the way dsh lays sessions out (`ROOT/<project key>/<encoded id>/session.jsonl[.zstd]`),
+so an id can never name a path outside the root: it is encoded as dsh encodes it, never joined raw.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..model.reading.layout import LOG_NAMES, default_root, encode_segment, is_project_dirname
+from ..safety import one_line
+
+# An id is whatever dsh allows in a session id, minus what cannot be typed on one line; the seq is a count.
+_PERMALINK = re.compile(r"(?P<id>[^@\s]{1,512})@(?P<seq>[0-9]{1,18})")
+MAX_PROJECTS = 100_000  # a root is walked once, one stat per project: bounded for a hostile root
+
+
+class LocateError(Exception):
+    """A target that names nothing openable; the message is one line, safe to print."""
+
+
+@dataclass(frozen=True)
+class Permalink:
+    session_id: str
+    seq: int
+
+    def __str__(self) -> str:
+        return f"{self.session_id}@{self.seq}"
+
+
+def parse_permalink(text: str) -> Permalink | None:
+    """``<id>@<seq>`` as the explorer copies it, or None when ``text`` is not one."""
+    m = _PERMALINK.fullmatch(text)
+    return Permalink(m.group("id"), int(m.group("seq"))) if m else None
+
+
+def parse_at(text: str) -> tuple[str | None, int]:
+    """``--at``'s value: a seq (``1234``) or a permalink (``<id>@1234``): (session id or None, seq).
+
+    Raises ValueError with a one-line message for anything else (argparse shows it as a usage error)."""
+    text = text.strip()
+    if text.isdigit() and len(text) <= 18:
+        return None, int(text)
+    link = parse_permalink(text)
+    if link is None:
+        raise ValueError(f"--at takes SEQ or SESSION-ID@SEQ, not {one_line(text, 80)!r}")
+    return link.session_id, link.seq
+
+
+def session_dir_log(path: Path) -> Path | None:
+    """The log inside a session directory (``session.jsonl.zstd``, else ``session.jsonl``), or None."""
+    for name in LOG_NAMES:
+        candidate = path / name
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def find_session(root: Path, session_id: str) -> list[Path]:
+    """Every log of the session ``session_id`` under ``root`` (one per project it appears in; normally one)."""
+    try:
+        segment = encode_segment(session_id)
+    except ValueError:
+        return []
+    if is_project_dirname(root.name):  # a project folder given as the root (see sessions_root)
+        log = session_dir_log(root / segment)
+        return [] if log is None else [log]
+    found: list[Path] = []
+    try:
+        with os.scandir(root) as it:
+            for n, entry in enumerate(it):
+                if n >= MAX_PROJECTS:
+                    break
+                if is_project_dirname(entry.name) and entry.is_dir(follow_symlinks=False):
+                    log = session_dir_log(Path(entry.path) / segment)
+                    if log is not None:
+                        found.append(log)
+    except OSError:
+        return []
+    return sorted(found)
+
+
+def resolve_permalink(link: Permalink, root: Path | None = None) -> Path:
+    """The log a permalink names, under ``root`` (default: the sessions root); LocateError when none or several."""
+    root = sessions_root()[0] if root is None else root
+    found = find_session(root, link.session_id)
+    shown_id = one_line(link.session_id, 80)
+    if not found:
+        raise LocateError(f"no session {shown_id} under {one_line(str(root), 200)} "
+                          f"(set DSH_HOME, or give the session's file or directory)")
+    if len(found) > 1:
+        raise LocateError(f"session {shown_id} is in {len(found)} projects under {one_line(str(root), 200)}; "
+                          f"give its file: {one_line(str(found[0]), 200)}")
+    return found[0]
+
+
+def sessions_root() -> tuple[Path, str | None]:
+    """The sessions root, and a one-line note when $DSH_HOME was read as something else than dsh's home.
+
+    dsh keeps sessions in ``$DSH_HOME/sessions``. A DSH_HOME that names the sessions folder itself, or a
+    project folder inside it, is a common slip: it is understood (that folder is read) and the note says
+    what DSH_HOME should be.
+    """
+    root = default_root()
+    home = os.environ.get("DSH_HOME", "")
+    if not home.strip() or root.is_dir():
+        return root, None
+    given = Path(home)
+    if not given.is_dir():
+        return root, None
+    if is_project_dirname(given.name):
+        return given, (f"DSH_HOME names a project folder ({one_line(given.name, 80)}); reading it. dsh's home "
+                       f"is the folder above its sessions: did you mean DSH_HOME={one_line(str(given.parent.parent), 200)}?")
+    if _holds_projects(given):
+        return given, (f"DSH_HOME names a sessions folder; reading it. dsh looks for $DSH_HOME/sessions: "
+                       f"did you mean DSH_HOME={one_line(str(given.parent), 200)}?")
+    return root, None
+
+
+def _holds_projects(path: Path) -> bool:
+    try:
+        with os.scandir(path) as it:
+            for n, entry in enumerate(it):
+                if n >= MAX_PROJECTS:
+                    return False
+                if is_project_dirname(entry.name) and entry.is_dir(follow_symlinks=False):
+                    return True
+    except OSError:
+        return False
+    return False
