@@ -160,9 +160,15 @@ def build_bombs(d: Path) -> dict[str, tuple[Path, int, str]]:
     blank = d / "blank-lines.zst"  # 64M blank lines: ~3 KB of file
     blank.write_bytes(header + compress_frame(b"\n" * (64 << 20)))
     cases["millions-of-blank-lines"] = (blank, 3, "are not dsh records")
-    one = d / "one-frame-4GiB.zst"
+    one = d / "one-frame-4GiB.zst"  # its first bytes are no header: refused before the frame is measured
     one.write_bytes(rle_frame(4 << 30))
-    cases["one-frame-4GiB-bomb"] = (one, 3, "dsh writes frames of a few KB")
+    cases["one-frame-4GiB-bomb"] = (one, 3, "first line is not JSON")
+    zeros = d / "zeros-4GiB.zst"  # what `head -c 4G /dev/zero | zstd` makes: ~130 KB
+    zeros.write_bytes(rle_frame(4 << 30, b"\0"))
+    cases["zeros-4GiB"] = (zeros, 3, "first line is not JSON")
+    framed = d / "header-then-4GiB-frame.zst"  # a session header, then one frame of 4 GiB of records
+    framed.write_bytes(header + rle_frame(4 << 30, b"\n", b'{"type":"feedback/record","seq":0,"time":1,"data":{}}'))
+    cases["header-then-4GiB-frame"] = (framed, 3, "dsh writes frames of a few KB")
     line = d / "header-then-4GiB-line.zst"
     line.write_bytes(header + rle_frame(4 << 30, b"x", b'{"type":"feedback/record","seq":0,"time":1,"data":{"text":"'))
     cases["header-then-4GiB-line"] = (line, 3, "dsh writes frames of a few KB")

@@ -12,8 +12,8 @@ import orjson
 import pytest
 import zstandard
 
-from dsh_tui.model.reading import source
-from dsh_tui.model.reading.plainstore import FrameStore
+from dsh_tui.model.reading import filewindow, source
+from dsh_tui.model.reading.plainstore import FrameStore, LogChanged
 from dsh_tui.model.reading.session import load_session
 from dsh_tui.model.reading.source import MAX_PLAIN_ENV, LogUnreadable, max_plain_bytes, read_file_bytes
 from dsh_tui.model.reading.tail import start_tail_probe, tail_verdict
@@ -85,17 +85,24 @@ def test_the_default_limit_is_4GiB_or_a_quarter_of_memory(monkeypatch):
     assert max_plain_bytes() == 12345 and max_plain_bytes(99) == 99
 
 
-def test_a_file_over_one_read_is_read_into_one_buffer(write_jsonl, monkeypatch):
-    """Past SINGLE_READ_MAX (1 GiB) the file is read in pieces into one buffer of its size (the
-    pieces joined were a second copy); a partial last line is cut off in place."""
-    records = [ev("turn/start", k, {"turn": k, "pad": "p" * 200}) for k in range(20_000)]
-    path = write_jsonl(records, tail=b'\n{"type":"turn/st')
+@pytest.mark.parametrize("encoding", ["jsonl", "zstd"])
+def test_a_file_is_read_a_window_at_a_time_and_never_held(write_jsonl, write_zstd, monkeypatch, encoding):
+    """The reader holds a window of the file, not the file: with a window of 4 KiB the index is the
+    one a single read makes (a partial last line cut off as before), the text is not kept, and the
+    peak of a read is a small part of the file."""
+    records = [ev("assistant/chunk", k, {"turn": 1, "step": 1, "chunk": {"type": "text-delta", "text": f"{k}" + "p" * 200}})
+               for k in range(60_000)]
+    if encoding == "jsonl":
+        path = write_jsonl(records, tail=b'\n{"type":"turn/st')
+    else:
+        path = write_zstd([lines_of(records[k:k + 50]) for k in range(0, len(records), 50)])
     whole = load_session(path)
-    monkeypatch.setattr(source, "SINGLE_READ_MAX", 1 << 20)
-    (data, _st), peak = _peak(read_file_bytes, path, 1 << 30)
-    assert data == path.read_bytes() and peak < len(data) * 1.2
-    log = load_session(path)
-    assert log.res == whole.res and log.raw.torn == whole.raw.torn and log.raw.plain == whole.raw.plain
+    monkeypatch.setattr(filewindow, "WINDOW", 4096)
+    log, peak = _peak(load_session, path)
+    assert log.res == whole.res and log.raw.torn == whole.raw.torn and log.raw.plain == b""
+    assert log.event(59_999).event["data"]["chunk"]["text"].startswith("59999p")
+    # A few decoded chunks (1 MiB each) and their lines, and the index: not the ~15 MB of text.
+    assert len(log.store) > 14 << 20 and peak < 7 << 20, peak
 
 
 def test_the_tail_probe_holds_to_the_plaintext_limit(write_zstd, monkeypatch):
@@ -131,7 +138,7 @@ def test_a_view_decodes_no_more_than_the_index_says(write_zstd):
     path.write_bytes(data[:start] + rle_frame(1 << 30)[:end - start] + data[end:])  # decodes to ~MBs
     log.store._cache.clear()
     log.parse_record.cache_clear()
-    for read in (lambda: log.record_bytes(0), log.store.full):
+    for read in (lambda: log.record_bytes(0), lambda: log.store.slice(0, len(log.store))):
         err, peak = _peak(read)
-        assert isinstance(err, zstandard.ZstdError) and "the file changed" in str(err), err
+        assert isinstance(err, LogChanged) and "changed since it was read" in str(err), err
         assert peak < 4 << 20

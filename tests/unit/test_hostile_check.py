@@ -60,9 +60,9 @@ def test_corpus_is_complete(corpus, bombs):
 # files that are no file at all. Generous bounds (the refusals take under a second and ~110 MiB
 # at most here); before the bounded decode the first two ran for minutes and the first three
 # grew past a gigabyte (the child's address space is capped: tests/measured.py).
-BOMB_NAMES = ["millions-of-x-lines", "millions-of-blank-lines", "one-frame-4GiB-bomb", "header-then-4GiB-line",
-              "dev-zero", "fifo"]
-BOMB_SECONDS = 10.0
+BOMB_NAMES = ["millions-of-x-lines", "millions-of-blank-lines", "one-frame-4GiB-bomb", "zeros-4GiB",
+              "header-then-4GiB-line", "header-then-4GiB-frame", "dev-zero", "fifo"]
+BOMB_SECONDS = 10.0  # generous: the 2 s target is measured by the benchmark (bench --bombs), not here
 BOMB_PEAK_RSS = 256 << 20
 
 

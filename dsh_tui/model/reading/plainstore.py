@@ -1,13 +1,14 @@
-"""Where a session's plaintext lives: in memory, or decoded from its file on demand.
+"""Where a session's plaintext lives: in memory (an export ZIP's member), or read back from its
+file on demand (every log read from a file).
 
-A log opened from the index cache never decompresses the whole file: a record
-is read by decoding only the zstd frame that holds it (frames end on record
-boundaries), or by one pread for plain JSONL. Whole-text operations (search)
-materialise the plaintext once, lazily.
+A record is read by decoding only the zstd frame that holds it (frames end on record
+boundaries; a small LRU keeps the last frames), or by one pread for plain JSONL. Nothing
+holds the whole text: search reads it a window at a time (search.py).
 
-A frame is decoded to no more than the plaintext the index says it holds: a
-file changed under a view (a replaced log, a crafted swap) raises ZstdError
-instead of decoding whatever it now claims.
+The file is read again, so it may have changed under us (truncated, replaced): a frame is
+decoded to no more than the plaintext the index says it holds, and a read that comes back
+short or different raises `LogChanged` (a LogUnreadable: the caller shows a notice and
+re-opens) instead of showing whatever the file now holds.
 """
 
 from __future__ import annotations
@@ -22,6 +23,16 @@ from pathlib import Path
 import zstandard
 
 from .frames import MAX_FRAME_PLAIN, decode_frame
+from .source import LogUnreadable
+
+FRAME_CACHE = 64  # decoded frames kept (a screen of records spans a few)
+
+
+class LogChanged(LogUnreadable):
+    """The file no longer holds what was indexed (truncated or rewritten under us)."""
+
+    def __init__(self, path: Path, detail: str) -> None:
+        super().__init__("changed", f"{path} changed since it was read ({detail}); re-open it")
 
 
 class MemoryStore:
@@ -36,23 +47,33 @@ class MemoryStore:
         with memoryview(self.plain) as view:
             return bytes(view[start:end])
 
-    def full(self) -> bytes | bytearray:
-        return self.plain
 
 
 class _FileBacked:
     def __init__(self, path: Path, length: int) -> None:
         self.path = path
         self.length = length
-        self._full: bytes | bytearray | None = None
 
     def __len__(self) -> int:
         return self.length
 
     def _pread(self, size: int, offset: int) -> bytes:
-        fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        """Exactly ``size`` bytes at ``offset``; LogChanged when the file is shorter now."""
         try:
-            return os.pread(fd, size, offset)
+            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        except OSError as exc:
+            raise LogChanged(self.path, exc.strerror or str(exc)) from None
+        try:
+            parts, got = [], 0
+            while got < size:
+                piece = os.pread(fd, size - got, offset + got)
+                if not piece:
+                    raise LogChanged(self.path, f"{offset + got:,} bytes where {offset + size:,} were read")
+                parts.append(piece)
+                got += len(piece)
+            return b"".join(parts)
+        except OSError as exc:
+            raise LogChanged(self.path, exc.strerror or str(exc)) from None
         finally:
             os.close(fd)
 
@@ -61,12 +82,8 @@ class FileStore(_FileBacked):
     """Plain JSONL: plaintext offsets are file offsets."""
 
     def slice(self, start: int, end: int) -> bytes:
-        return self._pread(end - start, start) if self._full is None else bytes(self._full[start:end])
-
-    def full(self) -> bytes | bytearray:
-        if self._full is None:
-            self._full = self._pread(self.length, 0)
-        return self._full
+        end = min(end, self.length)
+        return self._pread(end - start, start) if end > start else b""
 
 
 class FrameStore(_FileBacked):
@@ -97,12 +114,15 @@ class FrameStore(_FileBacked):
         size = (self.plain_at[k + 1] if k + 1 < len(self.plain_at) else self.length) - self.plain_at[k]
         torn = self.torn_offset == start
         # A torn frame's output goes on past its last record (a partial one), within the frame bound.
-        plain = decode_frame(self._dctx, frame, MAX_FRAME_PLAIN if torn else size)
+        try:
+            plain = decode_frame(self._dctx, frame, MAX_FRAME_PLAIN if torn else size)
+        except zstandard.ZstdError as exc:
+            raise LogChanged(self.path, f"the frame at byte {start:,} does not decode: {exc}") from None
         if torn:
             plain = plain[:plain.rfind(b"\n") + 1]
         if len(plain) != size:
-            raise zstandard.ZstdError(f"frame at byte {start} of {self.path} decodes to {len(plain):,} bytes, not the "
-                                      f"{size:,} indexed: the file changed since it was read")
+            raise LogChanged(self.path, f"the frame at byte {start:,} decodes to {len(plain):,} bytes, not the "
+                             f"{size:,} indexed")
         return plain
 
     def _frame(self, k: int) -> bytes:
@@ -117,13 +137,11 @@ class FrameStore(_FileBacked):
         start, end = self.offsets[k], self._frame_end(k)
         plain = self._decode(k, memoryview(self._pread(end - start, start)))
         self._cache[k] = plain
-        if len(self._cache) > 64:
+        if len(self._cache) > FRAME_CACHE:
             self._cache.popitem(last=False)
         return plain
 
     def slice(self, start: int, end: int) -> bytes:
-        if self._full is not None:
-            return bytes(self._full[start:end])
         k = max(0, bisect.bisect_right(self.plain_at, start) - 1)
         parts = []
         while k < len(self.offsets) and self.plain_at[k] < end:
@@ -132,16 +150,3 @@ class FrameStore(_FileBacked):
             parts.append(frame[max(0, start - base):max(0, end - base)])
             k += 1
         return b"".join(parts)
-
-    def full(self) -> bytes | bytearray:
-        with self._lock:
-            return self._full_locked()
-
-    def _full_locked(self) -> bytes | bytearray:
-        if self._full is None:
-            data = memoryview(self._pread(self.file_size, 0))  # one read, then frame by frame
-            out = bytearray()
-            for k in range(len(self.offsets)):
-                out += self._decode(k, data[self.offsets[k]:self._frame_end(k)])
-            self._full = out
-        return self._full

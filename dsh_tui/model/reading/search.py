@@ -63,10 +63,14 @@ class HitList:
         return self.next_after(index) if direction >= 0 else self.previous_before(index)
 
 
-def find_all(log, needle: str, *, cancel=None, max_hits: int = MAX_HITS, window: int = WINDOW) -> HitList:
+def find_all(log, needle: str, *, cancel=None, max_hits: int = MAX_HITS, window: int = WINDOW,
+             start: int | None = None, progress=None) -> HitList:
     """Every event whose record holds ``needle`` (case-insensitive), in log order.
 
-    ``cancel`` (a ``threading.Event``) is checked between windows: raises
+    The text is read a window at a time (a zstd log decodes each frame once and never holds the
+    whole text): from event ``start`` (the cursor) to the end, then from the first event up to it,
+    so the hits near the cursor are found first. ``progress(done, total)`` (text bytes) runs after
+    each window; ``cancel`` (a ``threading.Event``) is checked between windows: raises
     `Cancelled`. At most ``max_hits`` indices are kept (``capped`` is then set).
     """
     n_events = len(log)
@@ -75,20 +79,44 @@ def find_all(log, needle: str, *, cancel=None, max_hits: int = MAX_HITS, window:
     if not key or not n_events:
         return out
     res = log.res
+    n_records = len(res.rec_start)
+    end = min(len(log.store), res.end_of(n_records - 1)) if n_records else 0
+    at = res.body_start
+    if start is not None and 0 < start < n_events:
+        at = max(at, res.rec_start[res.record_of(start)])
+    total = max(1, end - res.body_start)
+    done = [0]
+
+    def report(n: int) -> None:
+        done[0] += n
+        if progress is not None:
+            progress(min(done[0], total), total)
+    first = _scan(log, key, needle, at, end, out, cancel, max_hits, window, report)
+    if at > res.body_start and not out.capped:
+        wrapped = HitList(needle, n_events)
+        _scan(log, key, needle, res.body_start, at, wrapped, cancel, max_hits - len(first), window, report)
+        out.indices = wrapped.indices + first
+        out.capped = wrapped.capped
+    return out
+
+
+def _scan(log, key: bytes, needle: str, a: int, end: int, out: HitList, cancel, max_hits: int, window: int,
+          report) -> array:
+    """Append to ``out.indices`` the events whose record holds ``key`` and starts in [a, end)."""
+    res = log.res
     rec_start, end_of, rec_first_ev = res.rec_start, res.end_of, res.rec_first_ev
-    n_records = len(rec_start)
-    store = log.store  # read window by window: a zstd log's plaintext is never held whole
-    end = min(len(store), end_of(n_records - 1)) if n_records else 0
+    n_records, n_events = len(rec_start), out.events
+    store = log.store
+    text_end = min(len(store), end_of(n_records - 1)) if n_records else 0
     hits = out.indices
     append = hits.append
     low_needle = needle.lower()
     overlap = len(key) - 1
-    a = res.body_start
     while a < end:
         if cancel is not None and cancel.is_set():
             raise Cancelled()
         b = min(end, a + window)
-        low = store.slice(a, min(end, b + overlap)).lower()  # a copy: a followed log's buffer may grow
+        low = store.slice(a, min(text_end, b + overlap)).lower()  # a copy: a followed log's buffer may grow
         limit = b - a  # a match must start inside [a, b); the overlap only completes it
         resume = b
         p = low.find(key)
@@ -108,12 +136,39 @@ def find_all(log, needle: str, *, cancel=None, max_hits: int = MAX_HITS, window:
             if len(hits) >= max_hits:
                 del hits[max_hits:]
                 out.capped = True
-                return out
+                return hits
             r_end = end_of(r)
             resume = max(b, r_end)  # one hit per record: go on after its end
             p = low.find(key, r_end - a)
+        report(resume - a)
         a = resume
-    return out
+    return hits
+
+
+def first_offset(store, key: bytes, lo: int, hi: int, window: int = WINDOW) -> int | None:
+    """The first offset in [lo, hi) where ``key`` (lower-cased) starts, case-insensitively (ASCII)."""
+    overlap = len(key) - 1
+    a = lo
+    while a < hi:
+        b = min(hi, a + window)
+        p = store.slice(a, min(hi, b + overlap)).lower().find(key)
+        if 0 <= p < b - a:
+            return a + p
+        a = b
+    return None
+
+
+def last_offset(store, key: bytes, lo: int, hi: int, window: int = WINDOW) -> int | None:
+    """The last offset in [lo, hi) where ``key`` (lower-cased) starts and ends before ``hi``."""
+    overlap = len(key) - 1
+    b = hi
+    while b > lo:
+        a = max(lo, b - window)
+        p = store.slice(a, min(hi, b + overlap)).lower().rfind(key)
+        if p >= 0:
+            return a + p
+        b = a
+    return None
 
 
 def _members_holding(log, r: int, low_needle: str, count: int) -> list[int]:

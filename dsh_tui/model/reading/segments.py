@@ -32,6 +32,7 @@ import orjson
 from .forked import ForkedCall, can_fork, drop_at_exit
 from .header import parse_header
 from .scan import CHUNK, Scanner, _type_id
+from .filewindow import FileBytes
 from .source import LogUnreadable, RawLog, iter_plain, open_log
 from .frames import ZSTD_MAGIC, FrameError, walk_frames
 
@@ -57,6 +58,7 @@ TAIL_CHUNK_BYTES = 1 << 20  # plaintext the child decodes before indexing it (sl
 # finished, while the earlier slices are merged as the child reads on. A slice also ends once the
 # undecoded rest is this part of the file, so the last one is ~1 MiB of plaintext, not up to 8.
 LAST_SLICE_SHARE = 0.02
+SPLIT_WINDOW = 1 << 20  # file bytes a split candidate's frame must fit in
 ENV = "DSH_TUI_SEGMENTS"  # "0" turns the helper off (benchmarks, debugging)
 
 
@@ -64,29 +66,34 @@ def wanted(size: int) -> bool:
     return size >= MIN_FILE_BYTES and can_fork() and os.environ.get(ENV, "1") != "0"
 
 
-def choose_split(data: bytes, share: float | None = None) -> int | None:
+def choose_split(data: FileBytes | bytes, share: float | None = None) -> int | None:
     """A file offset near ``share`` of the file (HEAD_SHARE) where a complete frame starts, or None."""
     return frame_start_after(data, int(len(data) * (HEAD_SHARE if share is None else share)))
 
 
-def frame_start_after(data: bytes, at: int) -> int | None:
+def _read(data: FileBytes | bytes, offset: int, n: int) -> bytes:
+    return data.read(offset, n) if isinstance(data, FileBytes) else bytes(data[offset:offset + n])
+
+
+def frame_start_after(data: FileBytes | bytes, at: int) -> int | None:
     """The first offset from ``at`` where a complete frame seems to start, or None.
 
     A magic number can occur inside compressed bytes by chance, so a candidate
-    must parse as a whole frame followed by another frame or the end of file.
-    The parent still verifies the split when it reaches it.
+    must parse as a whole frame (within one window of the file) followed by
+    another frame or the end of file. The parent still verifies the split when
+    it reaches it.
     """
     n = len(data)
     pos = data.find(ZSTD_MAGIC, at)
-    view = memoryview(data)
     while 0 < pos < n:
+        window = _read(data, pos, SPLIT_WINDOW)
         try:
-            span = next(walk_frames(view[pos:]), None)
+            span = next(walk_frames(memoryview(window)), None)
         except FrameError:
             span = None
         if span is not None and span.complete:
             end = pos + span.end
-            if end == n or data[end:end + 4] == ZSTD_MAGIC:
+            if end == n or _read(data, end, 4) == ZSTD_MAGIC:
                 return pos
         pos = data.find(ZSTD_MAGIC, pos + 1)
     return None
@@ -226,7 +233,7 @@ def _early_tail(path, max_plain: int | None, share: float, nice: int,
     if nice:
         os.nice(nice)
     try:
-        raw, data, limit = open_log(path, max_plain=max_plain)
+        raw, data, limit = open_log(path, max_plain=max_plain)  # a child: it leaves through os._exit (closes it)
     except LogUnreadable:
         yield None
         return

@@ -9,23 +9,30 @@ from __future__ import annotations
 
 import bisect
 import os
-import re
+from array import array
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
+
+import zstandard
 
 from .header import Header, Rejection, parse_header
 from .restore import RESTORE, Problem, Refusals, fold_problem, without_content
 from .jsonparse import parse_json
 from .legacy import upgrade
 from .gcpause import gc_paused
-from .plainstore import FrameStore, MemoryStore
+from .plainstore import FileStore, FrameStore, MemoryStore
 from . import segments, tailmerge
 from .scan import ScanResult, Scanner
-from .source import (PARTIAL_KEEP, LogUnreadable, RawLog, TornTail, iter_plain, max_plain_bytes, open_log,
-                     read_file_bytes)
+from .search import first_offset, last_offset, needle_key
+from .filewindow import FileBytes
+from .source import (HEAD_PROBE, LogUnreadable, RawLog, iter_lines, iter_plain, looks_like_jsonl, max_plain_bytes,
+                     open_file_bytes, open_log)
 from .vocabulary import PACKED_ROWS
+
+
+DIGEST_BYTES = 8 << 20  # text indexed between two turns of the caller's ``while_waiting`` (a linear read)
 
 
 class LogRejected(LogUnreadable):
@@ -160,40 +167,30 @@ class SessionLog:
         torn = raw.torn
         if torn is not None and torn.recovered_records:
             return -1  # records of a torn frame were indexed; the completed frame repeats them
-        data, _st = read_file_bytes(raw.path, max_plain_bytes(max_plain))
+        limit = max_plain_bytes(max_plain)
+        fb, st = open_file_bytes(raw.path, limit)
         before = len(self)
-        store = self.store
-        produced = len(store)
-        if raw.encoding == "jsonl":
-            start = torn.offset if torn is not None else produced
-            raw.torn = None
-            new = data[start:]
-            if new and not new.endswith(b"\n"):
-                cut = new.rfind(b"\n") + 1
-                raw.torn = TornTail(start + cut, len(new) - cut, "partial-line", partial=new[cut:cut + PARTIAL_KEEP])
-                new = new[:cut]
-            chunks: Iterator[bytes] = iter((new,))
-        else:
-            start = torn.offset if torn is not None else raw.frames_end
-            if torn is not None:  # the torn frame's entry is re-made when it is read again
-                del raw.frame_offsets[-1], raw.frame_plain[-1]
+        produced = len(self.store)
+        try:
+            if raw.encoding == "jsonl":
+                start = torn.offset if torn is not None else produced
                 raw.torn = None
-            chunks = iter_plain(raw, data, max_plain_bytes(max_plain), start=start, produced=produced)
-        kept = bytearray(store.plain) if isinstance(store, MemoryStore) else None
-        with gc_paused():
-            for chunk in chunks:
-                if kept is not None:
-                    kept += chunk
-                self._scanner.feed(chunk, produced)
-                produced += len(chunk)
-        raw.size, raw.mtime_ns = len(data), _st.st_mtime_ns  # the stat that bounded the read
+                chunks: Iterator[bytes] = iter_lines(raw, fb, start=start)
+            else:
+                start = torn.offset if torn is not None else raw.frames_end
+                if torn is not None:  # the torn frame's entry is re-made when it is read again
+                    del raw.frame_offsets[-1], raw.frame_plain[-1]
+                    raw.torn = None
+                chunks = iter_plain(raw, fb, limit, start=start, produced=produced)
+            with gc_paused():
+                for chunk in chunks:
+                    self._scanner.feed(chunk, produced)
+                    produced += len(chunk)
+        finally:
+            fb.close()
+        raw.size, raw.mtime_ns = fb.size, st.st_mtime_ns  # the stat that bounded the read
         self.res = self._scanner.finish()
-        if kept is not None:
-            raw.plain = kept
-            self.store = MemoryStore(kept)
-        else:
-            self.store = FrameStore(raw.path, produced, raw.frame_offsets, raw.frame_plain, raw.frames_end,
-                                    raw.torn.offset if raw.torn is not None else None, raw.size)
+        self.store = file_store(raw, produced)
         self.parse_record.cache_clear()
         return len(self) - before
 
@@ -260,22 +257,20 @@ class SessionLog:
     def search(self, needle: str, start: int, *, backward: bool = False) -> int | None:
         """Index of the next event (after/before ``start``) whose record holds ``needle``.
 
-        Case-insensitive over the raw text of the whole log, so it finds
-        types, tool names, callIds and message text anywhere, not only on screen.
+        Case-insensitive (ASCII) over the raw text of the whole log, so it finds types, tool
+        names, callIds and message text anywhere, not only on screen. The text is read a window
+        at a time from ``start`` on (search.py), never held whole.
         """
         if not needle or not len(self):
             return None
-        pattern = re.compile(re.escape(needle.encode("utf-8", "replace")), re.IGNORECASE)
-        plain, rs = self.store.full(), self.res.rec_start
+        key = needle_key(needle)
         cur_rec = self.res.record_of(min(max(start, 0), len(self) - 1))
         if not backward:
-            for m in pattern.finditer(plain, self.res.end_of(cur_rec) if start >= 0 else self.res.body_start):
-                return self._first_event_of_record(self.record_index_at(m.start()), needle)
-            return None
-        last = None
-        for m in pattern.finditer(plain, self.res.body_start, rs[cur_rec]):
-            last = m.start()
-        return None if last is None else self._first_event_of_record(self.record_index_at(last), needle)
+            lo = self.res.end_of(cur_rec) if start >= 0 else self.res.body_start
+            at = first_offset(self.store, key, lo, len(self.store))
+        else:
+            at = last_offset(self.store, key, self.res.body_start, self.res.rec_start[cur_rec])
+        return None if at is None else self._first_event_of_record(self.record_index_at(at), needle)
 
     def _first_event_of_record(self, r: int, needle: str) -> int:
         first = self.res.rec_first_ev[r]
@@ -316,44 +311,90 @@ def load_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
                  head_share: float | None = None, early: segments.TailHelper | None = None) -> SessionLog:
     """Read, decode and index a log. Raises LogUnreadable / LogRejected / Cancelled.
 
-    zstd frames are indexed chunk by chunk as they are decoded. A header that dsh would reject
-    (missing delegationDepth, other version, ...) still yields a SessionLog with
-    ``header.rejection`` set; callers refuse it unless ``lenient``. ``while_waiting``: see
-    `tailmerge.read_tail`; ``head_share``: the part of a big log read here (`segments.choose_split`);
-    ``early``: a `segments.TailHelper.early` started on this path, used if the file is unchanged
-    (always closed).
+    The file is read a window at a time and its text is not kept: the index says where each record
+    is, and the views decode the frames (or read the lines) they show (plainstore.py). The header is
+    checked from the file's first bytes before anything else is decoded. A header that dsh would
+    reject (missing delegationDepth, other version, ...) still yields a SessionLog with
+    ``header.rejection`` set; callers refuse it unless ``lenient``. ``while_waiting(scanner)``: runs
+    every few MiB of text indexed (and while the tail helper reads, `tailmerge.read_tail`): the
+    caller's diagnosis goes on with the facts so far; ``head_share``: the part of a big log read
+    here (`segments.choose_split`); ``early``: a `segments.TailHelper.early` started on this path,
+    used if the file is unchanged (always closed).
     """
     try:
-        raw, data, limit = open_log(path, max_plain=max_plain)
+        raw, fb, limit = open_log(path, max_plain=max_plain)
     except BaseException:
         if early is not None:
             early.close()
         raise
+    try:
+        _check_head(raw, fb)
+        return _load(raw, fb, limit, lenient, cancel, progress, parallel, while_waiting, head_share, early)
+    except BaseException:
+        if early is not None:
+            early.close()
+        raise
+    finally:
+        fb.close()
+
+
+def _load(raw: RawLog, fb: FileBytes, limit: int, lenient: bool, cancel, progress, parallel, while_waiting,
+          head_share, early) -> SessionLog:
+    report = None if progress is None else (lambda done, total: progress("decode", done, total))
+    if raw.encoding == "jsonl":  # the file is the text: its lines are indexed as they are read
+        if early is not None:
+            early.close()
+        return _index(raw, iter_lines(raw, fb, progress=report, cancel=cancel), lenient, cancel, keep_plain=False,
+                      while_waiting=while_waiting)
     plan = early.plan(cancel) if early is not None else None
-    if plan is not None and ((plan.size, plan.mtime_ns) != (raw.size, raw.mtime_ns) or raw.encoding != "zstd"
-                             or parallel is False):
+    if plan is not None and ((plan.size, plan.mtime_ns) != (raw.size, raw.mtime_ns) or parallel is False):
         early.close()  # the file changed since the helper read it (a live log), or no split is wanted
         plan = None
-    if raw.encoding == "jsonl":  # the file bytes are the plaintext: index them in place
-        del data
-        return session_from_raw(raw, lenient=lenient, cancel=cancel)
-    report = None if progress is None else (lambda done, total: progress("decode", done, total))
     if plan is not None:  # the early helper's split: it has been reading the tail since before we began
         split = plan.split
     else:
-        split = (segments.choose_split(data, head_share) if (segments.wanted(len(data)) if parallel is None
-                                                              else parallel) else None)
+        split = (segments.choose_split(fb, head_share) if (segments.wanted(len(fb)) if parallel is None
+                                                            else parallel) else None)
     # Frames are indexed as they are decoded (a decode thread was measured slower: GIL contention;
     # a big log's second half goes to a forked helper), and the plaintext is not kept: the views
     # decode the few frames they show.
-    head = data if split is None else memoryview(data)[:split]
     try:
-        return _index(raw, iter_plain(raw, head, limit, progress=report, cancel=cancel), lenient, cancel,
-                      keep_plain=False, tail=None if split is None else (data, split, limit),
+        return _index(raw, iter_plain(raw, fb, limit, progress=report, cancel=cancel, stop=_stop_at(split)), lenient,
+                      cancel, keep_plain=False, tail=None if split is None else (fb, split, limit),
                       while_waiting=while_waiting, helper=early if plan is not None else None)
     except tailmerge.SplitMissed:  # a frame crossed the chosen split (crafted input): read it linearly
-        return load_session(path, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress,
-                            parallel=False)
+        raw2, fb2, limit = open_log(raw.path, max_plain=limit)
+        try:
+            return _index(raw2, iter_plain(raw2, fb2, limit, progress=report, cancel=cancel), lenient, cancel,
+                          keep_plain=False, while_waiting=while_waiting)
+        finally:
+            fb2.close()
+
+
+def _stop_at(split: int | None) -> memoryview | None:
+    """The head's decode stops at the split (the file is no longer cut to the head's length)."""
+    if split is None:
+        return None
+    return memoryview(array("q", [split]))
+
+
+def _check_head(raw: RawLog, fb: FileBytes) -> None:
+    """Refuse a file whose first line is no session header from its first bytes, before anything
+    else is decoded: a small file of 4 GiB of zeros says so in its first kilobytes. Only a first
+    line that ends within HEAD_PROBE, or that cannot open a JSON object, is judged here; anything
+    else is left to the read (which checks the header again, with the same words)."""
+    head = fb.read(0, HEAD_PROBE)
+    if raw.encoding == "zstd":
+        try:  # the first frame's first bytes only, whatever the frame claims to hold
+            reader = zstandard.ZstdDecompressor().stream_reader(head, read_across_frames=False)
+            head = reader.read(HEAD_PROBE)
+        except zstandard.ZstdError:
+            return  # the read reports the damage
+    nl = head.find(b"\n")
+    if nl >= 0:
+        _checked_header(raw, head[:nl])
+    elif head and not looks_like_jsonl(head):
+        raise LogRejected("HEADER_NOT_JSON", f"{raw.path}: first line is not JSON: not a dsh session header")
 
 
 def session_from_raw(raw: RawLog, *, lenient: bool = False, cancel=None) -> SessionLog:
@@ -387,6 +428,7 @@ def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_pla
     produced = 0
     scanner = None
     header = None
+    digested = 0  # text indexed when ``while_waiting`` last ran (a linear read gives it a turn every DIGEST_BYTES)
     for chunk in chunks:
         base = produced
         produced += len(chunk)
@@ -413,6 +455,9 @@ def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_pla
                 helpers.append(segments.TailHelper(raw, tail[0], tail[1], tail[2], header.session_id))
         else:
             scanner.feed(chunk, base)
+            if while_waiting is not None and tail is None and produced - digested >= DIGEST_BYTES:
+                digested = produced
+                while_waiting(scanner)
     if tail is not None:
         if scanner is None:  # a header line longer than the head: crafted input
             raise tailmerge.SplitMissed()
@@ -430,11 +475,18 @@ def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_pla
         store = MemoryStore(raw.plain)
     else:
         raw.plain = b""
-        store = FrameStore(raw.path, produced, raw.frame_offsets, raw.frame_plain, raw.frames_end,
-                           raw.torn.offset if raw.torn is not None else None, raw.size)
+        store = file_store(raw, produced)
     log = SessionLog(raw, header, scanner.finish(), lenient=lenient, store=store)
     log._scanner = scanner
     return log
+
+
+def file_store(raw: RawLog, produced: int):
+    """Where a file's text is read back from: its lines (JSONL) or its frames (zstd)."""
+    if raw.encoding == "jsonl":
+        return FileStore(raw.path, produced)
+    return FrameStore(raw.path, produced, raw.frame_offsets, raw.frame_plain, raw.frames_end,
+                      raw.torn.offset if raw.torn is not None else None, raw.size)
 
 
 def _checked_header(raw: RawLog, line: bytes) -> Header:

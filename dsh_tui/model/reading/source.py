@@ -19,11 +19,12 @@ from typing import Callable, Iterator
 
 import zstandard
 
-from .frames import (BLOCK_MAX, CHECK_ABOVE, MAX_FRAME_PLAIN, ZSTD_MAGIC, FrameError, plain_size, too_big_message,
-                     walk_frames)
+from .filewindow import FileBytes, open_file
+from .frames import (BLOCK_MAX, CHECK_ABOVE, MAX_FRAME_PLAIN, ZSTD_MAGIC, FrameError, FrameSpan, plain_size,
+                     too_big_message, walk_frames)
 
 DEFAULT_MAX_PLAIN_BYTES = 4 * 1024**3  # the limit's ceiling; a machine with less than 16 GiB gets a quarter of it
-SINGLE_READ_MAX = 1 << 30  # files up to this are read in one call (into the bytes returned)
+HEAD_PROBE = 64 << 10  # the first bytes read to tell the encoding and check the header before anything else
 PARTIAL_KEEP = 4096  # bytes of a torn record's readable start kept to show (TornTail.partial)
 BOUNDARY_BYTES = 64  # the file's last bytes kept to recognise it when following (RawLog.boundary)
 MAX_PLAIN_ENV = "DSH_TUI_MAX_PLAIN_BYTES"
@@ -126,8 +127,8 @@ def _human(n: int) -> str:
     return str(n)
 
 
-def read_file_bytes(path: Path, limit: int) -> tuple[bytes, os.stat_result]:
-    """Read a regular file read-only; refuse anything that could hang or is too big."""
+def _stat_regular(path: Path, limit: int) -> os.stat_result:
+    """Stat ``path``; refuse anything that could hang or is too big."""
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -145,69 +146,81 @@ def read_file_bytes(path: Path, limit: int) -> tuple[bytes, os.stat_result]:
     if st.st_size > limit:
         raise LogUnreadable("too-large", f"{path} is {_human(st.st_size)}, over the {_human(limit)} limit "
                             f"(raise it with --max-plain-size or {MAX_PLAIN_ENV})")
+    return st
+
+
+def open_file_bytes(path: Path, limit: int) -> tuple[FileBytes, os.stat_result]:
+    """Open a regular file read-only for reading a window at a time (filewindow.py), with the
+    refusals of `read_file_bytes`. The caller closes it."""
+    st = _stat_regular(path, limit)
     try:
         # O_NONBLOCK: if the path was swapped for a FIFO after stat, open must not hang.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fb, st2 = open_file(path)
     except PermissionError:
         raise LogUnreadable("permission-denied", f"permission denied: {path}") from None
     except OSError as exc:
         raise LogUnreadable("os-error", f"cannot open {path}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(st2.st_mode):
+        fb.close()
+        raise LogUnreadable("not-regular-file", f"{path} is not a regular file; refusing to read it")
+    fb.size = min(st.st_size, st2.st_size)  # the size at stat: a growing file stays consistent
+    return fb, st
+
+
+def read_file_bytes(path: Path, limit: int) -> tuple[bytes, os.stat_result]:
+    """Read a regular file read-only, whole (the tail probe's and a follow's small files); refuse
+    anything that could hang or is too big."""
+    fb, st = open_file_bytes(path, limit)
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise LogUnreadable("not-regular-file", f"{path} is not a regular file; refusing to read it")
-        data = _read_exactly(fd, st.st_size)  # the size at open time: a growing file stays consistent
+        data = fb.read(0, fb.size)
     except OSError as exc:
         raise LogUnreadable("os-error", f"cannot read {path}: {exc.strerror or exc}") from None
     finally:
-        os.close(fd)
+        fb.close()
     return data, st
 
 
-def _read_exactly(fd: int, size: int) -> bytes | bytearray:
-    """Up to ``size`` bytes of ``fd``, held once. Up to 1 GiB in one read (Linux reads a regular file
-    in one call, into the bytes returned: 16 MiB chunks joined after were a second copy of a 20 MB
-    log, ~5k more page faults in the parent and again in the tail helper); a bigger file (a read
-    returns at most 2 GiB) into one buffer of its size, a piece at a time, never a second copy."""
-    if size <= SINGLE_READ_MAX:
-        chunks = []
-        while size > 0:
-            chunk = os.read(fd, size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size -= len(chunk)
-        return b"".join(chunks)  # join returns a lone chunk as it is
-    buf = bytearray(size)
-    got = 0
-    with memoryview(buf) as view:
-        while got < size:
-            n = os.readv(fd, [view[got:got + SINGLE_READ_MAX]])
-            if not n:
-                break
-            got += n
-    del buf[got:]  # a file that shrank since stat: what was there
-    return buf
-
-
-def open_log(path: str | os.PathLike, *, max_plain: int | None = None) -> tuple[RawLog, bytes, int]:
-    """Read the file and detect its encoding. Returns (raw, file bytes, plaintext limit).
-
-    For JSONL ``raw.plain`` is already the text; for zstd it is filled from `iter_plain`.
-    """
+def open_log(path: str | os.PathLike, *, max_plain: int | None = None) -> tuple[RawLog, FileBytes, int]:
+    """Open the file and detect its encoding from its first bytes. Returns (raw, the file, the
+    plaintext limit); nothing past the first HEAD_PROBE bytes is read here, and the caller closes
+    the file. ``raw.plain`` stays empty: the text is read a window at a time (`iter_plain`,
+    `iter_lines`) and, after, on demand (plainstore.py)."""
     path = Path(path)
     limit = max_plain_bytes(max_plain)
-    data, st = read_file_bytes(path, limit)
-    ident = {"dev": st.st_dev, "ino": st.st_ino, "boundary": bytes(data[-BOUNDARY_BYTES:]),
-             "head": bytes(data[:BOUNDARY_BYTES])}
-    if data[:4] == ZSTD_MAGIC:
-        return RawLog(path, st.st_size, st.st_mtime_ns, "zstd", b"", **ident), data, limit
-    if looks_like_jsonl(data):
-        raw = RawLog(path, st.st_size, st.st_mtime_ns, "jsonl", data, **ident)
-        _check_jsonl_tail(raw)
-        return raw, data, limit
-    if data[:2] == b"\x1f\x8b":
+    fb, st = open_file_bytes(path, limit)
+    try:
+        head = fb.read(0, HEAD_PROBE)
+        ident = {"dev": st.st_dev, "ino": st.st_ino, "boundary": fb.read(max(0, fb.size - BOUNDARY_BYTES), BOUNDARY_BYTES),
+                 "head": head[:BOUNDARY_BYTES]}
+    except OSError as exc:
+        fb.close()
+        raise LogUnreadable("os-error", f"cannot read {path}: {exc.strerror or exc}") from None
+    if head[:4] == ZSTD_MAGIC:
+        return RawLog(path, st.st_size, st.st_mtime_ns, "zstd", b"", **ident), fb, limit
+    if looks_like_jsonl(head):
+        return RawLog(path, st.st_size, st.st_mtime_ns, "jsonl", b"", **ident), fb, limit
+    fb.close()
+    if head[:2] == b"\x1f\x8b":
         raise LogUnreadable("not-a-session-log", f"{path} is gzip data, not a dsh session log (zstd or JSONL)")
     raise LogUnreadable("not-a-session-log", f"{path} is neither zstd nor JSONL: not a dsh session log")
+
+
+def iter_lines(raw: RawLog, fb: FileBytes, *, start: int = 0, progress: Progress | None = None,
+               cancel=None) -> Iterator[bytes]:
+    """A JSONL file's whole lines from ``start``, in chunks of about a window; a partial last line
+    becomes ``raw.torn`` (its first PARTIAL_KEEP bytes kept to show), as dsh's reader drops it."""
+    end = start
+    for offset, chunk in fb.lines(start):
+        if cancel is not None and cancel.is_set():
+            raise Cancelled()
+        if progress is not None:
+            progress(offset, fb.size)
+        end = offset + len(chunk)
+        yield chunk
+    if end < fb.size:
+        raw.torn = TornTail(end, fb.size - end, "partial-line", partial=fb.read(end, PARTIAL_KEEP))
+    if progress is not None:
+        progress(fb.size, fb.size)
 
 
 _LEADING_SPACE = re.compile(rb"[ \t\r\n\xef\xbb\xbf]*")  # and a UTF-8 byte-order mark
@@ -220,18 +233,20 @@ def looks_like_jsonl(data: bytes | bytearray) -> bool:
     return data[start:start + 1] == b"{"
 
 
-def _check_jsonl_tail(raw: RawLog) -> None:
-    plain = raw.plain
-    if plain and not plain.endswith(b"\n"):
-        cut = plain.rfind(b"\n") + 1
-        raw.torn = TornTail(cut, len(plain) - cut, "partial-line", partial=bytes(plain[cut:cut + PARTIAL_KEEP]))
-        if isinstance(plain, bytearray):
-            del plain[cut:]  # in place: no second copy of a big file
-        else:
-            raw.plain = plain[:cut]
+def _frames(data: bytes | FileBytes, start: int) -> Iterator[tuple[FrameSpan, memoryview]]:
+    """(span in file offsets, its bytes) of every frame from ``start``: a file a window at a time,
+    bytes in memory (an export ZIP's member) in place."""
+    if isinstance(data, FileBytes):
+        yield from data.frames(start)
+        return
+    view = memoryview(data)
+    for span in walk_frames(view[start:], start):
+        span.start += start
+        span.end += start
+        yield span, view[span.start:span.end]
 
 
-def iter_plain(raw: RawLog, data: bytes, limit: int, *, progress: Progress | None = None, cancel=None,
+def iter_plain(raw: RawLog, data: bytes | FileBytes, limit: int, *, progress: Progress | None = None, cancel=None,
                chunk_bytes: int = 1 << 20, start: int = 0, produced: int = 0,
                stop: memoryview | None = None) -> Iterator[bytes]:
     """Decode zstd frames from byte ``start``; yield plaintext in record-aligned chunks.
@@ -242,7 +257,6 @@ def iter_plain(raw: RawLog, data: bytes, limit: int, *, progress: Progress | Non
     ``stop``: an int64 another process may set (segments.control): no frame
     starting at or after ``stop[0]`` is decoded.
     """
-    view = memoryview(data)
     dctx = zstandard.ZstdDecompressor()
     new_decoder = dctx.decompressobj
     frames = raw.frames or 0
@@ -251,8 +265,8 @@ def iter_plain(raw: RawLog, data: bytes, limit: int, *, progress: Progress | Non
     pending_len = 0
     offsets_append, plain_append = raw.frame_offsets.append, raw.frame_plain.append
     try:
-        for span in walk_frames(view[start:], start):
-            begin, end = span.start + start, span.end + start
+        for span, frame in _frames(data, start):
+            begin, end = span.start, span.end
             if stop is not None and begin >= stop[0]:  # another process takes the frames from there on
                 break
             if frames % 512 == 0:
@@ -261,7 +275,6 @@ def iter_plain(raw: RawLog, data: bytes, limit: int, *, progress: Progress | Non
                 if progress is not None:
                     progress(begin, total)
             room = limit - produced
-            frame = view[begin:end]
             bound = max(1, span.blocks) * BLOCK_MAX  # what its blocks can decode to at most
             try:
                 if bound > room or bound > CHECK_ABOVE:  # zstdframes.needs_measuring, inlined: measure it first
@@ -302,6 +315,8 @@ def iter_plain(raw: RawLog, data: bytes, limit: int, *, progress: Progress | Non
                 yield b"".join(pending) if len(pending) > 1 else pending[0]
                 pending, pending_len = [], 0
     except FrameError as exc:
+        if exc.kind == "frame-too-large":  # filewindow: more file bytes than any frame within the bound
+            raise LogUnreadable("frame-too-large", f"{raw.path}: {exc.message}") from None
         raw.corruption.append(Corruption(exc.offset, exc.kind, exc.message))
     raw.frames = frames
     if pending:

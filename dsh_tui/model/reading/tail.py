@@ -20,8 +20,9 @@ from pathlib import Path
 import zstandard
 
 from .jsonparse import parse_json
-from .source import ZSTD_MAGIC, max_plain_bytes, read_file_bytes
-from .frames import MAX_FRAME_PLAIN, FrameError, decode_frame, needs_measuring, plain_size, walk_frames
+from .filewindow import FileBytes
+from .source import ZSTD_MAGIC, max_plain_bytes, open_file_bytes
+from .frames import MAX_FRAME_PLAIN, FrameError, decode_frame, needs_measuring, plain_size
 
 TAIL_PLAIN = 512 * 1024
 
@@ -42,8 +43,11 @@ def tail_verdict(path: str | Path, *, limit: int | None = None) -> TailVerdict |
     (`source.max_plain_bytes`), which the file and every frame decoded here are held to too."""
     try:
         limit = max_plain_bytes(limit)
-        data, _st = read_file_bytes(Path(path), limit)
-        plain = _tail_plain(data, limit)
+        fb, _st = open_file_bytes(Path(path), limit)
+        try:
+            plain = _tail_plain(fb, limit)
+        finally:
+            fb.close()
     except Exception:  # noqa: BLE001 - provisional only; the full decode reports problems properly
         return None
     if plain is None:
@@ -54,18 +58,20 @@ def tail_verdict(path: str | Path, *, limit: int | None = None) -> TailVerdict |
         return None
 
 
-def _tail_plain(data: bytes, limit: int) -> bytes | None:
-    if data[:4] != ZSTD_MAGIC:
-        start = max(0, len(data) - TAIL_PLAIN)
+def _tail_plain(fb: FileBytes, limit: int) -> bytes | None:
+    """The file's last records: the JSONL's last TAIL_PLAIN bytes, or its last frames (found by
+    walking every frame's header a window at a time: only the frames read back are held)."""
+    if fb.read(0, 4) != ZSTD_MAGIC:
+        start = max(0, fb.size - TAIL_PLAIN)
+        data = fb.read(start, fb.size - start)
         cut = data.rfind(b"\n")
         if cut < 0:
             return None
-        begin = data.find(b"\n", start) + 1 if start else data.find(b"\n") + 1
+        begin = data.find(b"\n") + 1  # past the header line, or the partial line the window starts in
         return data[begin:cut + 1]
-    view = memoryview(data)
     starts, ends, blocks = array("Q"), array("Q"), array("Q")  # the complete frames, 24 bytes each
     try:
-        for s in walk_frames(view):
+        for s, _frame in fb.frames(0):
             if s.complete:
                 starts.append(s.start)
                 ends.append(s.end)
@@ -76,7 +82,7 @@ def _tail_plain(data: bytes, limit: int) -> bytes | None:
     parts: list[bytes] = []
     size = 0
     for k in range(len(starts) - 1, 0, -1):  # from the last frame back; never the header frame
-        frame = view[starts[k]:ends[k]]
+        frame = memoryview(fb.read(starts[k], ends[k] - starts[k]))
         room = min(limit - size, MAX_FRAME_PLAIN)
         if needs_measuring(blocks[k], room) and plain_size(dctx, frame, room) > room:
             return None  # a frame dsh never writes: no provisional verdict (the full pass refuses it)
