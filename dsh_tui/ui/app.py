@@ -1,20 +1,26 @@
-"""ExplorerApp: the full-screen explorer. Wiring only: the model computes, widgets draw.
+"""ExplorerApp: the full-screen explorer. Wiring only: the model computes, widgets draw, controllers act.
 
 The log is read in a thread worker (progress via ``LoadProgress``); quitting
 sets a ``threading.Event`` the reader checks, so the process exits promptly
 even mid-decode. Every string from the log reaches the screen through
 ``safety.clean``/``one_line`` (in ``model.summary`` and the widgets).
+
+The app owns the session shown (``log_``, ``diag``, the panes, ``jump_to``) and composes the
+controllers (ui/controllers/): search, jumps, filters, copy, follow, family, history. Each starts
+its workers under its own groups; ``route_worker`` hands a worker's state change to the controller
+owning its group. The app stays their owner (not the screen) because its bindings are the ones the
+screen's Back falls back under and the browser screen is pushed above, and the benchmark and the
+CLI drive ``app.log_``/``app.events``/``app.jump_to``.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from functools import partial
 from pathlib import Path
 
-from textual import work
-from textual.app import App, ComposeResult, SystemCommand
+from textual import on, work
+from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.events import Event, InputEvent, Key, MouseDown
@@ -22,54 +28,67 @@ from textual.timer import Timer
 from textual.worker import Worker, WorkerState
 
 from ..model.diagnosing.diagnosis import diagnose
+from ..model.presenting.detail import detail_sections
+from ..model.presenting.summary import light_event, seed_boundary
 from ..model.reading.gcpause import gc_paused
-from ..sessions.targets import is_zip_target, load_target
 from ..model.reading.open import open_session, save_to_cache
 from ..model.reading.segments import UI_HEAD_SHARE
 from ..model.reading.source import Cancelled, LogUnreadable
-from ..model.presenting.detail import detail_sections
-from ..model.presenting.summary import light_event
+from ..model.reading.tail import tail_verdict
 from ..safety import one_line
-from .actions import ExplorerActions
+from ..sessions.targets import is_zip_target, load_target
+from ..settings import Settings
+from .controllers.copy import Copied, CopyController
+from .controllers.family import FamilyController, LineageFound
+from .controllers.filters import FilterController, FilterReady
+from .controllers.follow import FollowController, FollowFailed
+from .controllers.history import HistoryController, Place
+from .controllers.jumps import JumpController
+from .controllers.search import SearchController, SearchHits
+from .keydocs import explorer_help
+from .keygate import KeyGate
 from .keys import BINDINGS as KEY_BINDINGS
-from .keys import COMMANDS, KEY_HELP
-from .messages import LoadProgress, PairHighlighted, RowHighlighted, TailVerdictFound
+from .messages import GotoSeqCount, LoadProgress, PairHighlighted, RowHighlighted, SeqCountChanged, TailVerdictFound
+from .nocolor import no_color_variables
+from .palette import explorer_commands
+from .quietgc import QuietGC
+from .screens.browser import BrowserScreen
 from .screens.error import ErrorScreen
 from .screens.help import HelpScreen
-from .follow import FollowMixin  # live follow (issue 6)
-from .keygate import KeyGate
-from .navigation import NavigationMixin  # browser, parent/child, back, permalink (issue 6)
-from .nocolor import no_color_variables
+from .screens.main import MainScreen
+from .settings_ui import apply_settings, default_filter, read_settings
 from .views import RowSource
-from .quietgc import QuietGC
 from .widgets.cmdline import CommandLine
 from .widgets.detail import DetailView
-from .widgets.footer import StableFooter
 from .widgets.event_list import EventList
+from .widgets.footer import StableFooter
 from .widgets.header import HeaderPanel
-from ..model.reading.tail import tail_verdict
 from .widgets.pairs import PairsPane
 from .widgets.progress import LoadBar
 
+BROWSER_HIDES = frozenset(b.action.split("(", 1)[0] for b in KEY_BINDINGS) - {"quit"}  # the explorer's own keys
 
-class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
+
+class ExplorerApp(App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "dsh-tui"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     BINDINGS = KEY_BINDINGS
+    ALLOW_IN_MAXIMIZED_VIEW = "Footer, CommandLine"  # the prompt works with a pane zoomed (z)
 
     def __init__(self, path: str | Path, *, lenient: bool = False, max_plain: int | None = None,
                  at_seq: int | None = None, detail_delay: float = 0.06, native_clipboard: bool = True,
-                 tail_probe=None, early_tail=None) -> None:
+                 tail_probe=None, early_tail=None, settings: Settings | None = None) -> None:
         super().__init__()
         self.path = Path(path)
         self.lenient, self.max_plain, self.at_seq = lenient, max_plain, at_seq
         self.detail_delay, self.native_clipboard = detail_delay, native_clipboard
+        self.settings = settings or Settings()
+        self.browse_root: Path | None = None  # set: start in the session browser on this root
+        self.startup_notice: str | None = None
         self.log_ = None
         self.diag = None
         self.cancel_event = threading.Event()
-        self.needle: str | None = None
-        self.finding_indices: list[int] = []
         self._detail_timer: Timer | None = None
         self._detail_index: int | None = None
         self.detail_shown: int | None = None
@@ -80,6 +99,28 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
         self.quiet_gc = QuietGC()  # full GC passes between key presses (ui/quietgc.py)
         self.key_gate = KeyGate(self)  # keys one at a time, each for the screen it was typed for (ui/keygate.py)
         self._cache_note: str | None = None  # the index cache's notice, once shown
+        self.search = SearchController(self)
+        self.jumps = JumpController(self)
+        self.filters = FilterController(self)
+        self.copy = CopyController(self)
+        self.follow = FollowController(self)
+        self.family = FamilyController(self)
+        self.history = HistoryController(self)
+        self.controllers = (self.search, self.jumps, self.filters, self.copy, self.follow, self.family, self.history)
+        self._worker_owners = {group: c for c in self.controllers for group in c.groups}
+
+    @property
+    def needle(self) -> str | None:
+        """The current search (the search controller's)."""
+        return self.search.needle
+
+    @needle.setter
+    def needle(self, value: str | None) -> None:
+        self.search.needle = value
+
+    def get_default_screen(self) -> MainScreen:
+        """The main screen does not repaint whole on a focus change (the prompt takes and returns it)."""
+        return MainScreen(id="_default")
 
     def get_css_variables(self) -> dict[str, str]:
         variables = super().get_css_variables()
@@ -87,6 +128,7 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
             variables = self.theme_variables = {**variables, **no_color_variables(variables)}
         return variables
 
+    # -- keys ---------------------------------------------------------------------------------------
     async def on_event(self, event: Event) -> None:
         if isinstance(event, InputEvent):
             self.quiet_gc.touch()
@@ -117,7 +159,24 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
         if self._notifications:
             self.clear_notifications()
 
-    # -- layout ---------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if (action in BROWSER_HIDES or action == "try_back") and self.browser_active():
+            return False  # the browser's keys only; the explorer's wait until a session is open
+        if action == "back":  # shown in the footer only when there is somewhere to go back to;
+            return True if self.can_go_back() else False  # else b/esc fall through to try_back
+        return super().check_action(action, parameters)
+
+    @property
+    def escape_to_minimize(self) -> bool:
+        """Escape cancels an open prompt, or clears a pending count, before it restores a zoomed pane."""
+        found = self.screen.query(CommandLine)
+        if found and found.first().is_open:
+            return False
+        if isinstance(self.focused, EventList) and self.focused.count:  # 123 of 123G
+            return False
+        return super().escape_to_minimize
+
+    # -- layout ---------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield HeaderPanel(id="header")
         yield LoadBar(id="loadbar")
@@ -141,24 +200,43 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
     def detail(self) -> DetailView:
         return self.query_one("#detail", DetailView)
 
+    def ask(self, kind: str, label: str, callback, **kw) -> bool:
+        """Open the docked prompt of the current screen; False when that screen has none."""
+        found = self.screen.query(CommandLine)
+        if not found:
+            return False
+        found.first().ask(kind, label, callback, cover=tuple(self.screen.query(StableFooter)), **kw)
+        return True
+
+    def main_command_line(self) -> CommandLine | None:
+        """The docked line of the main screen (the events list's count shows there)."""
+        found = self.screen_stack[0].query(CommandLine) if self.screen_stack else None
+        return found.first() if found else None
+
+    def main_footers(self) -> tuple:
+        return tuple(self.screen_stack[0].query(StableFooter)) if self.screen_stack else ()
+
     def on_mount(self) -> None:
+        apply_settings(self, self.settings)  # keymap and theme; one notice for what the file got wrong
         self.query_one(HeaderPanel).show_loading(self.path)
         self.events.border_title = "events"
         self.pairs_pane.border_title = "pairs"
         self.detail.border_title = "detail"
         self.events.focus()
-        if self.browse_root is not None:  # `dsh-tui DIR`: the session browser (ui/navigation.py)
-            self.show_browser()
-            return
-        probe = self.tail_probe
-        if probe is not None and probe.ready():  # usually done by now: in the very first paint
-            self.tail_probe = None
-            tv = probe.collect(self.cancel_event, patience=0.5)
-            if tv is not None:
-                self.query_one(HeaderPanel).show_provisional(self.path, tv)
-                self._shown_early = threading.Event()  # the decode waits for this paint (probe_tail)
-                self.call_after_refresh(self._shown_early.set)
-        self.load()
+        if self.browse_root is not None:  # `dsh-tui DIR`: the session browser
+            self.history.show_browser()
+        else:
+            probe = self.tail_probe
+            if probe is not None and probe.ready():  # usually done by now: in the very first paint
+                self.tail_probe = None
+                tv = probe.collect(self.cancel_event, patience=0.5)
+                if tv is not None:
+                    self.query_one(HeaderPanel).show_provisional(self.path, tv)
+                    self._shown_early = threading.Event()  # the decode waits for this paint (probe_tail)
+                    self.call_after_refresh(self._shown_early.set)
+            self.load()
+        if self.startup_notice:
+            self.notify(one_line(self.startup_notice, 300), markup=False, timeout=10)
 
     def probe_tail(self) -> None:
         """A crash's verdict from the last frames, painted before the full decode ends.
@@ -228,18 +306,26 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
     def on_load_progress(self, message: LoadProgress) -> None:
         self.query_one(LoadBar).set_progress(message.stage, message.done, message.total)
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+    @on(Worker.StateChanged)
+    def route_worker(self, event: Worker.StateChanged) -> None:
+        """A worker's state change goes to the controller owning its group; the load is the app's own."""
+        group = event.worker.group
+        if group == "load":
+            self.load_changed(event)
+        elif (owner := self._worker_owners.get(group)) is not None:
+            owner.worker_changed(event)
+
+    def load_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
-        if worker.group == "load":
-            if event.state == WorkerState.SUCCESS:
-                self.show_log(*worker.result)
-            elif event.state == WorkerState.ERROR and not self.cancel_event.is_set():
-                self.show_error(worker.error)
-        elif worker.group == "copy" and event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
-            self.key_gate.modal_done()  # its window will not come: the keys held for it go on
-        if event.state == WorkerState.ERROR and worker.group in ("search", "filter", "copy"):
-            self.notify(one_line(f"{worker.group} failed: {type(worker.error).__name__}: {worker.error}", 300),
-                        severity="error", markup=False)
+        if event.state == WorkerState.SUCCESS:
+            self.show_log(*worker.result)
+            self.after_log_shown()
+        elif event.state == WorkerState.ERROR and not self.cancel_event.is_set():
+            self.show_error(worker.error)
+
+    def notify_worker_error(self, worker: Worker) -> None:
+        self.notify(one_line(f"{worker.group} failed: {type(worker.error).__name__}: {worker.error}", 300),
+                    severity="error", markup=False)
 
     def show_error(self, error: BaseException | None) -> None:
         if isinstance(error, Cancelled):
@@ -254,6 +340,11 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
         self.query_one(LoadBar).display = False
         self.push_screen(ErrorScreen(title, reason))
 
+    def set_session(self, log, diag) -> None:
+        """The log shown (and its diagnosis): read, restored by back, or grown by live follow."""
+        self.log_, self.diag = log, diag
+        self.jumps.set_findings(diag)
+
     def show_log(self, log, diag) -> None:
         self.load_finished = True
         if self.tail_probe is not None:  # opened from the index cache: the early look was not needed
@@ -264,14 +355,13 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
             self.push_screen(ErrorScreen("dsh rejects this log", f"{self.path.name}: {rej.code}: {rej.message}",
                                          "open it anyway with --lenient (everything is then marked UNVERIFIED)"))
             return
-        self.log_, self.diag = log, diag
+        self.set_session(log, diag)
         from ..model.reading import cache
         note = cache.notice()  # why the index cache is off (an untrusted directory, ...): said once
         if note and note != self._cache_note:
             self._cache_note = note
             self.notify(note, severity="warning", markup=False, timeout=10)
         self.quiet_gc.start(self)
-        self.finding_indices = sorted({f.index for f in diag.findings if f.index is not None})
         with self.batch_update():
             self.query_one(LoadBar).display = False
             self.query_one(HeaderPanel).show_log(log, diag, self.path)
@@ -286,6 +376,26 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
             self.notify("No failure found in this log.", markup=False)
         if not getattr(log, "from_cache", True):  # once the verdict is painted: write the index cache
             self.call_after_refresh(self.save_cache, log, diag)
+        wanted = default_filter(self.settings, log, diag)  # the settings' default filter, when this log has it
+        if wanted is not None:
+            self.filters.apply(*wanted, start)
+
+    def after_log_shown(self) -> None:
+        log = self.log_
+        if log is None or not self.screen_stack:  # not shown, or the app is closing
+            return
+        self.events.set_seed_end(seed_boundary(log))
+        self.update_extras()
+        self.follow.start()
+        self.family.log_shown(log)
+
+    def update_extras(self) -> None:
+        """The header's lines under the log's: follow state, lineage, child failures."""
+        header = self.query_one("#header")
+        if self.log_ is None:
+            header.set_extra(None, [])
+            return
+        header.set_extra(self.follow.state(), self.family.header_lines())
 
     def start_index(self) -> int | None:
         log, diag = self.log_, self.diag
@@ -304,6 +414,58 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
         src = self.events.source
         text = "events" if not src.filtered else f"events · filter: {src.label} ({len(src):,} of {src.total:,})"
         self.events.border_title = Content(text)
+
+    # -- sessions: open, back, restore ------------------------------------------------------------
+    def browser_active(self) -> bool:
+        return self.history.browser_active()
+
+    def can_go_back(self) -> bool:
+        return self.history.can_go_back()
+
+    def current_place(self) -> Place | None:
+        if self.log_ is None:
+            return None
+        return Place(self.path, self.log_, self.diag, self.family.lineage, self.current_index, self.follow.following)
+
+    def open_target(self, path: Path, *, at_seq: int | None = None, remember: bool = True) -> None:
+        """Show another session in the explorer (remembering the current one for back)."""
+        if remember:
+            self.history.remember(self.current_place())
+        self.reset_explorer(Path(path), at_seq)
+        self.load()
+
+    def reset_explorer(self, path: Path, at_seq: int | None) -> None:
+        """Empty panes for ``path``; nothing of the old session (its workers, searches, family) lands."""
+        self.cancel_event.set()
+        self.cancel_event = threading.Event()
+        self.path, self.at_seq = path, at_seq
+        self.log_ = self.diag = None
+        self.workers.cancel_group(self, "load")
+        for controller in self.controllers:
+            controller.reset()
+        self.detail_shown = self._detail_index = None
+        self.load_finished = False
+        self.sub_title = ""
+        with self.batch_update():
+            self.query_one("#header").show_loading(self.path)
+            self.query_one(LoadBar).display = True
+            self.events.clear()
+            self.set_events_title()
+            self.pairs_pane.set_pairs([])
+            self.pairs_pane.border_title = "pairs"
+            self.detail.set_sections([])
+            self.detail.border_title = "detail"
+            self.events.focus()
+        self.refresh_bindings()  # "b Back" shows only when there is somewhere to go back to
+
+    def restore_place(self, place: Place) -> None:
+        self.reset_explorer(place.path, None)
+        self.family.lineage = place.lineage
+        self.follow.following = place.following
+        if place.index is not None and place.index < len(place.log):
+            self.at_seq = place.log.seq_of(place.index)
+        self.show_log(place.log, place.diag)
+        self.after_log_shown()
 
     # -- selection and detail -------------------------------------------------------------------
     def on_row_highlighted(self, message: RowHighlighted) -> None:
@@ -329,6 +491,13 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
         detail.border_title = Content(f"detail · seq {ev.seq}")
         self.detail_shown = i
 
+    def redraw_detail(self) -> None:
+        """Draw the detail pane again for the event under the cursor (its findings or result changed)."""
+        self.detail_shown = None
+        if self.log_ is not None and self.events.index is not None:
+            self._detail_index = self.events.index
+        self.flush_detail()
+
     def on_pair_highlighted(self, message: PairHighlighted) -> None:
         if not self.screen_stack:  # closing: a late message (e.g. after a live-follow update)
             return
@@ -351,9 +520,46 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
     def current_index(self) -> int | None:
         return self.events.index if self.log_ is not None else None
 
-    # -- actions: screen ------------------------------------------------------------------------------------
+    # -- messages to the controllers ---------------------------------------------------------------
+    @on(SearchHits)
+    def _search_hits(self, message: SearchHits) -> None:
+        self.search.hits_found(message)
+
+    @on(FilterReady)
+    def _filter_ready(self, message: FilterReady) -> None:
+        self.filters.ready(message)
+
+    @on(Copied)
+    def _copied(self, message: Copied) -> None:
+        self.copy.copied(message)
+
+    @on(FollowFailed)
+    def _follow_failed(self, message: FollowFailed) -> None:
+        self.follow.failed(message)
+
+    @on(LineageFound)
+    def _lineage_found(self, message: LineageFound) -> None:
+        self.family.found(message)
+
+    @on(SeqCountChanged)
+    def _seq_count_changed(self, message: SeqCountChanged) -> None:
+        self.jumps.show_count(message.count)
+
+    @on(GotoSeqCount)
+    def _goto_seq_count(self, message: GotoSeqCount) -> None:
+        self.jumps.goto_count(message.seq)
+
+    @on(BrowserScreen.Open)
+    def _browser_open(self, message: BrowserScreen.Open) -> None:
+        self.history.opened_from_browser(message)
+
+    # -- actions (the bindings in keys.py) ----------------------------------------------------------
     def action_help(self) -> None:
-        self.push_screen(HelpScreen(KEY_HELP))
+        self.push_screen(HelpScreen(explorer_help(self.current_keymap())))
+
+    def current_keymap(self) -> dict[str, str]:
+        """The keymap in effect (binding id -> keys), as ``set_keymap`` was given it."""
+        return dict(self.settings.keymap)
 
     def action_toggle_pairs(self) -> None:
         self.screen.toggle_class("-pairs-flip")
@@ -366,7 +572,7 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
 
     def action_enter(self) -> None:
         if self.focused is self.events:
-            if self.offer_child():  # a NOT_IN_TOOL_SET finding a child calls: open it? (navigation.py)
+            if self.family.offer_child():  # a NOT_IN_TOOL_SET finding a child calls: open it?
                 return
             self.detail.focus()
             return
@@ -374,6 +580,82 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
             p = self.pairs_pane.pair
             self.jump_to(next(i for i in (p.open, p.ask, p.close) if i is not None))
         self.events.focus()
+
+    def action_first_event(self) -> None:
+        if self.log_ is not None:
+            self.events.action_first()
+
+    def action_last_event(self) -> None:
+        if self.log_ is not None:
+            self.events.action_last()
+
+    def action_goto(self) -> None:
+        self.jumps.ask_goto()
+
+    def action_verdict(self) -> None:
+        self.jumps.verdict()
+
+    def action_finding(self, direction: int) -> None:
+        self.jumps.finding(direction)
+
+    def action_partner(self) -> None:
+        self.jumps.partner()
+
+    def action_search(self) -> None:
+        self.search.ask()
+
+    def action_next_hit(self, direction: int) -> None:
+        if not self.search.next_hit(direction):
+            self.jumps.finding(direction)  # no search: n and N step through the findings
+
+    def action_filter(self) -> None:
+        self.filters.pick()
+
+    def action_clear_filter(self) -> None:
+        self.filters.clear()
+
+    def action_copy_report(self) -> None:
+        self.copy.report()
+
+    def action_copy_report_markdown(self) -> None:
+        self.copy.report_markdown()
+
+    def action_copy_raw(self) -> None:
+        self.copy.raw()
+
+    def action_copy_call_id(self) -> None:
+        self.copy.call_id()
+
+    def action_permalink(self) -> None:
+        self.copy.permalink()
+
+    def action_save_event(self) -> None:
+        self.copy.save_event()
+
+    def action_checklist(self) -> None:
+        if self.log_ is not None:
+            from ..model.presenting.checklist import ten_minute_pass
+            from .screens.checklist import ChecklistScreen
+            self.push_screen(ChecklistScreen(ten_minute_pass(self.log_, self.diag)), self.jump_to)
+
+    def action_toggle_follow(self) -> None:
+        self.follow.toggle()
+
+    def action_parent(self) -> None:
+        self.family.parent()
+
+    def action_children(self) -> None:
+        self.family.children()
+
+    def action_try_back(self) -> None:
+        """The palette's Back: back, or say there is nowhere to go (b/esc: screens/main.py)."""
+        self.action_back()
+
+    def action_back(self) -> None:
+        if not self.load_finished:  # still reading: stop, so no error screen pops up later
+            self.cancel_event.set()
+            self.workers.cancel_group(self, "load")
+        self.history.back()
 
     async def action_quit(self) -> None:
         self.cancel_event.set()
@@ -388,20 +670,20 @@ class ExplorerApp(ExplorerActions, NavigationMixin, FollowMixin, App[int]):
 
     def get_system_commands(self, screen):
         yield from super().get_system_commands(screen)
-        for title, help_text, action in COMMANDS:
-            yield SystemCommand(title, help_text, partial(self.run_action, action))
+        yield from explorer_commands(self, self.current_keymap())
+
 
 def run_app(path: str | Path, *, lenient: bool = False, max_plain: int | None = None, at_seq: int | None = None,
             tail_probe=None, early_tail=None) -> int:
     app = ExplorerApp(path, lenient=lenient, max_plain=max_plain, at_seq=at_seq, tail_probe=tail_probe,
-                      early_tail=early_tail)
+                      early_tail=early_tail, settings=read_settings())
     app.run()
     return app.return_code or 0
 
 
 def run_browser(root: str | Path, *, lenient: bool = False, max_plain: int | None = None) -> int:
     """`dsh-tui DIR`: the session browser on a root, a project or a session directory."""
-    app = ExplorerApp(root, lenient=lenient, max_plain=max_plain)
+    app = ExplorerApp(root, lenient=lenient, max_plain=max_plain, settings=read_settings())
     app.browse_root = Path(root)
     app.run()
     return app.return_code or 0
@@ -410,7 +692,7 @@ def run_browser(root: str | Path, *, lenient: bool = False, max_plain: int | Non
 def run_explorer(path: str | Path, *, notice: str | None = None, lenient: bool = False,
                  max_plain: int | None = None, at_seq: int | None = None) -> int:
     """`run_app` plus a startup notice (e.g. "no sessions under ~/.dsh/sessions: the demo log")."""
-    app = ExplorerApp(path, lenient=lenient, max_plain=max_plain, at_seq=at_seq)
+    app = ExplorerApp(path, lenient=lenient, max_plain=max_plain, at_seq=at_seq, settings=read_settings())
     app.startup_notice = notice
     app.run()
     return app.return_code or 0

@@ -1,70 +1,52 @@
-"""The explorer's keys: bindings (with ids, for keymaps), the help table, palette commands."""
+"""The explorer's keys, as data: the bindings (ids for keymaps, footer labels, palette help in ``tooltip``)
+and, keyed by binding id, the help rows. The help screen, the command palette and the README's key table
+are generated from these (ui/keydocs.py); a test checks every documented id is bound and every binding
+documented.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from textual.binding import Binding
 
 B = Binding
-# (keys, description) for the help screen; the bindings below implement them.
-KEY_HELP: list[tuple[str, list[tuple[str, str]]]] = [
-    ("Move", [("↑ ↓  k j", "previous / next row, or line in the detail pane"),
-              ("PgUp PgDn", "page up / down (also space, ctrl+b, ctrl+f)"),
-              ("Home g  End G", "first / last row"),
-              ("tab shift+tab", "next / previous pane: events, pairs, detail"),
-              ("enter", "events → detail; pairs or detail → events"),
-              ("z", "zoom the focused pane (z again restores)")]),
-    ("Jump", [(":", "go to a seq"),
-              ("123G", "go to seq 123 (events list; esc clears the digits)"),
-              ("v", "the verdict (the primary finding)"),
-              ("] [", "next / previous finding"),
-              ("p", "call ⇄ result (also run ⇄ done, asked ⇄ decided)")]),
-    ("Find", [("/", "search type, tool, callId and text in the whole log"),
-              ("↑ ↓", "in the / and : prompts: the earlier searches / seqs"),
-              ("n N", "next / previous hit (finding, when no search)"),
-              ("f", "filter: findings, problems, pairs, no chunks, a type"),
-              ("F", "clear the filter")]),
-    ("Report", [("y", "copy the masked bug report (finding at the cursor, else verdict)"),
-                ("Y", "copy just the callId"),
-                ("R", "copy the event's raw record, UNMASKED (secrets included)"),
-                ("s", "save the full event JSON to a file (not masked)"),
-                ("t", "the ten-minute pass checklist"),
-                ("l", "copy the permalink <session-id>@<seq> of the event"),
-                ("m", "(in the copy window) the markdown bug report, secrets masked")]),
-    ("Sessions", [("b esc", "back: the previous session, else the session browser (if any)"),
-                  ("u", "open the parent session (delegated children)"),
-                  ("c", "delegated children: pick one to open"),
-                  ("enter", "on NOT_IN_TOOL_SET: open the child that calls the tool"),
-                  ("w", "follow the file live / pause (shown in the header)")]),
-    ("Screen", [("P", "show / hide the pairs pane"),
-                ("? F1", "this help"), ("ctrl+p", "command palette: every action"), ("q", "quit")]),
-]
 
 BINDINGS = [
-    B("question_mark,f1", "help", "Help", id="help"),
-    B("slash", "search", "Search", id="search"),
-    B("y", "copy_report", "Copy report", id="copy-report"),
-    B("t", "checklist", "10-min pass", id="checklist"),
-    B("q", "quit", "Quit", id="quit"),
-    B("n", "next_hit(1)", "Next hit", show=False, id="next-hit"),
-    B("N", "next_hit(-1)", "Previous hit", show=False, id="previous-hit"),
-    B("right_square_bracket", "finding(1)", "Next finding", show=False, id="next-finding"),
-    B("left_square_bracket", "finding(-1)", "Previous finding", show=False, id="previous-finding"),
-    B("colon", "goto", "Go to seq", show=False, id="goto"),
-    B("v", "verdict", "Verdict", show=False, id="verdict"),
-    B("p", "partner", "Call ⇄ result", show=False, id="partner"),
-    B("f", "filter", "Filter", show=False, id="filter"),
-    B("F", "clear_filter", "Clear filter", show=False, id="clear-filter"),
-    B("Y", "copy_call_id", "Copy callId", show=False, id="copy-call-id"),
-    B("R", "copy_raw", "Copy raw record (unmasked)", show=False, id="copy-raw-unmasked"),
-    B("s", "save_event", "Save event", show=False, id="save-event"),
-    B("P", "toggle_pairs", "Pairs pane", show=False, id="toggle-pairs"),
-    B("z", "zoom", "Zoom pane", show=False, id="zoom"),
-    B("enter", "enter", "Open", show=False, id="enter"),
-    B("b,escape", "back", "Back", id="back"),  # hidden when there is nothing to go back to
-    B("u", "parent", "Parent session", show=False, id="parent"),
-    B("c", "children", "Children", show=False, id="children"),
-    B("w", "toggle_follow", "Follow / pause", show=False, id="toggle-follow"),
-    B("l", "permalink", "Copy permalink", show=False, id="permalink"),
+    B("question_mark,f1", "help", "Help", id="help", tooltip="Every key"),
+    B("slash", "search", "Search", id="search", tooltip="Type, tool name, callId or text in the whole log"),
+    B("y", "copy_report", "Copy report", id="copy-report",
+      tooltip="Snippet for the finding under the cursor, else the verdict, secrets masked"),
+    B("t", "checklist", "10-min pass", id="checklist", tooltip="The checklist"),
+    B("q", "quit", "Quit", id="quit", tooltip="Quit the app"),
+    B("n", "next_hit(1)", "Next hit", show=False, id="next-hit", tooltip="The next search hit, else finding"),
+    B("N", "next_hit(-1)", "Previous hit", show=False, id="previous-hit",
+      tooltip="The previous search hit, else finding"),
+    B("right_square_bracket", "finding(1)", "Next finding", show=False, id="next-finding",
+      tooltip="The next finding below the cursor"),
+    B("left_square_bracket", "finding(-1)", "Previous finding", show=False, id="previous-finding",
+      tooltip="The previous finding above the cursor"),
+    B("colon", "goto", "Go to seq", show=False, id="goto",
+      tooltip="Jump to an event by its seq (or type it then G in the events list: 123G)"),
+    B("v", "verdict", "Verdict", show=False, id="verdict", tooltip="The primary finding"),
+    B("p", "partner", "Call ⇄ result", show=False, id="partner", tooltip="Jump between a call and its result"),
+    B("f", "filter", "Filter", show=False, id="filter", tooltip="Findings, problems, pairs, no chunks, one type"),
+    B("F", "clear_filter", "Clear filter", show=False, id="clear-filter", tooltip="Show every event"),
+    B("Y", "copy_call_id", "Copy callId", show=False, id="copy-call-id", tooltip="Just the callId"),
+    B("R", "copy_raw", "Copy raw record (unmasked)", show=False, id="copy-raw-unmasked",
+      tooltip="The event's record exactly as written: secrets NOT masked"),
+    B("s", "save_event", "Save event", show=False, id="save-event",
+      tooltip="Write the full event to a file, not masked"),
+    B("P", "toggle_pairs", "Pairs pane", show=False, id="toggle-pairs", tooltip="Show or hide the call/result pairs"),
+    B("z", "zoom", "Zoom pane", show=False, id="zoom", tooltip="Maximize or restore the focused pane"),
+    B("enter", "enter", "Open", show=False, id="enter", tooltip="Events → detail; pairs or detail → events"),
+    B("b,escape", "back", "Back", id="back",  # hidden when there is nothing to go back to
+      tooltip="The previous session, else the session browser"),
+    B("u", "parent", "Parent session", show=False, id="parent", tooltip="Of a delegated child"),
+    B("c", "children", "Children", show=False, id="children", tooltip="Delegated children of this session"),
+    B("w", "toggle_follow", "Follow / pause", show=False, id="toggle-follow", tooltip="Re-read the file as it grows"),
+    B("l", "permalink", "Copy permalink", show=False, id="permalink",
+      tooltip="<session-id>@<seq> of the event under the cursor"),
 ]
 
 # The events list's count (widgets/event_list.py), as in vim: digits then G go to that seq.
@@ -78,33 +60,126 @@ COUNT_BINDINGS = [
 # back to, Back is disabled (and hidden from the footer), so b and esc come here and say so.
 SCREEN_BINDINGS = [B("b,escape", "try_back", "Back", show=False, id="try-back")]
 
-# Every action in the command palette: (title, help, action string).
-COMMANDS: list[tuple[str, str, str]] = [
-    ("Go to seq", "Jump to an event by its seq (:, or type it then G in the events list: 123G)", "goto"),
-    ("Jump to the verdict", "The primary finding (v)", "verdict"),
-    ("Next finding", "(])", "finding(1)"),
-    ("Previous finding", "([)", "finding(-1)"),
-    ("Call ⇄ result", "Jump between a call and its result (p)", "partner"),
-    ("First event", "(Home, g)", "first_event"),
-    ("Last event", "(End, G)", "last_event"),
-    ("Search", "Type, tool name, callId or text in the whole log (/)", "search"),
-    ("Next search hit", "(n)", "next_hit(1)"),
-    ("Previous search hit", "(N)", "next_hit(-1)"),
-    ("Filter events", "Findings, problems, pairs, no chunks, one type (f)", "filter"),
-    ("Clear the filter", "Show every event (F)", "clear_filter"),
-    ("Copy bug report", "Snippet for the finding under the cursor, else the verdict, secrets masked (y)",
-     "copy_report"),
-    ("Copy callId", "Just the callId (Y)", "copy_call_id"),
-    ("Copy raw record (unmasked)", "The event's record exactly as written: secrets NOT masked (R)", "copy_raw"),
-    ("Save event JSON", "Write the full event to a file, not masked (s)", "save_event"),
-    ("Ten-minute pass", "The checklist (t)", "checklist"),
-    ("Toggle pairs pane", "Show or hide the call/result pairs (P)", "toggle_pairs"),
-    ("Zoom pane", "Maximize or restore the focused pane (z)", "zoom"),
-    ("Copy permalink", "<session-id>@<seq> of the event under the cursor (l)", "permalink"),
-    ("Copy markdown bug report", "Masked markdown report for the finding under the cursor", "copy_report_markdown"),
-    ("Back", "The previous session, else the session browser (b, esc)", "try_back"),
-    ("Open the parent session", "Of a delegated child (u)", "parent"),
-    ("Open a child session", "Delegated children of this session (c)", "children"),
-    ("Follow / pause", "Re-read the file as it grows (w)", "toggle_follow"),
-    ("Help", "Every key (?)", "help"),
+# The docked prompt (widgets/cmdline.py).
+PROMPT_BINDINGS = [B("escape", "cancel", "Cancel", show=False, id="prompt-cancel"),
+                   B("up", "history(-1)", "Previous value", show=False, id="prompt-previous"),
+                   B("down", "history(1)", "Next value", show=False, id="prompt-next")]
+
+# The copy window (screens/report.py).
+REPORT_BINDINGS = [B("escape,q,enter", "dismiss", "Close", show=False, id="report-close"),
+                   B("m", "switch", "Markdown report / plain snippet", show=False, id="report-switch")]
+
+# Every list's keys (widgets/vlist.py; the detail pane has the same keys, widgets/detail.py), with the
+# ids a keymap names. A test checks the lists' own table says the same keys and actions.
+LIST_BINDINGS = [
+    B("up,k", "move(-1)", "Up", show=False, id="cursor-up"),
+    B("down,j", "move(1)", "Down", show=False, id="cursor-down"),
+    B("pageup,ctrl+b", "page(-1)", "Page up", show=False, id="page-up"),
+    B("pagedown,ctrl+f,space", "page(1)", "Page down", show=False, id="page-down"),
+    B("home,g", "first", "First", show=False, id="first-row"),
+    B("end,G", "last", "Last", show=False, id="last-row"),
+]
+
+# Textual's own keys the help names: focus (Screen.BINDINGS) and the command palette (App).
+TEXTUAL_BINDINGS = [
+    B("tab", "app.focus_next", "Focus Next", show=False, id="focus-next"),
+    B("shift+tab", "app.focus_previous", "Focus Previous", show=False, id="focus-previous"),
+    B("ctrl+p", "command_palette", "Command palette", show=False, id="command-palette"),
+]
+
+# The session browser (screens/browser.py).
+BROWSER_BINDINGS = [
+    B("enter", "open", "Open", id="browser-open"),
+    B("slash", "filter", "Filter", id="browser-filter"),
+    B("escape", "clear_filter", "Clear filter", show=False, id="browser-clear-filter"),
+    B("r", "rescan", "Re-list", id="browser-rescan"),
+    B("question_mark,f1", "help", "Help", id="browser-help"),
+    B("q", "app.quit", "Quit", id="browser-quit"),
+]
+
+
+@dataclass(frozen=True)
+class HelpRow:
+    """One help line: the keys of the bindings ``ids`` (as in effect after the keymap) and what they do.
+
+    ``label`` is how the keys read while every one of ``ids`` has its default keys (``↑ ↓  k j``);
+    remapped, the row lists the keys in effect. A row without ids is a legend (the browser's marks).
+    """
+
+    group: str
+    ids: tuple[str, ...]
+    text: str
+    label: str | None = None
+
+
+def R(group: str, ids: str, text: str, label: str | None = None) -> HelpRow:
+    return HelpRow(group, tuple(ids.split()), text, label)
+
+
+HELP = [
+    R("Move", "cursor-up cursor-down", "previous / next row, or line in the detail pane", "↑ ↓  k j"),
+    R("Move", "page-up page-down", "page up / down (also space, ctrl+b, ctrl+f)", "PgUp PgDn"),
+    R("Move", "first-row last-row", "first / last row", "Home g  End G"),
+    R("Move", "focus-next focus-previous", "next / previous pane: events, pairs, detail"),
+    R("Move", "enter", "events → detail; pairs or detail → events"),
+    R("Move", "zoom", "zoom the focused pane (z again restores)"),
+    R("Jump", "goto", "go to a seq"),
+    R("Jump", " ".join(f"count-{d}" for d in range(10)) + " clear-count",
+      "go to seq 123 (events list; esc clears the digits)", "123G"),
+    R("Jump", "verdict", "the verdict (the primary finding)"),
+    R("Jump", "next-finding previous-finding", "next / previous finding"),
+    R("Jump", "partner", "call ⇄ result (also run ⇄ done, asked ⇄ decided)"),
+    R("Find", "search", "search type, tool, callId and text in the whole log"),
+    R("Find", "prompt-previous prompt-next", "in the / and : prompts: the earlier searches / seqs"),
+    R("Find", "next-hit previous-hit", "next / previous hit (finding, when no search)"),
+    R("Find", "filter", "filter: findings, problems, pairs, no chunks, a type"),
+    R("Find", "clear-filter", "clear the filter"),
+    R("Report", "copy-report", "copy the masked bug report (finding at the cursor, else verdict)"),
+    R("Report", "copy-call-id", "copy just the callId"),
+    R("Report", "copy-raw-unmasked", "copy the event's raw record, UNMASKED (secrets included)"),
+    R("Report", "save-event", "save the full event JSON to a file (not masked)"),
+    R("Report", "checklist", "the ten-minute pass checklist"),
+    R("Report", "permalink", "copy the permalink <session-id>@<seq> of the event"),
+    R("Report", "report-switch", "(in the copy window) the markdown bug report, secrets masked"),
+    R("Sessions", "back try-back", "back: the previous session, else the session browser (if any)", "b esc"),
+    R("Sessions", "parent", "open the parent session (delegated children)"),
+    R("Sessions", "children", "delegated children: pick one to open"),
+    R("Sessions", "enter", "on NOT_IN_TOOL_SET: open the child that calls the tool"),
+    R("Sessions", "toggle-follow", "follow the file live / pause (shown in the header)"),
+    R("Screen", "toggle-pairs", "show / hide the pairs pane"),
+    R("Screen", "help", "this help"),
+    R("Screen", "command-palette", "command palette: every action"),
+    R("Screen", "quit", "quit"),
+]
+
+BROWSER_HELP = [
+    R("Sessions", "cursor-up cursor-down", "previous / next row", "↑ ↓  k j"),
+    R("Sessions", "page-up page-down", "page up / down (also space, ctrl+b, ctrl+f)", "PgUp PgDn"),
+    R("Sessions", "first-row last-row", "first / last row", "Home g  End G"),
+    R("Sessions", "browser-open", "open the session in the explorer (b or esc comes back here)"),
+    R("Sessions", "browser-filter", "filter: id, cwd, project, preset, status (every word must match)"),
+    R("Sessions", "browser-clear-filter", "clear the filter"),
+    R("Sessions", "browser-rescan", "list the root again and re-read every status"),
+    R("Rows", "", "failed: verdict, open turn (crash or still running), torn, corrupt, rejected", "✗"),
+    R("Rows", "", "aborted / interrupted, or a note (orphan child, id/cwd mismatch)", "!"),
+    R("Rows", "", "a subagent or fork child, under its parent", "↳"),
+    R("Screen", "browser-help", "this help"),
+    R("Screen", "browser-quit", "quit"),
+]
+
+# The command palette: the app's keys (Textual adds Quit itself), under these titles where the footer's
+# label is too short, plus actions bound only in a widget or a window: (binding id, title, action).
+PALETTE_TITLES = {
+    "verdict": "Jump to the verdict", "next-hit": "Next search hit", "previous-hit": "Previous search hit",
+    "filter": "Filter events", "clear-filter": "Clear the filter", "copy-report": "Copy bug report",
+    "save-event": "Save event JSON", "checklist": "Ten-minute pass", "toggle-pairs": "Toggle pairs pane",
+    "parent": "Open the parent session", "children": "Open a child session",
+}
+PALETTE_SKIP = frozenset({"quit", "enter", "back"})  # Textual's Quit; Enter depends on the focus; Back: below
+PALETTE_EXTRA = [
+    ("first-row", "First event", "first_event", "The first event of the list"),
+    ("last-row", "Last event", "last_event", "The last event of the list"),
+    ("report-switch", "Copy markdown bug report", "copy_report_markdown",
+     "Masked markdown report for the finding under the cursor"),
+    ("try-back", "Back", "try_back", "The previous session, else the session browser"),
 ]

@@ -10,7 +10,7 @@ from textual.widgets import Footer
 
 from dsh_tui.model.reading import search as search_module
 from dsh_tui.model.reading.source import Cancelled
-from dsh_tui.ui import actions as actions_module
+from dsh_tui.ui.controllers import search as search_module
 
 from ..support.app import bottom_row, make_app, notices, prompt, ready, record_repaints, settle
 
@@ -87,7 +87,7 @@ async def test_prompt_refuses_control_characters_and_tab_cancels(demo):
         assert "\x1b" not in app.export_screenshot()
         await pilot.press("tab")  # focus leaves the prompt: it closes, focus stays where it went
         await pilot.pause()
-        assert not cmd.is_open and app.focused is not cmd.input and app.needle is None
+        assert not cmd.is_open and app.focused is not cmd.input and app.search.needle is None
 
 
 async def test_search_builds_a_hit_list_once_then_n_and_N_bisect(demo, monkeypatch):
@@ -98,7 +98,7 @@ async def test_search_builds_a_hit_list_once_then_n_and_N_bisect(demo, monkeypat
         calls.append(needle)
         return real(log, needle, **kw)
 
-    monkeypatch.setattr(actions_module, "find_all", counted)
+    monkeypatch.setattr(search_module, "find_all", counted)
     app = make_app(demo)
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(app, pilot)
@@ -132,7 +132,7 @@ async def test_a_new_search_starts_empty_and_up_recalls_the_last_one(demo):
         assert cmd.input.value == "" and "call_06_tag" in cmd.input.placeholder  # named, one key away
         await pilot.press(*"deploy", "enter")
         await settle(app, pilot)
-        assert app.needle == "deploy"
+        assert app.search.needle == "deploy"
         await pilot.press("slash", *"typed", "up")  # Up: the newest needle first, then older ones
         assert cmd.input.value == "deploy"
         await pilot.press("up")
@@ -143,7 +143,7 @@ async def test_a_new_search_starts_empty_and_up_recalls_the_last_one(demo):
         assert cmd.input.value == "typed"
         await pilot.press("up", "enter")
         await settle(app, pilot)
-        assert app.needle == "deploy"
+        assert app.search.needle == "deploy"
         assert cmd.history["search"] == ["call_06_tag", "deploy"]  # a value searched again is not kept twice
         await pilot.press("colon", "up")  # each prompt has its own history
         assert cmd.input.value == "" and cmd.kind == "goto"
@@ -161,7 +161,7 @@ async def test_a_new_needle_cancels_the_running_search(demo, monkeypatch):
                 raise Cancelled()
         return real(log, needle, cancel=cancel, **kw)
 
-    monkeypatch.setattr(actions_module, "find_all", slow_for_first)
+    monkeypatch.setattr(search_module, "find_all", slow_for_first)
     app = make_app(demo)
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(app, pilot)

@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from dsh_tui.demo import EventBuilder, ToolCall, demo_header, write_log
-from dsh_tui.ui.keys import BINDINGS, COMMANDS, KEY_HELP
+from dsh_tui.ui.keydocs import explorer_help
+from dsh_tui.ui.keys import BINDINGS
+from dsh_tui.ui.palette import palette_entries
 from dsh_tui.ui.screens.report import ReportModal
 
 from ..support.app import make_app, ready, settle
@@ -114,9 +116,11 @@ async def test_a_line_break_in_a_call_id_stays_in_its_row(crafted):
 def test_the_unmasked_key_is_in_the_bindings_the_help_and_the_palette():
     binding = next(b for b in BINDINGS if b.action == "copy_raw")
     assert binding.key == "R" and "unmasked" in binding.description
-    keys = [k for _, rows in KEY_HELP for k, _ in rows]
+    help_rows = explorer_help()
+    keys = [k for _, rows in help_rows for k, _ in rows]
     assert "R" in keys and keys.count("R") == 1
-    assert any(k == "R" and "UNMASKED" in text for _, rows in KEY_HELP for k, text in rows)
-    assert any(action == "copy_raw" and "unmasked" in title and "NOT masked" in hint for title, hint, action in COMMANDS)
+    assert any(k == "R" and "UNMASKED" in text for _, rows in help_rows for k, text in rows)
+    assert any(action == "copy_raw" and "unmasked" in title and "NOT masked" in hint
+               for title, hint, action in palette_entries())
     taken = [k for b in BINDINGS for k in b.key.split(",")]
     assert len(taken) == len(set(taken))  # R was free

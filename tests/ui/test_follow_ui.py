@@ -46,7 +46,7 @@ until = partial(until, timeout=20)  # a live log shows up within seconds
 
 def make_app(path: Path) -> ExplorerApp:
     app = ExplorerApp(path, native_clipboard=False, detail_delay=0.01)
-    app.follow_interval = INTERVAL
+    app.follow.interval = INTERVAL
     return app
 
 
@@ -193,7 +193,7 @@ async def test_zip_and_paused_logs_are_not_polled(tmp_path, monkeypatch):
     path = tmp_path / "s.jsonl.zstd"
     path.write_bytes(data)
     calls = []
-    from dsh_tui.ui import follow as follow_module
+    from dsh_tui.ui.controllers import follow as follow_module
     monkeypatch.setattr(follow_module, "follow_step", lambda log, **kw: calls.append(log))
     app = make_app(path)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -15,7 +15,7 @@ from textual import events
 from textual.command import CommandPalette
 from textual.keys import _character_to_key
 
-from dsh_tui.ui import actions as actions_module
+from dsh_tui.ui.controllers import copy as copy_module
 from dsh_tui.ui import keygate
 from dsh_tui.ui.screens.checklist import ChecklistScreen
 from dsh_tui.ui.screens.help import HelpScreen
@@ -80,22 +80,22 @@ async def test_a_search_typed_in_one_go_then_q_quits(demo):
         await ready(app, pilot)
         burst(app, "slash", *"call_06_tag", "enter")
         await quiet(app, pilot)
-        assert app.needle == "call_06_tag" and not app.query_one(CommandLine).is_open
+        assert app.search.needle == "call_06_tag" and not app.query_one(CommandLine).is_open
         burst(app, "slash", *"deploy", "enter", "q")
         await until(app, pilot, lambda: not app.is_running, "q to quit", timeout=10)
-        assert app.needle == "deploy" and app.return_code == 0
+        assert app.search.needle == "deploy" and app.return_code == 0
 
 
 async def test_escape_typed_while_the_copy_window_is_coming_closes_it(demo, monkeypatch):
     # y copies in a thread; an esc typed before its window came went to the main screen (Back)
     # and the window then stayed open.
-    real = actions_module.copy_layered
+    real = copy_module.copy_layered
 
     def slow_copy(*args, **kw):
         time.sleep(0.2)
         return real(*args, **kw)
 
-    monkeypatch.setattr(actions_module, "copy_layered", slow_copy)
+    monkeypatch.setattr(copy_module, "copy_layered", slow_copy)
     app = make_app(demo)
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(app, pilot)
@@ -116,13 +116,13 @@ async def test_escape_typed_while_the_copy_window_is_coming_closes_it(demo, monk
 
 
 async def test_keys_typed_while_the_copy_window_is_coming_do_not_move_the_list_below(demo, monkeypatch):
-    real = actions_module.copy_layered
+    real = copy_module.copy_layered
 
     def slow_copy(*args, **kw):
         time.sleep(0.2)
         return real(*args, **kw)
 
-    monkeypatch.setattr(actions_module, "copy_layered", slow_copy)
+    monkeypatch.setattr(copy_module, "copy_layered", slow_copy)
     app = make_app(demo)
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(app, pilot)
@@ -141,7 +141,7 @@ async def test_a_modal_that_never_comes_holds_keys_only_for_a_while(demo, monkey
         release.wait(10)
         raise OSError("no clipboard today")
 
-    monkeypatch.setattr(actions_module, "copy_layered", stuck_copy)
+    monkeypatch.setattr(copy_module, "copy_layered", stuck_copy)
     app = make_app(demo)
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(app, pilot)

@@ -31,26 +31,13 @@ from ...model.reading.entry import SessionEntry
 from ...safety import one_line
 from ..messages import NewestWins
 from ..widgets.sessions import FitLines, SessionHighlighted, SessionList
+from ..keydocs import browser_help
+from ..keys import BROWSER_BINDINGS
 from .help import HelpScreen
 
 NO_CONTROLS = r"[^\x00-\x1f\x7f-\x9f]*"
 REFILTER_MIN, REFILTER_GAP = 0.25, 4  # re-filtering as statuses fill: how often (see refilter_soon)
 STYLE = {"dim": "$text-muted", "id": "bold", "value": "", "bad": "bold $error", "warn": "$warning"}
-
-BROWSER_HELP: list[tuple[str, list[tuple[str, str]]]] = [
-    ("Sessions", [("↑ ↓  k j", "previous / next row"),
-                  ("PgUp PgDn", "page up / down"),
-                  ("Home g  End G", "first / last row"),
-                  ("enter", "open the session in the explorer (b or esc comes back here)"),
-                  ("/", "filter: id, cwd, project, preset, status (every word must match)"),
-                  ("esc", "clear the filter"),
-                  ("r", "list the root again and re-read every status")]),
-    ("Rows", [("✗", "failed: verdict, open turn (crash or still running), torn, corrupt, rejected"),
-              ("!", "aborted / interrupted, or a note (orphan child, id/cwd mismatch)"),
-              ("↳", "a subagent or fork child, under its parent")]),
-    ("Screen", [("? F1", "this help"), ("q", "quit")]),
-]
-
 
 class StatusFilled(NewestWins):
     """The status worker finished ``done`` of ``total`` sessions (coalesced: the newest wins)."""
@@ -82,14 +69,7 @@ class FilterBar(Horizontal):
 
 
 class BrowserScreen(Screen[None]):
-    BINDINGS = [
-        Binding("enter", "open", "Open", id="browser-open"),
-        Binding("slash", "filter", "Filter", id="browser-filter"),
-        Binding("escape", "clear_filter", "Clear filter", show=False, id="browser-clear-filter"),
-        Binding("r", "rescan", "Re-list", id="browser-rescan"),
-        Binding("question_mark,f1", "help", "Help", id="browser-help"),
-        Binding("q", "app.quit", "Quit", id="browser-quit"),
-    ]
+    BINDINGS = BROWSER_BINDINGS
 
     class Open(Message):
         """Open ``entry`` in the explorer."""
@@ -304,7 +284,8 @@ class BrowserScreen(Screen[None]):
         self.list_root()
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(BROWSER_HELP))
+        keymap = getattr(self.app, "current_keymap", dict)()  # the keys in effect after the user's keymap
+        self.app.push_screen(HelpScreen(browser_help(keymap)))
 
     def on_unmount(self) -> None:
         self.workers.cancel_group(self, "fill")

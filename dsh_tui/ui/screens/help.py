@@ -1,4 +1,4 @@
-"""HelpScreen: every key, grouped, built from the app's key table."""
+"""HelpScreen: every key, grouped (rows generated from the bindings: ui/keydocs.py)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
 from .modal import Modal
@@ -11,6 +10,7 @@ from textual.widgets import Static
 
 from ...clipboard import TMUX_HINT
 from ...safety import clean, one_line
+from ..keys import REPORT_BINDINGS
 
 
 def status_content(result) -> Content:
@@ -34,8 +34,7 @@ def status_content(result) -> Content:
 
 
 class ReportModal(Modal[None]):
-    BINDINGS = [Binding("escape,q,enter", "dismiss", "Close", show=False),
-                Binding("m", "switch", "Markdown report / plain snippet", show=False)]
+    BINDINGS = REPORT_BINDINGS
 
     def __init__(self, title: str, text: str, result, kind: str = "snippet") -> None:
         super().__init__()

@@ -27,7 +27,6 @@ from __future__ import annotations
 from typing import Callable
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.events import DescendantBlur
@@ -35,6 +34,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Label
 
 from ...safety import one_line
+from ..keys import PROMPT_BINDINGS
 from .footer import StableFooter
 from .pane import PROMPT_ORIGIN, Pane
 
@@ -49,9 +49,7 @@ class CommandLine(Horizontal):
     CommandLine > #prompt-label { width: auto; }
     CommandLine > #prompt-input { border: none; height: 1; padding: 0; width: 1fr; }
     """
-    BINDINGS = [Binding("escape", "cancel", "Cancel", show=False),
-                Binding("up", "history(-1)", "Previous value", show=False),
-                Binding("down", "history(1)", "Next value", show=False)]
+    BINDINGS = PROMPT_BINDINGS
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)

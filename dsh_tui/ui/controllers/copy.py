@@ -1,0 +1,165 @@
+"""CopyController: what leaves the explorer. Every copy key builds a `CopyRequest`, and all go one way:
+a thread worker (group "copy") runs the layered copy (file, OSC 52, native clipboard: clipboard.py),
+posts `Copied`, and the result is shown: the copy window (`ReportModal`), or a notice for a one-line
+copy (Y). ``s`` saves the full event to a file (no clipboard).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from textual.message import Message
+from textual.worker import WorkerState
+
+from ...clipboard import copy_layered
+from ...model.presenting.detail import event_maps
+from ...model.presenting.report import bug_report_markdown, permalink, snippet
+from ...model.presenting.summary import call_id_of, light_event
+from ...safety import escape_json, one_line
+from ..export import save_event_json
+from ..screens.report import ReportModal
+from .base import Controller
+
+
+@dataclass(frozen=True)
+class CopyRequest:
+    title: str  # the copy window's title
+    text: str  # as built; masked (unless ``mask`` is False) and sanitised on the way out
+    kind: str  # "snippet" | "markdown" | "permalink" | "raw" | "call-id"
+    stem: str  # the saved file's name starts with it
+    mask: bool = True
+    suffix: str = ".txt"
+    window: bool = True  # the copy window shows the result; False: a notice (a one-line copy)
+
+
+class Copied(Message):
+    def __init__(self, request: CopyRequest, result: Any) -> None:
+        super().__init__()
+        self.request, self.result = request, result
+
+
+def finding_at(diag, index: int | None):
+    """The finding shown at event ``index`` (failures first), or None."""
+    if index is None or diag is None:
+        return None
+    found = event_maps(diag)[1].get(index, [])
+    ranked = sorted(found, key=lambda f: {"failure": 0, "warning": 1}.get(f.severity, 2))
+    return ranked[0] if ranked else None
+
+
+class CopyController(Controller):
+    groups = ("copy",)
+
+    def reset(self) -> None:
+        """A copy under way finishes (its window shows what was copied) when another session opens."""
+
+    # -- the one way out -------------------------------------------------------------------------
+    def copy(self, request: CopyRequest) -> None:
+        if request.window:
+            self.app.key_gate.expect_modal()  # the keys typed meanwhile are for its window (ui/keygate.py)
+        self.run(partial(self._copy, request), "copy")
+
+    def _copy(self, request: CopyRequest) -> None:  # in the worker's thread
+        app = self.app
+        result = copy_layered(request.text, osc52=self._osc52, stem=request.stem, use_native=app.native_clipboard,
+                              mask=request.mask, suffix=request.suffix)
+        app.post_message(Copied(request, result))
+
+    def _osc52(self, text: str) -> None:
+        self.app.call_from_thread(self.app.copy_to_clipboard, text)
+
+    def copied(self, message: Copied) -> None:
+        app, request, result = self.app, message.request, message.result
+        if not app.screen_stack:
+            return
+        if not request.window:
+            app.notify(f"copied {request.title} {one_line(result.text, 120)}"
+                       f"{' (OSC 52)' if result.osc52 else ''}", markup=False)
+            return
+        app.push_screen(ReportModal(request.title, request.text, result, kind=request.kind))
+        app.key_gate.modal_done()
+
+    def worker_changed(self, event) -> None:
+        if event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
+            self.app.key_gate.modal_done()  # its window will not come: the keys held for it go on
+        if event.state == WorkerState.ERROR:
+            self.app.notify_worker_error(event.worker)
+
+    # -- the copy keys -----------------------------------------------------------------------------
+    def report(self) -> None:
+        """y: the masked bug report for the finding under the cursor, else the verdict."""
+        app = self.app
+        if app.log_ is None:
+            return
+        finding = finding_at(app.diag, app.current_index) or app.diag.verdict
+        what = finding.kind if finding else "no failure"
+        self.copy(CopyRequest(f"bug report: {what}", snippet(app.log_, app.diag, finding, mask=True), "snippet",
+                              "bug-report"))
+
+    def report_markdown(self) -> None:
+        """m (in the copy window): the same finding's report as markdown."""
+        app = self.app
+        if app.log_ is None:
+            return
+        finding = finding_at(app.diag, app.current_index) or app.diag.verdict
+        what = finding.kind if finding else "no failure"
+        self.copy(CopyRequest(f"markdown bug report: {what}", bug_report_markdown(app.log_, app.diag, finding),
+                              "markdown", "bug-report", suffix=".md"))
+
+    def raw(self) -> None:
+        """R: the event's record exactly as written, secrets NOT masked (on purpose: the window says so).
+
+        As JSON it means exactly what the log holds; characters a terminal acts on are ``\\uXXXX``
+        escapes in it (``escape_json``), so the file and the clipboard hold no raw control.
+        """
+        app = self.app
+        cur = app.current_index
+        if cur is None or app.log_ is None:
+            return
+        ev = light_event(app.log_, cur)
+        text = escape_json(bytes(ev.raw).decode("utf-8", "replace").rstrip("\r\n"))
+        what = "the packed row holding it" if ev.packed else "exactly as written"
+        self.copy(CopyRequest(f"UNMASKED raw record of seq {ev.seq} ({what})", text, "raw", "raw-record-unmasked",
+                              mask=False))
+
+    def permalink(self) -> None:
+        """l: ``<session-id>@<seq>`` of the event under the cursor."""
+        app = self.app
+        cur = app.current_index
+        if cur is None or app.log_ is None:
+            return
+        link = permalink(app.log_, app.log_.seq_of(cur))
+        self.copy(CopyRequest(f"permalink {link}", link, "permalink", "permalink"))
+
+    def call_id(self) -> None:
+        """Y: just the callId (of the finding, the pair or the event under the cursor, else the verdict's)."""
+        app = self.app
+        cur = app.current_index
+        if cur is None:
+            return
+        f = finding_at(app.diag, cur)
+        pairs = event_maps(app.diag)[0].get(cur)
+        p = pairs[0] if pairs else None
+        cid = (f.call_id if f else None) or (p.key if p and p.kind == "tool" else None) \
+            or call_id_of(light_event(app.log_, cur)) or (app.diag.verdict.call_id if app.diag.verdict else None)
+        if not cid:
+            app.notify("no callId here", severity="warning", markup=False)
+            return
+        self.copy(CopyRequest("callId", one_line(cid, None), "call-id", "call-id", window=False))
+
+    # -- save --------------------------------------------------------------------------------------
+    def save_event(self) -> None:
+        """s: the full event, uncapped and NOT masked, to a file (export.py)."""
+        app = self.app
+        cur = app.current_index
+        if cur is None:
+            return
+        try:
+            path = save_event_json(app.log_, cur)
+        except OSError as exc:
+            app.notify(one_line(f"could not save: {exc}", 300), severity="error", markup=False)
+            return
+        app.notify(f"saved the full event, secrets NOT masked, to {one_line(str(path), 300)}", markup=False,
+                   timeout=10)

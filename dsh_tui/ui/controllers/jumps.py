@@ -1,0 +1,110 @@
+"""JumpController: moving the cursor by meaning: a seq (``:``, ``123G``), the verdict, the findings, a partner."""
+
+from __future__ import annotations
+
+import bisect
+
+from textual.content import Content
+
+from ...model.presenting.detail import event_maps
+from ...model.presenting.summary import call_id_of, light_event
+from ...safety import one_line
+from .base import Controller
+
+
+class JumpController(Controller):
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        self.finding_indices: list[int] = []  # events a finding points at, in order (] and [)
+
+    def set_findings(self, diag) -> None:
+        self.finding_indices = sorted({f.index for f in diag.findings if f.index is not None}) if diag else []
+
+    def reset(self) -> None:
+        self.finding_indices = []
+
+    # -- a seq ----------------------------------------------------------------------------------
+    def ask_goto(self) -> None:
+        log = self.app.log_
+        if log is None or not len(log):
+            return
+        first, last = log.seq_of(0), log.seq_of(len(log) - 1)
+        self.app.ask("goto", "go to seq: ", self.goto_seq, integer=True, placeholder=f"{first}–{last}")
+
+    def show_count(self, count: str) -> None:
+        """The events list's pending count (``123`` of ``123G``), in the footer's place."""
+        line = self.app.main_command_line()
+        if line is None:
+            return
+        text = Content.assemble(("go to seq ", "$text-muted"), (count, "bold"),
+                                ("   G jumps there · esc clears", "$text-muted")) if count else None
+        line.note(text, cover=self.app.main_footers())
+
+    def goto_count(self, seq: int) -> None:
+        line = self.app.main_command_line()
+        if line is not None:
+            line.note(None)
+        self.goto_seq(str(seq))
+
+    def goto_seq(self, value: str | None) -> None:
+        """Jump to the event carrying seq ``value``; when none does, to the nearest one, with a notice."""
+        app = self.app
+        log = app.log_
+        if not value or log is None or not len(log):
+            return
+        try:
+            seq = int(value)
+        except ValueError:
+            app.notify(f"not a seq: {one_line(value, 40)}", severity="warning", markup=False)
+            return
+        i = log.index_of_seq(seq)
+        if i is None:
+            n = len(log)
+            i = min(n - 1, bisect.bisect_left(range(n), seq, key=log.seq_of))
+            first, last = log.seq_of(0), log.seq_of(n - 1)
+            where = "before the first" if seq < first else "after the last" if seq > last else "in a gap"
+            app.notify(f"no event has seq {seq} ({where}; seqs run {first}–{last}): "
+                       f"showing seq {log.seq_of(i)}", severity="warning", markup=False)
+        app.jump_to(i)
+
+    # -- findings and pairs ---------------------------------------------------------------------
+    def verdict(self) -> None:
+        app = self.app
+        if app.diag is not None and app.diag.verdict is not None:
+            app.jump_to(app.diag.verdict.index)
+        elif app.log_ is not None:
+            app.notify("No failure found in this log.", markup=False)
+
+    def finding(self, direction: int) -> None:
+        app = self.app
+        cur, idx = app.current_index, self.finding_indices
+        if cur is None:
+            return
+        if not idx:
+            app.notify("no findings", markup=False)
+            return
+        k = bisect.bisect_right(idx, cur) if direction > 0 else bisect.bisect_left(idx, cur) - 1
+        if 0 <= k < len(idx):
+            app.jump_to(idx[k])
+        else:
+            app.notify("no more findings " + ("below" if direction > 0 else "above"), markup=False)
+
+    def partner(self) -> None:
+        app = self.app
+        cur = app.current_index
+        if cur is None:
+            return
+        pairs = event_maps(app.diag)[0].get(cur)
+        p = pairs[0] if pairs else None
+        if p is None:
+            cid = call_id_of(light_event(app.log_, cur))
+            p = app.diag.pairing.tools.get(cid) if cid else None
+        if p is None:
+            app.notify("not part of a call/result, command or approval pair", markup=False)
+            return
+        order = [p.open, p.ask] if cur == p.close else [p.close] if cur == p.open else [p.open, p.close]
+        target = next((i for i in order if i is not None and i != cur), None)
+        if target is None:
+            app.notify(one_line(f"{p.key}: no result ({p.status})", 200), severity="warning", markup=False)
+        else:
+            app.jump_to(target)

@@ -1,0 +1,159 @@
+"""SearchController: ``/`` and n/N. The needle, its hit lists (the newest few), and the background scan.
+
+The first search for a needle builds its hit list in a worker (group "search"); a newer needle cancels
+it; n and N are then a bisect. The events pane title says "searching" meanwhile.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections import OrderedDict
+from functools import partial
+from typing import Any
+
+from textual.content import Content
+from textual.message import Message
+from textual.worker import WorkerState, get_current_worker
+
+from ...model.reading.search import MAX_HITS, HitList, find_all, needle_key
+from ...model.reading.source import Cancelled
+from ...safety import one_line
+from .base import Controller
+
+SEARCH_LISTS = 4  # hit lists kept (the newest needles)
+
+
+class SearchHits(Message):
+    """Every hit of ``needle`` in ``log`` (a `model.search.HitList`; None with ``error``), from the search worker."""
+
+    def __init__(self, needle: str, hits: Any, log: Any, error: BaseException | None = None) -> None:
+        super().__init__()
+        self.needle, self.hits, self.log, self.error = needle, hits, log, error
+
+
+class SearchController(Controller):
+    groups = ("search",)
+
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        self.needle: str | None = None
+        self._hit_lists: OrderedDict[bytes, HitList] = OrderedDict()  # needle key -> hits in ``_hits_log``
+        self._hits_log: weakref.ref | None = None
+        self._searching: tuple[bytes, int] | None = None  # (needle key, direction) being scanned
+
+    @property
+    def searching(self) -> bool:
+        return self._searching is not None
+
+    def reset(self) -> None:
+        super().reset()
+        self.needle = None
+        self._hit_lists.clear()
+        self._searching = None
+
+    # -- keys ---------------------------------------------------------------------------------
+    def ask(self) -> None:
+        if self.app.log_ is not None:
+            self.app.ask("search", "/", self.search_for, placeholder="type, tool, callId or text")
+
+    def search_for(self, value: str | None) -> None:
+        if value:
+            self.needle = value
+            self.find_hit(1)
+
+    def next_hit(self, direction: int) -> bool:
+        """n/N: the next (previous) hit; False when there is no search (n and N then step through findings)."""
+        if not self.needle or self.app.log_ is None:
+            return False
+        self.find_hit(direction)
+        return True
+
+    def find_hit(self, direction: int) -> None:
+        """Jump to the next (previous) hit of ``needle``: a bisect once its hit list is built."""
+        log, key = self.app.log_, needle_key(self.needle or "")
+        if log is None or not key:
+            return
+        self._hits_for(log)
+        hits = self._hit_lists.get(key)
+        if hits is not None and hits.events == len(log):
+            self._hit_lists.move_to_end(key)
+            self.jump_to_hit(hits, direction)
+            return
+        if self._searching is not None and self._searching[0] == key:
+            self._searching = (key, direction)  # still scanning: the newest direction wins
+            return
+        self._searching = (key, direction)
+        self.show_status(f"searching “{one_line(self.needle, 40)}”…")
+        self.run(partial(self._scan, log, self.needle), "search", exclusive=True, description="search")
+
+    def _hits_for(self, log) -> None:
+        """Forget the hit lists (and a running scan) of another log (the browser opened a new one)."""
+        if self._hits_log is None or self._hits_log() is not log:
+            self._hit_lists.clear()
+            self._hits_log = weakref.ref(log)
+            if self._searching is not None:
+                self._searching = None
+                self.cancel()
+                self.show_status(None)
+
+    def _scan(self, log, needle: str) -> None:  # in the worker's thread
+        try:
+            hits = find_all(log, needle, cancel=get_current_worker().cancelled_event)
+        except Cancelled:
+            return
+        except Exception as exc:  # reported by hits_found, which also ends the "searching" state
+            self.app.post_message(SearchHits(needle, None, log, error=exc))
+            return
+        self.app.post_message(SearchHits(needle, hits, log))
+
+    # -- results ------------------------------------------------------------------------------
+    def hits_found(self, message: SearchHits) -> None:
+        app = self.app
+        hits, key = message.hits, needle_key(message.needle)
+        if app.log_ is None or message.log is not app.log_:
+            return  # another log was opened meanwhile
+        self._hits_for(app.log_)
+        if hits is None:
+            if self._searching is not None and self._searching[0] == key:
+                self._searching = None
+                self.show_status(None)
+            err = message.error
+            app.notify(one_line(f"search failed: {type(err).__name__}: {err}", 300), severity="error", markup=False)
+            return
+        self._hit_lists[key] = hits
+        self._hit_lists.move_to_end(key)
+        while len(self._hit_lists) > SEARCH_LISTS:
+            self._hit_lists.popitem(last=False)
+        if self._searching is None or self._searching[0] != key:
+            return  # an older needle's list, kept for when it comes back
+        direction = self._searching[1]
+        self._searching = None
+        self.show_status(None)
+        if hits.capped:
+            app.notify(f"more than {MAX_HITS:,} events hold “{one_line(message.needle, 40)}”: n and N "
+                       f"visit the first {MAX_HITS:,}; a longer needle narrows it", severity="warning",
+                       markup=False, timeout=8)
+        if needle_key(self.needle or "") == key:
+            self.jump_to_hit(hits, direction)
+
+    def jump_to_hit(self, hits: HitList, direction: int) -> None:
+        app = self.app
+        if not len(hits):
+            app.notify(f"not found: {one_line(hits.needle, 80)}", severity="warning", markup=False)
+            return
+        cur = app.current_index
+        hit, wrapped = hits.step(-1 if cur is None else cur, direction)
+        app.jump_to(hit)
+        if wrapped:
+            app.notify("search wrapped around" + (" (within the first hits)" if hits.capped else ""), markup=False)
+
+    def show_status(self, text: str | None) -> None:
+        """The events pane title, with ``text`` (e.g. "searching …") appended."""
+        app = self.app
+        app.set_events_title()
+        if text:
+            app.events.border_title = Content.assemble(app.events.border_title or "", (f" · {text}", "italic"))
+
+    def worker_changed(self, event) -> None:
+        if event.state == WorkerState.ERROR:
+            self.app.notify_worker_error(event.worker)
