@@ -97,12 +97,13 @@ def run_check(argv: list[str]) -> int:
 def _check(argv: list[str]) -> int:
     args = check_parser().parse_args(argv)
     early = _early_check_helper(args)
-    from .model.reading.open import open_session
+    from .model.reading.target import OpenOptions, open_target
     from .model.presenting.report import check_json, check_text
     from .model.reading.source import LogUnreadable
     try:
-        log, diag = open_session(args.file, lenient=args.lenient, max_plain=args.max_plain_size,
-                                 use_cache=not args.no_cache, write_cache=False, early_tail=early)
+        log, diag = open_target(args.file, OpenOptions(lenient=args.lenient, max_plain=args.max_plain_size,
+                                                       use_cache=not args.no_cache, write_cache=False,
+                                                       early_tail=early))
     except LogUnreadable as exc:
         return _fail(exc.message)
     except MemoryError:

@@ -1,6 +1,7 @@
 """What the explorer and `check` open: a log file, an export ZIP (its root session) or one member
-of it, written ``<zip>!<member>`` as the model names it (`SessionLog.path`). `load_target` reads
-any of them (ZIP members in memory, never unpacked). Textual-free."""
+of it, written ``<zip>!<member>`` as the model names it (`SessionLog.path`). Thin wrappers kept
+for their callers over the model's one way in (model/reading/target.py: `resolve`, `open_target`,
+`load_log`), where a ZIP is recognised once. Textual-free."""
 
 from __future__ import annotations
 
@@ -8,40 +9,28 @@ import os
 from pathlib import Path
 
 from ..model.reading.entry import SessionEntry
-from ..model.reading.exportzip import ROOT_MEMBER, is_export_zip, load_zip_session
-from ..model.reading.session import SessionLog, load_session
+from ..model.reading.open import OpenOptions
+from ..model.reading.session import SessionLog
+from ..model.reading.target import Target, load_log, resolve
 
 
 def split_target(path: str | os.PathLike) -> tuple[Path, str | None]:
     """``x.zip!subagents/a/session.jsonl`` -> (x.zip, member); a plain path -> (path, None)."""
-    text = os.fspath(path)
-    if "!" in text and not os.path.exists(text):
-        base, member = text.split("!", 1)
-        if member and is_export_zip(base):
-            return Path(base), member
-    return Path(text), None
+    target = resolve(path)
+    return target.path, (target.member if target.member is not None and Path(path) != target.path else None)
 
 
 def entry_target(entry: SessionEntry) -> Path:
     """What to open for a listed session (a file, or ``<zip>!<member>``)."""
-    if entry.member is None or entry.member == ROOT_MEMBER:
-        return Path(entry.path)
-    return Path(f"{os.fspath(entry.path)}!{entry.member}")
+    return Target(Path(entry.path), entry.member).name
 
 
 def load_target(path: str | os.PathLike, *, lenient: bool = False, max_plain: int | None = None, cancel=None,
                 progress=None) -> SessionLog:
-    """`load_session` for files, `load_zip_session` for export ZIPs and their members (not followable)."""
-    base, member = split_target(path)
-    if member is not None or is_export_zip(base):
-        log = load_zip_session(base, member, lenient=lenient, max_plain=max_plain, cancel=cancel,
-                               progress=progress)
-        log.followable = False
-        return log
-    return load_session(base, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress)
+    """`target.load_log`: a file, an export ZIP or one of its members (not followable)."""
+    return load_log(path, OpenOptions(lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress))
 
 
 def is_zip_target(path: str | os.PathLike) -> bool:
     """True for an export ZIP or ``<zip>!<member>`` (read with `load_target`, not `load_session`)."""
-    base, member = split_target(path)
-    return member is not None or is_export_zip(base)
+    return resolve(path).is_zip

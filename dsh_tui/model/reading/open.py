@@ -1,5 +1,5 @@
-"""Open a log for viewing or checking: from the index cache when it is fresh,
-else decode it, diagnose it and (best effort) cache the result.
+"""Open a log file for viewing or checking (`open_file`, which target.py's `open_target` uses):
+from the index cache when it is fresh, else decode it, diagnose it and (best effort) cache the result.
 
 A cached log is served only for the options it was made with (plaintext limit, lenient: both
 are in the entry's key) and never when its file or plaintext is over the limit in force.
@@ -10,7 +10,9 @@ from __future__ import annotations
 import dataclasses
 import os
 import stat
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Callable
 
 from . import cache
 from ..diagnosing.diagnosis import Diagnosis, diagnose
@@ -23,48 +25,73 @@ from .session import SessionLog, load_session
 from .source import RawLog, max_plain_bytes
 
 
+@dataclass(frozen=True, slots=True)
+class OpenOptions:
+    """How to open a log (target.py's `open_target`; `open_file` for a file)."""
+    lenient: bool = False  # read past a header or load check dsh would refuse
+    max_plain: int | None = None  # the plaintext limit (None: $DSH_TUI_MAX_PLAIN_BYTES or the default)
+    use_cache: bool = True  # read (and write) the index cache; never for a ZIP
+    write_cache: bool = True  # False: the caller writes it (`save_to_cache`) when it suits it
+    cancel: Any = None  # a threading.Event: the read stops with Cancelled
+    progress: Callable | None = None  # progress(stage, done, total)
+    before_decode: Callable | None = None  # runs only when the file must be decoded (no fresh cache)
+    head_share: float | None = None  # the part of a big log read here (segments.choose_split)
+    early_tail: Any = None  # a segments.TailHelper.early started on the file (always closed)
+
+
 def open_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: int | None = None,
                  cancel=None, progress=None, use_cache: bool = True,
                  write_cache: bool = True, before_decode=None, head_share: float | None = None,
                  early_tail=None) -> tuple[SessionLog, Diagnosis]:
-    """Raises what `load_session` raises (LogUnreadable, LogRejected, Cancelled).
+    """The explorer's older entry, kept for it: `target.open_target` with these options (a ZIP
+    member is not recognised here; `open_target` does)."""
+    options = OpenOptions(lenient, max_plain, use_cache, write_cache, cancel, progress, before_decode, head_share,
+                          early_tail)
+    if looks_like_zip(path):
+        if early_tail is not None:
+            early_tail.close()
+        log = load_zip_session(path, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress)
+        log.followable = False
+        return log, diagnose(log)
+    return open_file(Path(path), options)
 
-    ``write_cache=False`` leaves the writing to the caller (`save_to_cache`), e.g.
-    a UI worker after the first paint, so writing never delays the answer.
-    ``before_decode()`` runs only when the file must be decoded (no fresh cache),
-    e.g. the explorer's quick look at the tail. ``early_tail``: a `TailHelper.early`
-    started on ``path``; used by the decode if the file is unchanged, always closed.
+
+def open_file(path: Path, options: OpenOptions) -> tuple[SessionLog, Diagnosis]:
+    """A log file, from the index cache when it is fresh, else decoded, diagnosed and cached.
+    Raises what `load_session` raises (LogUnreadable, LogRejected, Cancelled).
+
+    ``options.write_cache=False`` leaves the writing to the caller (`save_to_cache`), e.g. a UI
+    worker after the first paint, so writing never delays the answer. ``before_decode()`` runs
+    only when the file must be decoded (no fresh cache), e.g. the explorer's quick look at the
+    tail. ``early_tail``: used by the decode if the file is unchanged, always closed.
     """
-    path = Path(path)
+    early_tail = options.early_tail
     handed_over = False  # load_session closes early_tail once it has it
     try:
-        if looks_like_zip(path):  # the web UI's export: read in memory, nothing to follow or cache
-            log = load_zip_session(path, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress)
-            log.followable = False
-            return log, diagnose(log)
-        use_cache = use_cache and cache.enabled()
+        use_cache = options.use_cache and cache.enabled()
         if use_cache:
-            cached = _from_cache(path, lenient, max_plain_bytes(max_plain))
+            cached = _from_cache(path, options.lenient, max_plain_bytes(options.max_plain))
             if cached is not None:
                 return cached
-        if before_decode is not None:
-            before_decode()
+        if options.before_decode is not None:
+            options.before_decode()
         handed_over = True
     finally:
         if early_tail is not None and not handed_over:
             early_tail.close()
-    head: list = []  # the diagnosis of the head's facts, begun while the tail is still being read
+    head: list = []  # the diagnosis of the facts so far, advanced while the rest is still being read
 
     def while_waiting(scanner) -> None:
         if head:
             advance_diagnosis(head[0], scanner.res.facts, scanner.res.usage_calls)
         else:
             head.append(begin_diagnosis(scanner.res.facts, scanner.res.usage_calls))
-    log = load_session(path, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress,
-                       head_share=head_share, while_waiting=while_waiting, early=early_tail)
-    log.plain_limit = max_plain_bytes(max_plain)  # what `save_to_cache` keys the entry by
+    log = load_session(path, lenient=options.lenient, max_plain=options.max_plain, cancel=options.cancel,
+                       progress=options.progress, head_share=options.head_share, while_waiting=while_waiting,
+                       early=early_tail)
+    log.plain_limit = max_plain_bytes(options.max_plain)  # what `save_to_cache` keys the entry by
     diag = diagnose(log, head[0] if head else None)
-    if use_cache and write_cache:
+    if use_cache and options.write_cache:
         save_to_cache(log, diag)
     return log, diag
 
