@@ -9,7 +9,10 @@ For each log (given, or generated with ``--events N``; by default the shared
 4. the explorer headless in a fresh interpreter: spawn -> verdict row painted, peak RSS,
    Textual's own start-up (a trivial App), and per-key CPU latency;
 5. ``zstd -dc | jq`` (when installed); 6. dsh-tui vs lnav in a real tmux pane (when installed);
-7. with ``--growth``: ``check`` on 1M/5M/10M generated events and the time ratio.
+7. with ``--growth``: ``check`` on 1M/5M/10M generated events and the time ratio;
+8. with ``--memory``: memory at ~10M events (generated, and the shared log's body repeated),
+   ``check`` and the explorer with its helpers against the plaintext; with ``--bombs``: tiny
+   bombs, /dev/zero and a FIFO refused in under 2 s and 256 MiB (benchmarks/memory.py).
 
 It prints one table (``--markdown`` for a Markdown one) with PASS/FAIL against the
 targets, and writes the same as JSON (``--json``, default ``bench-results.json`` in the workdir).
@@ -31,7 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .benchmarks import core, proc, report, tmuxrun, tui
+from .benchmarks import core, memory, proc, report, tmuxrun, tui
 
 SHARED_LOG = Path("/work/shared/dsh-logs/large/big-936k-events__session.jsonl.zstd")
 SCHEMA = "dsh-tui/bench/1"
@@ -71,6 +74,15 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--no-tmux", action="store_true", help="skip dsh-tui vs lnav in tmux")
     p.add_argument("--no-jq", action="store_true", help="skip the jq pipeline")
     p.add_argument("--tmux-timeout", type=float, default=180, help="seconds before a tmux run gives up")
+    p.add_argument("--memory", action="store_true",
+                   help="memory at size: check and the explorer (with its helpers, PSS) on 10M generated events "
+                        "and on the shared 936k log's body repeated 11 times, against the plaintext")
+    p.add_argument("--memory-events", type=_sizes, default=None, metavar="N",
+                   help="events of the generated log for --memory (default 10m)")
+    p.add_argument("--skip-logs", action="store_true",
+                   help="measure only the extra sections asked for (--growth, --memory, --bombs)")
+    p.add_argument("--bombs", action="store_true",
+                   help="tiny bombs, /dev/zero and a FIFO: check refuses each in under 2 s and 256 MiB")
     return p
 
 
@@ -148,7 +160,7 @@ def _meta(args, workdir: Path) -> dict:
 def run_all(args, workdir: Path) -> tuple[dict, list[tuple[str, list[dict]]]]:
     t_start = time.monotonic()
     doc = _meta(args, workdir)
-    logs = _inputs(args, workdir)
+    logs = [] if args.skip_logs else _inputs(args, workdir)
     sections: list[tuple[str, list[dict]]] = []
     doc["logs"] = []
     for path, facts in logs:
@@ -164,6 +176,20 @@ def run_all(args, workdir: Path) -> tuple[dict, list[tuple[str, list[dict]]]]:
         g["rows"] = report.growth_rows(g)
         sections.append(("growth (generated crash logs)", g["rows"]))
         doc["growth"] = g
+    if args.bombs:
+        _say("bombs: check on each…")
+        sections.append(("bombs and junk (check --no-cache)", memory.measure_bombs(workdir)))
+    if args.memory:
+        n = (args.memory_events or [10_000_000])[0]
+        _say(f"memory: generating {n:,} events…")
+        gen, _facts = core.generated_log(workdir, n)
+        _say("memory: check and the explorer on the generated log…")
+        rows = memory.measure_log(gen, workdir, f"{report.count(n)} generated", tui=not args.no_tui)
+        if SHARED_LOG.exists():
+            _say("memory: the shared log's body repeated 11 times…")
+            rep = memory.repeated_log(SHARED_LOG, workdir, 11)
+            rows += memory.measure_log(rep, workdir, "936k log x11", tui=not args.no_tui)
+        sections.append(("memory at size (issue 23)", rows))
     all_rows = [r for _, rows in sections for r in rows]
     doc["rows"] = all_rows
     doc["summary"] = {k.lower(): sum(r["result"] == k for r in all_rows) for k in ("PASS", "FAIL", "SKIP", "INFO")}

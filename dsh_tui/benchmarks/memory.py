@@ -1,0 +1,225 @@
+"""Memory at size and bombs (issue 23): `python -m dsh_tui.bench --memory` / `--bombs`.
+
+* ~10M-event logs, one generated and one built from the real 936k log (its body's frames
+  repeated, seq not renumbered: a few seq gaps, same records): `check --no-cache` peak RSS
+  against the plaintext, and the explorer headless after its full load and a search for a word
+  near the start (the search the UI's worker runs, `find_all`), as the proportional set size of
+  its process and of every helper process still alive (PSS: shared pages count once), and its
+  peak RSS. lnav, when installed, is measured on the same file in the same run (its RSS after it
+  has shown the last line).
+* Tiny bombs (a 4 GiB zstd bomb, a header then a 4 GiB line, /dev/zero, a FIFO): `check`
+  refuses each with exit 3, in under 2 s and 256 MiB peak RSS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import orjson
+
+from . import proc
+from .report import _row, mib, s
+
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+RSS_TARGET = 0.25  # of the plaintext: check, and the explorer with its helpers
+BOMB_SECONDS, BOMB_RSS = 2.0, 256 << 20
+HEADER = {"type": "session", "version": 0, "id": "bomb", "createdAt": 1790000000000, "cwd": "/w", "delegationDepth": 0}
+
+
+# -- inputs ---------------------------------------------------------------------------------------
+def repeated_log(source: Path, workdir: Path, times: int) -> Path:
+    """``source``'s header frame, then its other frames ``times`` times (no re-compression)."""
+    from ..model.reading.source import open_log
+    out = workdir / f"{source.name.split('__')[0]}-x{times}__session.jsonl.zstd"
+    if out.exists():
+        return out
+    raw, fb, _limit = open_log(source)
+    try:
+        first = next(fb.frames(0))[0]
+        header, body = fb.read(0, first.end), fb.read(first.end, fb.size - first.end)
+    finally:
+        fb.close()
+    tmp = out.with_suffix(".tmp")
+    with open(tmp, "wb") as fh:
+        fh.write(header)
+        for _ in range(times):
+            fh.write(body)
+    tmp.rename(out)
+    return out
+
+
+def _rle_frame(plain_bytes: int, byte: bytes, prefix: bytes = b"") -> bytes:
+    """A zstd frame of ``prefix`` (a raw block) then ``byte`` repeated in RLE blocks (4 bytes each)."""
+    def block(kind: int, size: int, last: bool, payload: bytes) -> bytes:
+        return (int(last) | kind << 1 | size << 3).to_bytes(3, "little") + payload
+    out = [b"\x28\xb5\x2f\xfd\x00\x58"]
+    if prefix:
+        out.append(block(0, len(prefix), False, prefix))
+    left = plain_bytes - len(prefix)
+    while left > 0:
+        n = min(128 * 1024, left)
+        left -= n
+        out.append(block(1, n, left == 0, byte))
+    return b"".join(out)
+
+
+def bombs(workdir: Path) -> dict[str, Path]:
+    import zstandard
+    d = workdir / "bombs"
+    d.mkdir(exist_ok=True)
+    header = zstandard.ZstdCompressor(write_checksum=True).compress(orjson.dumps(HEADER) + b"\n")
+    out = {"4 GiB zstd bomb (zeros, 1 frame)": d / "zeros.zst",
+           "header then a 4 GiB line": d / "line.zst",
+           "/dev/zero": Path("/dev/zero"), "a FIFO": d / "fifo.jsonl"}
+    out["4 GiB zstd bomb (zeros, 1 frame)"].write_bytes(_rle_frame(4 << 30, b"\0"))
+    out["header then a 4 GiB line"].write_bytes(
+        header + _rle_frame(4 << 30, b"x", b'{"type":"feedback/record","seq":0,"time":1,"data":{"text":"'))
+    if not out["a FIFO"].exists():
+        os.mkfifo(out["a FIFO"])
+    return out
+
+
+# -- measurements -----------------------------------------------------------------------------------
+def measure_bombs(workdir: Path) -> list[dict]:
+    rows = []
+    for name, path in bombs(workdir).items():
+        r = proc.run([*proc.dsh_tui_argv(), "check", str(path), "--no-cache"], env=proc.child_env(workdir), timeout=120)
+        ok = r.rc == 3 and r.wall < BOMB_SECONDS and r.rss < BOMB_RSS
+        rows.append(_row(f"bomb refused: {name}", f"exit {r.rc} in {s(r.wall)}, {mib(r.rss)}",
+                         ref=r.stderr.decode(errors="replace").strip()[:80],
+                         target="exit 3, < 2 s, < 256 MiB", ok=ok,
+                         data={"rc": r.rc, "s": r.wall, "rss": r.rss}))
+    return rows
+
+
+def _pss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as fh:
+            for line in fh:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def _descendants(pid: int) -> list[int]:
+    kids: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            kids.setdefault(ppid, []).append(int(entry))
+    out, todo = [], [pid]
+    while todo:
+        for k in kids.get(todo.pop(), ()):
+            out.append(k)
+            todo.append(k)
+    return out
+
+
+def _needle(log) -> str:
+    """A word near the start: the first callId, else the first event's type."""
+    for i in range(min(len(log), 2000)):
+        data = log.event(i).event.get("data")
+        if isinstance(data, dict) and isinstance(data.get("callId"), str):
+            return data["callId"]
+    return log.type_of(0)
+
+
+async def _explore(path: Path) -> dict:
+    import resource
+
+    from ..cli import start_background
+    from .tui import SIZE, _wait_painted
+    background = start_background(path)
+    from ..model.reading.search import find_all
+    from ..ui.app import ExplorerApp
+    app = ExplorerApp(path, native_clipboard=False, **background)
+    async with app.run_test(size=SIZE):
+        await _wait_painted(app, 1800)
+        needle = _needle(app.log_)
+        t0 = time.monotonic()
+        hits = find_all(app.log_, needle)
+        searched = time.monotonic() - t0
+        await asyncio.sleep(0.5)
+        me = os.getpid()
+        helpers = _descendants(me)
+        res = {"pss": _pss(me), "helpers_pss": sum(map(_pss, helpers)), "helpers": len(helpers),
+               "peak_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, "needle": needle,
+               "hits": len(hits), "search_s": searched, "events": len(app.log_)}
+        app.cancel_event.set()
+    return res
+
+
+def plain_bytes(path: Path) -> int:
+    """What the log decodes to (frames decoded one at a time, nothing parsed)."""
+    import zstandard
+
+    from ..model.reading.source import open_log
+    raw, fb, _limit = open_log(path)
+    try:
+        if raw.encoding != "zstd":
+            return fb.size
+        dctx, total = zstandard.ZstdDecompressor(), 0
+        for _span, frame in fb.frames(0):
+            total += len(dctx.decompressobj().decompress(frame))
+        return total
+    finally:
+        fb.close()
+
+
+def measure_log(path: Path, workdir: Path, label: str, *, tui: bool = True) -> list[dict]:
+    plain = plain_bytes(path)
+    rows = []
+    r = proc.run([*proc.dsh_tui_argv(), "check", str(path), "--format", "json", "--no-cache"],
+                 env=proc.child_env(workdir, no_cache=True), timeout=3600)
+    ratio = r.rss / plain
+    rows.append(_row(f"{label}: check peak RSS", mib(r.rss), ref=f"plain {mib(plain)}", ratio=f"{ratio:.2f}x",
+                     target=f"<= {RSS_TARGET}x plain", ok=ratio <= RSS_TARGET,
+                     data={"bytes": r.rss, "plain": plain, "ratio": ratio, "s": r.wall}))
+    if tui:
+        out = workdir / f"memory-explore-{os.getpid()}.json"
+        run = proc.run([sys.executable, "-m", "dsh_tui.benchmarks.memory", "explore", str(path), "--out", str(out)],
+                       env=proc.child_env(workdir, no_cache=True), timeout=3600)
+        if run.rc != 0 or not out.exists():
+            rows.append(_row(f"{label}: explorer after load + search (PSS, with helpers)", "",
+                             skip=f"explorer child failed ({run.rc}): {run.stderr.decode(errors='replace')[-200:]}"))
+        else:
+            e = json.loads(out.read_text())
+            out.unlink()
+            total = e["pss"] + e["helpers_pss"]
+            ratio = total / plain
+            rows.append(_row(f"{label}: explorer after load + search (PSS, with {e['helpers']} helpers)", mib(total),
+                             ref=f"plain {mib(plain)}; peak RSS {mib(e['peak_rss'])}; search {s(e['search_s'])}",
+                             ratio=f"{ratio:.2f}x", target=f"<= {RSS_TARGET}x plain", ok=ratio <= RSS_TARGET,
+                             data={**e, "plain": plain, "ratio": ratio}))
+    lnav = proc.which("lnav")
+    if lnav is None:
+        rows.append(_row(f"{label}: vs lnav's memory on the same file", "", skip="lnav not installed"))
+    return rows
+
+
+def child_main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m dsh_tui.benchmarks.memory")
+    p.add_argument("mode", choices=("explore",))
+    p.add_argument("file")
+    p.add_argument("--out", required=True)
+    args = p.parse_args(argv)
+    res = asyncio.run(_explore(Path(args.file)))
+    Path(args.out).write_text(json.dumps(res))
+    sys.stdout.flush()
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    sys.exit(child_main())
