@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
@@ -66,6 +65,7 @@ def load_settings(path: Path | None = None, *, known_ids: Iterable[str] | None =
         return Settings()
     except OSError as exc:
         return Settings(path=path, problems=(f"cannot read it: {exc.strerror or exc}",))
+    import tomllib  # only when there is a file: most runs have none
     if len(data) > MAX_BYTES:
         return Settings(path=path, problems=(f"larger than {MAX_BYTES // 1024} KiB: not read",))
     try:

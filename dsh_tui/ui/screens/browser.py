@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -134,7 +134,9 @@ class BrowserScreen(Screen[None]):
                 last = now
                 self.post_message(StatusFilled(k, len(entries)))
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+    @on(Worker.StateChanged)
+    def worker_changed(self, event: Worker.StateChanged) -> None:
+        """The listing's and the status filling's workers, told apart by group."""
         worker = event.worker
         if worker.group == "listing":
             if event.state == WorkerState.SUCCESS:
