@@ -12,8 +12,8 @@ from dsh_tui.model.reading.session import load_session
 from .logs import frame
 
 
-def assert_split_equals_linear(path, early=None):
-    split = load_session(path, parallel=True, early=early)
+def assert_split_equals_linear(path, early=None, head_share=None):
+    split = load_session(path, parallel=True, early=early, head_share=head_share)
     linear = load_session(path, parallel=False)
     assert split.res == linear.res
     assert list(split.res.usage_calls.items()) == list(linear.res.usage_calls.items())  # order too: turns' order
@@ -23,8 +23,9 @@ def assert_split_equals_linear(path, early=None):
     a, b = split._scanner, linear._scanner
     assert (a.expected, a.skipped, a.type_ids, a.projected) == (b.expected, b.skipped, b.type_ids, b.projected)
     assert check_json(split, diagnose(split), None) == check_json(linear, diagnose(linear), None)
-    last = len(split) - 1
-    assert split.event(last).event == linear.event(last).event
+    if len(split):
+        last = len(split) - 1
+        assert split.event(last).event == linear.event(last).event
     return split
 
 
