@@ -1,4 +1,4 @@
-"""The main screen's compositor (screens/compositor.py): the same frames, fewer widgets rendered."""
+"""The main screen's compositor (ui/compat/compositor.py): the same frames, fewer widgets rendered."""
 
 from __future__ import annotations
 
@@ -10,11 +10,12 @@ from rich.cells import cell_len
 from textual._compositor import Compositor
 from textual.geometry import Region
 
-from dsh_tui.ui.screens.compositor import SparseCompositor
+from dsh_tui.ui.compat.compositor import SparseCompositor
 
 from ..support.app import make_app, ready  # noqa: F401  (fixtures)
 
-pytestmark = pytest.mark.usefixtures("isolated_xdg")
+pytestmark = [pytest.mark.usefixtures("isolated_xdg"),
+              pytest.mark.fast_render("the stock render has Textual's own compositor: nothing to compare")]
 
 
 CONTROL = re.compile(r"\x1b\[(\d+);(\d+)H|\x1b\[([0-9;]*)m|\n")

@@ -1,4 +1,4 @@
-"""The explorer's panes (widgets/pane.py): component styles resolved once per change, not per frame."""
+"""The explorer's panes (widgets/pane.py, ui/compat): component styles resolved once per change, not per frame."""
 
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ async def test_the_styles_a_pane_paints_with_are_the_current_ones_after_every_ki
         assert app.events._styles["vlist--cursor"] == cursor
         await pilot.press("escape")
         await check("prompt closed")
+        assert app.focused is app.events and not app.events.has_class("-prompt-origin")
         await pilot.press("colon", "shift+tab")  # the focus leaves the prompt elsewhere: the look goes
         await check("prompt left by tab")
         assert app.focused is not app.events and app.events._styles["vlist--cursor"] != cursor
@@ -45,6 +46,7 @@ async def test_the_styles_a_pane_paints_with_are_the_current_ones_after_every_ki
         await check("narrow")
 
 
+@pytest.mark.fast_render("the stock render scrolls the cursor into view on Resize, a frame after the layout pass")
 async def test_a_list_that_shrinks_draws_its_cursor_in_the_first_frame_at_the_new_height():
     """After a load the events list loses the load bar's rows; the verdict, its last row, must be
     in the first frame drawn at the new height (the scroll used to follow one frame, ~40 ms, later)."""
@@ -87,12 +89,13 @@ async def test_a_list_that_shrinks_draws_its_cursor_in_the_first_frame_at_the_ne
         assert at_new_height and all(top <= 999 < top + h for h, top in at_new_height), frames
 
 
+@pytest.mark.fast_render("the stock render draws Textual's own scrollbar: nothing to compare")
 async def test_the_panes_scrollbars_draw_what_textuals_do(demo):
     """LineScrollBar makes its strips directly: cell for cell, style for style, Textual's own."""
     from textual.geometry import Region
     from textual.scrollbar import ScrollBar
 
-    from dsh_tui.ui.widgets.scrollbar import LineScrollBar
+    from dsh_tui.ui.compat.scrollbar import LineScrollBar
 
     app = make_app(demo)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -161,6 +164,7 @@ async def test_the_detail_scrollbar_shows_exactly_when_the_text_is_taller_than_t
         await show(short[0], False)
 
 
+@pytest.mark.fast_render("the stock render refits on Resize: one frame is wrapped for a bar before that")
 async def test_a_lone_detail_view_refits_its_height_before_the_frame_when_only_the_terminal_height_changes():
     """A height kept from a taller pane must be dropped before Textual judges the scrollbar on it:
     otherwise a bar shows, and the text is wrapped one column narrower, for a frame over text that

@@ -17,7 +17,7 @@ from textual.strip import Strip
 
 from ...model.presenting.summary import Section
 from ...safety import clean, one_line
-from .pane import Pane
+from .pane import Pane, component_names
 
 KIND_CLASS = {"kv": "detail--kv", "text": "detail--text", "json": "detail--json", "args": "detail--args",
               "error": "detail--error", "finding": "detail--finding", "raw": "detail--raw", "note": "detail--note"}
@@ -92,7 +92,7 @@ class DetailView(Pane, ScrollView, can_focus=True, inherit_bindings=False):
         self._strips: LRUCache[int, Strip] = LRUCache(1024)
         self._styles: dict = {}
         self._base = None
-        self._names = tuple(sorted(type(self)._get_component_classes()))
+        self._names = component_names(type(self))
 
     def set_sections(self, sections: list[Section]) -> None:
         self._logical = section_lines(sections)
@@ -128,14 +128,13 @@ class DetailView(Pane, ScrollView, can_focus=True, inherit_bindings=False):
         if size != self.virtual_size:
             self.virtual_size = size
 
-    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+    def layout_resizing(self, size: Size) -> None:
         # Refit to the new height before Textual judges the scrollbar on it: Resize comes after the
         # frame, and a height kept from a taller pane showed a bar (and the text wrapped narrower) in it.
-        if size != self._size and not self.show_vertical_scrollbar:
+        if not self.show_vertical_scrollbar:
             height = self._fitted_height(size.height - self.styles.gutter.height)
             if height != self.virtual_size.height:
                 self.set_reactive(DetailView.virtual_size, Size(self.virtual_size.width, height))
-        return super()._size_updated(size, virtual_size, container_size, layout)
 
     def on_resize(self) -> None:
         self._rewrap(self.scrollable_content_region.width)

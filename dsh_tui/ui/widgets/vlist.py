@@ -8,7 +8,7 @@ The strip cache survives focus changes and CSS re-application: it is dropped
 only when a resolved style it was built with actually changed (checked once
 per frame), and only the cursor strips when just the cursor style changed.
 So focusing or blurring the list (tab, the docked prompt) rebuilds no rows; while the
-docked prompt has the focus the list is not even repainted (``Pane``, widgets/pane.py).
+docked prompt has the focus the list is not even repainted (``Pane``: compat/fastpane.py).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from .pane import Pane
+from .pane import Pane, component_names
 
 
 class VirtualList(Pane, ScrollView, can_focus=True, inherit_bindings=False):
@@ -54,7 +54,7 @@ class VirtualList(Pane, ScrollView, can_focus=True, inherit_bindings=False):
         self._row_styles: tuple | None = None  # (base, styles but the cursor's) the row strips were built with
         self._cursor_style: Style | None = None  # the cursor style the cursor strips were built with
         self.empty_text = ""
-        self._component_names = tuple(sorted(type(self)._get_component_classes()))
+        self._component_names = component_names(type(self))
 
     # -- to implement ---------------------------------------------------------------
     def row_count(self) -> int:
@@ -84,13 +84,11 @@ class VirtualList(Pane, ScrollView, can_focus=True, inherit_bindings=False):
         self.virtual_size = Size(self.scrollable_content_region.width, self.row_count())
         self.call_after_refresh(self.scroll_cursor_into_view)
 
-    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
-        resized = super()._size_updated(size, virtual_size, container_size, layout)
-        if resized:  # keep the cursor on screen in the frame this layout pass draws (on_resize's scroll
-            # comes a frame later: after a load the list shrank by the load bar's rows and the verdict
-            # row, the last of a big log, was drawn one frame, ~40 ms, late)
-            self.scroll_cursor_into_view()
-        return resized
+    def layout_resized(self) -> None:
+        # Keep the cursor on screen in the frame this layout pass draws (on_resize's scroll comes a
+        # frame later: after a load the list shrank by the load bar's rows and the verdict row, the
+        # last of a big log, was drawn one frame, ~40 ms, late). Called with the fast render (Pane).
+        self.scroll_cursor_into_view()
 
     # -- rendering ------------------------------------------------------------------------
     def style(self, name: str) -> Style:

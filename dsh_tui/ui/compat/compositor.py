@@ -14,8 +14,8 @@ to cover a cell wins it, and ChopsUpdate writes only the dirty spans (skipping
 cuts left empty). So a widget is rendered only if its visible part overlaps a
 dirty region that no widget in front of it covers whole: a pane's scrollbar
 repainted alone no longer re-renders the pane, nor the containers behind both.
-Relies on Textual 8.2 internals (pinned <9); tests/ui/test_compositor.py compares
-its output with the stock compositor's.
+Relies on Textual internals (used only in the versions compat/mode.py names);
+tests/ui/test_compositor.py compares its output with the stock compositor's.
 """
 
 from __future__ import annotations
