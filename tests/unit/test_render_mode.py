@@ -25,6 +25,11 @@ def test_the_environment_turns_the_fast_render_off(value, fast):
                                              else (False, f"stock render: {ENV} is set"))
 
 
+def test_zero_tries_the_fast_render_on_an_untested_textual():
+    assert decide("9.1.0", {ENV: "0"}) == (True, f"fast render on an untested Textual 9.1.0: {ENV}=0")
+    assert decide("9.1.0", {})[0] is False
+
+
 def test_the_installed_version_is_read_as_importlib_metadata_reads_it():
     from importlib.metadata import version
 

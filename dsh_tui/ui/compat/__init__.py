@@ -3,8 +3,8 @@
 For speed the explorer overrides Textual internals (a compositor, focus and layout handlers, a
 scrollbar, the footer's recompose). A Textual release may change them and give wrong pixels, not
 an ImportError, so they live here only, and are used only when ``FAST`` (mode.py: the installed
-Textual is one they were tested for and DSH_TUI_STOCK_RENDER is not set). Otherwise the bases
-below are Textual's own and the explorer works the same, slower. Outside this package no module
+Textual is one they were tested for and DSH_TUI_STOCK_RENDER is not 1; =0 forces them on). Otherwise
+the bases below are Textual's own and the explorer works the same, slower. Outside this package no module
 names a private Textual attribute or module (tests/unit/test_private_textual.py).
 
 The widgets take their bases from here: ``ScreenBase`` (MainScreen), ``PaneBase`` (the scrolling
