@@ -11,8 +11,8 @@ from dsh_tui.ui.compat.mode import ENV, TESTED, decide, release, textual_version
 
 
 @pytest.mark.parametrize("version, fast", [
-    ("7.0.0", True), ("8.2.8", True), ("8.2.10rc1", True),
-    ("6.9.9", False), ("8.3.0", False), ("9.0.0", False), ("10.1", False), ("dev", False), ("", False)])
+    ("8.2.0", True), ("8.2.8", True), ("8.2.10rc1", True),
+    ("8.1.1", False), ("7.5.0", False), ("8.3.0", False), ("9.0.0", False), ("10.1", False), ("dev", False), ("", False)])
 def test_fast_only_inside_the_tested_range(version, fast):
     assert decide(version, {})[0] is fast
     if not fast:
