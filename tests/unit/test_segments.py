@@ -351,3 +351,18 @@ def test_facts_of_a_type_share_one_string_through_the_merge(synthetic, merges):
             kinds.setdefault(f[0], set()).add(id(f[0]))
         assert len(kinds) > 3 and all(len(ids) == 1 for ids in kinds.values())
     assert merges
+
+
+def test_no_fork_from_a_thread(synthetic, monkeypatch):
+    """A process with a second thread never forks (the child would inherit locks that thread holds):
+    the split read is skipped and the linear read gives the same log."""
+    def no_fork():
+        raise AssertionError("forked from a threaded process")
+    linear = load_session(synthetic, parallel=False)
+    monkeypatch.setattr(os, "fork", no_fork)
+    out = []
+    worker = threading.Thread(target=lambda: out.append(load_session(synthetic, parallel=True)))
+    worker.start()
+    worker.join()
+    assert out and out[0].res == linear.res
+    assert segments.TailHelper.early(synthetic) is None or threading.active_count() == 1

@@ -40,8 +40,10 @@ def drop_at_exit(obj: Any) -> None:
 
 
 def can_fork() -> bool:
-    """A forked child pays off only where there is a second core to run it."""
-    return hasattr(os, "fork") and (os.cpu_count() or 1) > 1
+    """A forked child pays off only where there is a second core to run it, and is made only from
+    a process with one thread: a fork copies one thread, so a lock another thread held stays held
+    in the child forever (Python 3.12+ warns), e.g. from the explorer's decode worker."""
+    return hasattr(os, "fork") and (os.cpu_count() or 1) > 1 and threading.active_count() == 1
 
 
 def _write_all(fd: int, payload: bytes) -> None:
@@ -87,6 +89,8 @@ class ForkedCall:
         self.started = time.monotonic()
         self.status = -1
         self._collected: list = []  # collect's answer, kept: the splash collects, the app reads it again
+        if threading.active_count() != 1:  # see can_fork: callers check first, this is the fence
+            raise RuntimeError("refusing to fork from a process with more than one thread")
         rfd, wfd = os.pipe()
         pid = os.fork()
         if pid == 0:  # child

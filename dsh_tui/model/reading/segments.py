@@ -63,7 +63,12 @@ ENV = "DSH_TUI_SEGMENTS"  # "0" turns the helper off (benchmarks, debugging)
 
 
 def wanted(size: int) -> bool:
-    return size >= MIN_FILE_BYTES and can_fork() and os.environ.get(ENV, "1") != "0"
+    """Whether a file of ``size`` bytes is worth a helper, and this process may fork one now."""
+    return _worth_it(size) and can_fork()
+
+
+def _worth_it(size: int) -> bool:
+    return size >= MIN_FILE_BYTES and os.environ.get(ENV, "1") != "0"
 
 
 def choose_split(data: FileBytes | bytes, share: float | None = None) -> int | None:
@@ -237,7 +242,8 @@ def _early_tail(path, max_plain: int | None, share: float, nice: int,
     except LogUnreadable:
         yield None
         return
-    split = choose_split(data, share) if raw.encoding == "zstd" and wanted(len(data)) else None
+    # The early helper itself (a child, with its writer thread running) forks nothing: only its size counts.
+    split = choose_split(data, share) if raw.encoding == "zstd" and _worth_it(len(data)) else None
     if split is None:
         yield None
         return

@@ -24,6 +24,7 @@ from .legacy import upgrade
 from .gcpause import gc_paused
 from .plainstore import FileStore, FrameStore, MemoryStore
 from . import segments, tailmerge
+from .forked import can_fork
 from .scan import ScanResult, Scanner
 from .search import first_offset, last_offset, needle_key
 from .filewindow import FileBytes
@@ -352,9 +353,10 @@ def _load(raw: RawLog, fb: FileBytes, limit: int, lenient: bool, cancel, progres
         plan = None
     if plan is not None:  # the early helper's split: it has been reading the tail since before we began
         split = plan.split
+    elif not can_fork() or not (segments.wanted(len(fb)) if parallel is None else parallel):
+        split = None  # one core, a small file, or a thread running (no fork from a threaded process)
     else:
-        split = (segments.choose_split(fb, head_share) if (segments.wanted(len(fb)) if parallel is None
-                                                            else parallel) else None)
+        split = segments.choose_split(fb, head_share)
     # Frames are indexed as they are decoded (a decode thread was measured slower: GIL contention;
     # a big log's second half goes to a forked helper), and the plaintext is not kept: the views
     # decode the few frames they show.
