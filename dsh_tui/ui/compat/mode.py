@@ -39,6 +39,11 @@ def release(version: str) -> tuple[int, int] | None:
     return (int(match[1]), int(match[2])) if match else None
 
 
+def tested_range() -> str:
+    (a, b), (c, d) = TESTED
+    return f"{a}.{b}.x" if (a, b) == (c, d - 1) else f"{a}.{b} to {c}.{d - 1}.x"
+
+
 def decide(version: str, environ) -> tuple[bool, str]:
     """(fast, why) for a Textual ``version`` and an environment."""
     asked = environ.get(ENV, "")
@@ -49,8 +54,7 @@ def decide(version: str, environ) -> tuple[bool, str]:
     if at is None or not low <= at < high:
         if asked == "0":
             return True, f"fast render on an untested Textual {version}: {ENV}=0"
-        return False, (f"stock render: Textual {version} is outside {low[0]}.{low[1]} to {high[0]}.{high[1] - 1}.x, "
-                       "which the fast render was tested for")
+        return False, f"stock render: Textual {version} is not {tested_range()}, which the fast render was tested on"
     return True, f"fast render (Textual {version})"
 
 
