@@ -199,16 +199,14 @@ def fill_status(entry: SessionEntry, *, cancel=None, max_plain: int | None = Non
     (``listing.archive``), so a listing's members are read without re-opening it for each.
     """
     from ..diagnosing.diagnosis import diagnose
-    from .session import LogRejected, load_session
+    from .session import LogRejected
     from .source import Cancelled, LogUnreadable
+    from .target import OpenOptions, Target, load_log
     try:
         if entry.member is not None and archive is not None and archive.path == entry.path:
-            log = archive.load(entry.member, max_plain=max_plain, cancel=cancel)
-        elif entry.member is not None:
-            from .exportzip import load_zip_session
-            log = load_zip_session(entry.path, entry.member, max_plain=max_plain, cancel=cancel)
+            log = archive.load(entry.member, max_plain=max_plain, cancel=cancel)  # the listing's open ZIP
         else:
-            log = load_session(entry.path, max_plain=max_plain, cancel=cancel)
+            log = load_log(Target(Path(entry.path), entry.member), OpenOptions(max_plain=max_plain, cancel=cancel))
     except Cancelled:
         return entry
     except LogRejected as exc:

@@ -17,7 +17,7 @@ from pathlib import Path
 from ..diagnosing.diagnosis import diagnose
 from .exportzip import ROOT_MEMBER, is_export_zip, load_zip_session, looks_like_zip
 from .open import OpenOptions, open_file
-from .session import load_session
+from . import session
 
 __all__ = ["OpenOptions", "Target", "load_log", "open_target", "resolve"]
 
@@ -77,5 +77,5 @@ def load_log(target: Target | str | os.PathLike, options: OpenOptions = OpenOpti
                                cancel=options.cancel, progress=options.progress)
         log.followable = False
         return log
-    return load_session(target.path, lenient=options.lenient, max_plain=options.max_plain, cancel=options.cancel,
-                        progress=options.progress)
+    return session.load_session(target.path, lenient=options.lenient, max_plain=options.max_plain, cancel=options.cancel,
+                                progress=options.progress)
