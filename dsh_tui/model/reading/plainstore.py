@@ -26,6 +26,7 @@ from .frames import MAX_FRAME_PLAIN, decode_frame
 from .source import LogUnreadable
 
 FRAME_CACHE = 64  # decoded frames kept (a screen of records spans a few)
+BULK_FRAMES = 8  # a slice over more frames than this reads their bytes at once (search windows)
 
 
 class LogChanged(LogUnreadable):
@@ -143,10 +144,26 @@ class FrameStore(_FileBacked):
 
     def slice(self, start: int, end: int) -> bytes:
         k = max(0, bisect.bisect_right(self.plain_at, start) - 1)
+        last = bisect.bisect_left(self.plain_at, end, k) - 1  # the last frame that starts before ``end``
+        if last - k >= BULK_FRAMES:
+            return self._bulk(k, last, start, end)
         parts = []
         while k < len(self.offsets) and self.plain_at[k] < end:
             base = self.plain_at[k]
             frame = self._frame(k)
             parts.append(frame[max(0, start - base):max(0, end - base)])
             k += 1
+        return b"".join(parts)
+
+    def _bulk(self, k: int, last: int, start: int, end: int) -> bytes:
+        """Frames ``k``..``last`` (a search window: many small frames) from one read of their
+        bytes, decoded in turn and not cached (they would only push the views' frames out)."""
+        base_off = self.offsets[k]
+        data = memoryview(self._pread(self._frame_end(last) - base_off, base_off))
+        parts = []
+        with self._lock:
+            for j in range(k, last + 1):
+                plain = self._decode(j, data[self.offsets[j] - base_off:self._frame_end(j) - base_off])
+                base = self.plain_at[j]
+                parts.append(plain[max(0, start - base):max(0, end - base)])
         return b"".join(parts)
