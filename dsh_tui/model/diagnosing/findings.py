@@ -160,7 +160,7 @@ def command_and_approval_findings(pairing: Pairing, found: list[Finding]) -> Non
 
 
 def turn_end_finding(f) -> Finding | None:
-    _t, index, seq, (turn, reason) = f
+    _t, index, seq, (turn, reason, _time) = f
     kind = reason.get("kind") if isinstance(reason, dict) else None
     if kind == "completed":
         return None
@@ -237,12 +237,12 @@ def event_findings(notes: Notes, open_turn_index: int | None, found: list[Findin
                                  severity="warning", turn=d.get("turn")))
     for start, done in notes.dispatches.values():
         if start is not None and done is None:
-            _t, index, seq, (root, sub, name, _e, _x) = start
+            _t, index, seq, (root, sub, name, _e, _x, _time) = start
             found.append(Finding("CODE_DISPATCH_UNFINISHED", index, seq,
                                  f"code-mode call {sub} ({name}) inside {root} started but never finished",
                                  severity="warning", call_id=root, name=name))
         elif done is not None and done[3][3]:
-            _t, index, seq, (root, sub, name, _e, text) = done
+            _t, index, seq, (root, sub, name, _e, text, _time) = done
             found.append(Finding("CODE_DISPATCH_ERROR", index, seq,
                                  f"code-mode call {sub} ({name}) inside {root} failed"
                                  + (f": {text.splitlines()[0][:160]}" if text else ""),
@@ -258,7 +258,7 @@ def event_findings(notes: Notes, open_turn_index: int | None, found: list[Findin
                              f"hook {d.get('handlerId')} at {d.get('point')} decided {d.get('decision')}"
                              + (f" (exit {d.get('exitCode')})" if d.get("exitCode") is not None else "")
                              + (f": {str(why)[:200]}" if why else ""), severity="warning", turn=d.get("turn")))
-    for _t, index, seq, (_op, goal_id, objective, reason) in notes.goals:
+    for _t, index, seq, (_op, goal_id, objective, reason, _time) in notes.goals:
         found.append(Finding("GOAL_BLOCKED", index, seq,
                              f"goal {goal_id} ({objective}) blocked" + (f": {reason}" if reason else ""),
                              severity="warning"))

@@ -153,7 +153,7 @@ def feed_facts(out: Pairing, facts: list[Fact]) -> None:
                 st.pending[cid] = p  # a known key keeps its place, as in a JS Map
                 st.started.pop(cid, None)
         elif t == "tool/call":
-            turn, step, call_id, name, args = d
+            turn, step, call_id, name, args = d[:5]  # then its time (facts.py)
             cid = _key(call_id)
             p = _tool_pair(tools, cid, name, turn, step)
             p.open = index
@@ -164,7 +164,7 @@ def feed_facts(out: Pairing, facts: list[Fact]) -> None:
             if cid in st.pending:
                 st.started[cid] = seq
         elif t == "tool/result":
-            turn, step, call_id, is_error, err, text, replace = d
+            turn, step, call_id, is_error, err, text, replace = d[:7]
             cid = _key(call_id)
             st.pending.pop(cid, None)  # repair.ts deletes on any tool/result, a replacement too
             st.started.pop(cid, None)

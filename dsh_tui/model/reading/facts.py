@@ -8,22 +8,30 @@ that read it. ``data`` is a tuple laid out per type for the frequent types (a
 tuple costs half a dict to build, to send and to read back) and a dict of the
 event's scalar fields for the rare, free-form ones:
 
-    turn/start, step/start, step/end, session/end-seed   (turn, step)
-    turn/end            (turn, reason)
-    tool/call           (turn, step, callId, name, arguments preview)
-    tool/result         (turn, step, callId, isError, error, text preview, replaces an earlier result)
+    turn/start, step/start, step/end, session/end-seed   (turn, step, time)
+    turn/end            (turn, reason, time)
+    tool/call           (turn, step, callId, name, arguments preview, time)
+    tool/result         (turn, step, callId, isError, error, text preview, replaces an earlier result, time)
     assistant/chunk finish  (turn, step, kind, failure message, code): only for a finish reason error/aborted
-    assistant/message   (turn, step, calls, interrupted): calls a tuple of (id, name, arguments preview);
+    assistant/message   (turn, step, calls, interrupted, time): calls a tuple of (id, name, arguments preview);
                         interrupted is True for a prefix kept from a cancelled stream
-    request/header      (tool names,)
+    request/header      (tool names, time)
     tool/code-dispatch-start, tool/code-dispatch
-                        (rootCallId, subCallId, name, isError, text preview)
-    goal/change         (operation, goal id, objective, blockedReason)
+                        (rootCallId, subCallId, name, isError, text preview, time)
+    goal/change         (operation, goal id, objective, blockedReason, time)
+    assistant/chunk run [turn, step, events, first time, last time, longest gap, its offset, events without a time]
+                        (CHUNKS: ChunkClock, one per run of consecutive chunk events; a list grown in place)
+
+``time`` is the event's envelope time when it is an int (epoch ms, dsh's Date.now()), else None;
+the free-form dict facts carry it under TIME_KEY. The timing model (diagnosing/timing.py) reads
+only these.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+import sys
 
 import orjson
 
@@ -33,6 +41,8 @@ PREVIEW = 240
 CHUNK = "assistant/chunk"
 MESSAGE = "assistant/message"
 FINISH = "assistant/chunk finish"  # a finish chunk whose reason is error or aborted (finish_fact)
+CHUNKS = sys.intern("assistant/chunk run")  # a run of consecutive chunk events (ChunkClock)
+TIME_KEY = "@time"  # a dict fact's envelope time (a key set after the event's own: it wins)
 
 
 Fact = tuple  # (type: str, index: int, seq: int, data: tuple | dict): the layouts above
@@ -57,6 +67,12 @@ def _text_of(blocks: Any) -> str:
 
 
 _PLAIN = frozenset({type(None), str, int, float, bool})  # JSON values fit for a dict key as they are
+_SAFE = 2**53 - 1  # vocabulary.MAX_SAFE
+
+
+def _when(time: Any) -> int | None:
+    """An event's time as a fact keeps it: an int in JavaScript's safe range, else None."""
+    return time if type(time) is int and -_SAFE <= time <= _SAFE else None
 
 
 def key_value(value: Any) -> Any:
@@ -65,12 +81,13 @@ def key_value(value: Any) -> Any:
     return value if type(value) in _PLAIN else _preview(value)
 
 
-def turn_step(d: dict, _op: Any = None) -> tuple:
+def turn_step(d: dict, _op: Any = None, time: Any = None) -> tuple:
     t, s = d.get("turn"), d.get("step")
     # Inlined key_value: this runs for most facts of a big log. The frequent extractors below and
     # note_chunk_usage inline these two expressions in turn (calling turn_step from them measured
     # +0.5% of a check's instructions).
-    return (t if type(t) in _PLAIN else _preview(t), s if type(s) in _PLAIN else _preview(s))
+    return (t if type(t) in _PLAIN else _preview(t), s if type(s) in _PLAIN else _preview(s),
+            _when(time))
 
 
 def is_usage_chunk(chunk: Any) -> bool:
@@ -113,17 +130,17 @@ def finish_fact(d: dict) -> tuple | None:
             key_value(failure.get("code")))
 
 
-def _turn_end(d: dict, _op: Any) -> tuple:
-    return (key_value(d.get("turn")), d.get("reason"))
+def _turn_end(d: dict, _op: Any, time: Any = None) -> tuple:
+    return (key_value(d.get("turn")), d.get("reason"), _when(time))
 
 
-def _tool_call(d: dict, _op: Any) -> tuple:
+def _tool_call(d: dict, _op: Any, time: Any = None) -> tuple:
     t, s, args = d.get("turn"), d.get("step"), d.get("arguments")
     return (t if type(t) in _PLAIN else _preview(t), s if type(s) in _PLAIN else _preview(s), d.get("callId"),
-            d.get("name"), args[:PREVIEW] if type(args) is str else _preview(args))
+            d.get("name"), args[:PREVIEW] if type(args) is str else _preview(args), _when(time))
 
 
-def _tool_result(d: dict, op: Any) -> tuple:
+def _tool_result(d: dict, op: Any, time: Any = None) -> tuple:
     t, s, msg = d.get("turn"), d.get("step"), d.get("message")
     if not isinstance(msg, dict):
         msg = {}
@@ -134,47 +151,50 @@ def _tool_result(d: dict, op: Any) -> tuple:
     return (t if type(t) in _PLAIN else _preview(t), s if type(s) in _PLAIN else _preview(s),
             src.get("callId", block.get("toolCallId")) if isinstance(src, dict) else block.get("toolCallId"),
             block.get("isError") is True, err if isinstance(err, dict) else None, _text_of(block.get("content")),
-            isinstance(op, dict))
+            isinstance(op, dict), _when(time))
 
 
-def _assistant_message(d: dict, _op: Any) -> tuple:
+def _assistant_message(d: dict, _op: Any, time: Any = None) -> tuple:
     t, s, msg = d.get("turn"), d.get("step"), d.get("message")
     blocks = msg.get("content") if isinstance(msg, dict) else None
     calls = tuple([(b.get("id"), b.get("name"), _preview(b.get("arguments")))
                    for b in blocks if isinstance(b, dict) and b.get("type") == "tool-call"]) if type(blocks) is list else ()
     return (t if type(t) in _PLAIN else _preview(t), s if type(s) in _PLAIN else _preview(s), calls,
-            d.get("interrupted") is True)
+            d.get("interrupted") is True, _when(time))
 
 
-def _code_dispatch(d: dict, _op: Any) -> tuple:
+def _code_dispatch(d: dict, _op: Any, time: Any = None) -> tuple:
     """A tool called from a run_code program (nested under the root call)."""
     return (key_value(d.get("rootCallId")), key_value(d.get("subCallId")), key_value(d.get("name")),
-            d.get("isError") is True, _text_of(d.get("content")))
+            d.get("isError") is True, _text_of(d.get("content")), _when(time))
 
 
-def _goal_change(d: dict, _op: Any) -> tuple:
+def _goal_change(d: dict, _op: Any, time: Any = None) -> tuple:
     goal = d.get("goal") if isinstance(d.get("goal"), dict) else {}
     return (key_value(d.get("operation")), key_value(goal.get("id")), _preview(goal.get("objective")),
-            _preview(goal.get("blockedReason")) if goal.get("blockedReason") is not None else None)
+            _preview(goal.get("blockedReason")) if goal.get("blockedReason") is not None else None,
+            _when(time))
 
 
-def _small_fields(d: dict, _op: Any) -> dict:
+def _small_fields(d: dict, _op: Any, time: Any = None) -> dict:
     out = {k: (v[:PREVIEW] if isinstance(v, str) else v) for k, v in d.items() if k != "source"}
     for k in ("turn", "step"):
         if k in out:
             out[k] = key_value(out[k])
+    out[TIME_KEY] = _when(time)
     return out
 
 
 _TOOL_SETS: dict[tuple, tuple] = {}  # one tuple per distinct tool set (marshal sends a repeat as a reference)
 
 
-def _request_header(d: dict, _op: Any) -> tuple:
+def _request_header(d: dict, _op: Any, time: Any = None) -> tuple:
     """Only the tool names: what a later tool/call is checked against (NOT_IN_TOOL_SET)."""
     header = d.get("header")
     tools = header.get("tools") if isinstance(header, dict) else None
+    time = _when(time)
     if not isinstance(tools, list):
-        return (None,)
+        return (None, time)
     names = tuple([t.get("name") for t in tools if isinstance(t, dict)])
     try:  # a long session sends the same tools with every request
         if len(_TOOL_SETS) > 64:
@@ -182,10 +202,10 @@ def _request_header(d: dict, _op: Any) -> tuple:
         names = _TOOL_SETS.setdefault(names, names)
     except TypeError:  # a name that is not a JSON scalar: not shared
         pass
-    return (names,)
+    return (names, time)
 
 
-def _scalars(d: dict, _op: Any) -> dict:
+def _scalars(d: dict, _op: Any, _time: Any = None) -> dict:
     return {k: v for k, v in d.items() if isinstance(v, (str, int, float, bool))}
 
 
@@ -207,3 +227,121 @@ LEGACY_CANDIDATES = frozenset({"turn/start", "turn/end", "steering/message", "us
                                "assistant/message", "tool/result"})
 
 
+
+
+# The model stream's clock. Most events of a big log are chunk events, so they get no fact each: a
+# run of consecutive ones (loose or packed) is one CHUNKS fact whose data is a list the scan grows
+# in place, laid out as below. Offsets count events from the run's first; a gap is a timed event's
+# time less the previous timed event's (a packed member's: its dt), so a clock stepping back makes
+# no gap and the step forward after it counts whole. A run cut where a tail slice ends is joined
+# again by the merge (join_tail_runs): the facts are the ones a linear read makes.
+R_TURN, R_STEP, R_EVENTS, R_FIRST, R_LAST, R_GAP, R_GAP_AT, R_UNTIMED, R_FIRST_AT = range(9)
+
+
+class ChunkClock:
+    """Per scanner: the run being grown. ``tick`` for a loose chunk event, ``row`` for a packed row."""
+
+    __slots__ = ("run", "next")
+
+    def __init__(self) -> None:
+        self.run: list | None = None
+        self.next = -1  # the event index that would continue the run
+
+    def _start(self, append, obj: dict, seq: Any, index: int, n: int, first: Any, last: Any, gap: int,
+               gap_at: int, untimed: int) -> None:
+        d = obj.get("data")
+        t, s = (d.get("turn"), d.get("step")) if type(d) is dict else (None, None)
+        self.run = run = [t if type(t) in _PLAIN else _preview(t), s if type(s) in _PLAIN else _preview(s),
+                          n, first, last, gap, gap_at, untimed, 0]
+        self.next = index + n
+        append((CHUNKS, index, seq, run))
+
+    def tick(self, append, time: Any, obj: dict, seq: Any, index: int) -> None:
+        """A loose assistant/chunk event ``obj`` (``time`` its envelope time) at ``index``. Runs once
+        per chunk event: the range of a time is left to the timing model."""
+        run = self.run
+        if type(time) is not int:
+            time = None
+        if run is None or index != self.next:
+            self._start(append, obj, seq, index, 1, time, time, 0, 0, time is None)
+            return
+        self.next = index + 1
+        if time is None:
+            run[R_UNTIMED] += 1
+        elif run[R_LAST] is None:
+            run[R_FIRST] = run[R_LAST] = time
+            run[R_FIRST_AT] = run[R_EVENTS]
+        else:
+            if time - run[R_LAST] > run[R_GAP]:
+                run[R_GAP], run[R_GAP_AT] = time - run[R_LAST], run[R_EVENTS]
+            run[R_LAST] = time
+        run[R_EVENTS] += 1
+
+    def row(self, append, obj: dict, seq: Any, index: int, m: int) -> None:
+        """A packed row ``obj`` standing for ``m`` chunk events from ``index``: member k's time is
+        time0 + dt[0] + ... + dt[k-1]. A projected fixture's rows (no seq0, no time0) have no times."""
+        time0 = obj.get("time0")
+        if time0 is None and "seq0" not in obj:
+            return
+        d = obj.get("data")
+        dt = d.get("dt") if type(d) is dict else None
+        first = last = None
+        gap = gap_at = 0
+        untimed = m
+        if type(time0) is int and type(dt) is list and len(dt) == m - 1:
+            try:
+                last = time0 + sum(dt)  # a str or None in dt: TypeError; a float: a float
+                gap = max(dt) if dt else 0
+            except TypeError:
+                last = None
+            if type(last) is int and type(gap) is int:
+                first, untimed = time0, 0
+                gap_at = dt.index(gap) + 1 if gap > 0 else 0
+                gap = max(gap, 0)
+            else:
+                last, gap = None, 0
+        run = self.run
+        if run is None or index != self.next:
+            self._start(append, obj, seq, index, m, first, last, gap, gap_at, untimed)
+            return
+        self.next = index + m
+        _join(run, [None, None, m, first, last, gap, gap_at, untimed, 0])
+
+
+def _join(run: list, more: list) -> None:
+    """Grow ``run`` by the run ``more`` that follows on from it, as event-by-event ticks would have."""
+    k = run[R_EVENTS]
+    run[R_EVENTS] = k + more[R_EVENTS]
+    run[R_UNTIMED] += more[R_UNTIMED]
+    first = more[R_FIRST]
+    if first is None:
+        return
+    prev = run[R_LAST]
+    if prev is None:
+        run[R_FIRST], run[R_FIRST_AT] = first, k + more[R_FIRST_AT]
+    elif first - prev > run[R_GAP]:
+        run[R_GAP], run[R_GAP_AT] = first - prev, k + more[R_FIRST_AT]
+    if more[R_GAP] > run[R_GAP]:
+        run[R_GAP], run[R_GAP_AT] = more[R_GAP], k + more[R_GAP_AT]
+    run[R_LAST] = more[R_LAST]
+
+
+def join_tail_runs(facts: list, start: int, clock: ChunkClock, tail_clock: ChunkClock | None, shift: int) -> None:
+    """After a tail slice's facts were appended to ``facts`` from ``start`` (tailmerge.py), with its
+    event indexes shifted by ``shift``: its first run joins the run the parent's ``clock`` was growing
+    if it follows on from it, and ``clock`` goes on from where the slice's (``tail_clock``) stopped.
+    The facts are then the ones a linear read makes."""
+    run = clock.run
+    if run is not None and start < len(facts) and facts[start][0] == CHUNKS and facts[start][1] == clock.next:
+        _join(run, facts[start][3])
+        del facts[start]
+    if tail_clock is None or tail_clock.run is None:
+        return
+    nxt = tail_clock.next + shift
+    for k in range(len(facts) - 1, start - 1, -1):
+        f = facts[k]
+        if f[0] == CHUNKS:
+            if f[1] + f[3][R_EVENTS] == nxt:
+                run = f[3]
+            break
+    clock.run, clock.next = run, nxt
