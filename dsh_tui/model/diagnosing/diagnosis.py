@@ -27,6 +27,8 @@ from ..reading.gcpause import gc_paused
 from .notes import Notes, take_notes
 from .pairing import Pair, Pairing, close_pairing, feed_facts
 from ..reading.session import SessionLog
+from .timewalk import TimingWalk
+from .timing import Timing
 from .usage import Usage, UsageTally, compute_usage
 
 
@@ -44,6 +46,13 @@ class Diagnosis:
     closers: list[str] = field(default_factory=list)  # dsh's repair rows, as "seq:type code callId"
     turn_ends: list[tuple] = field(default_factory=list)  # (turn, reason kind) of each turn/end, in log order
     runs: dict = field(default_factory=dict)  # end_seed_seqs, latest_run_seq, seed_length
+    clock: tuple = ()  # the timing in its plain form (Timing.plain): what the index cache keeps
+
+    @cached_property
+    def timing(self) -> Timing:
+        """Where the time went (timing.py): built in the diagnosis's pass, rebuilt from ``clock``
+        for a diagnosis read from the index cache."""
+        return Timing.from_plain(self.clock)
 
     @cached_property
     def pairs(self) -> list[Pair]:
@@ -62,12 +71,15 @@ class Head:
     pairing: Pairing
     notes: Notes
     tally: UsageTally = field(default_factory=UsageTally)  # assumes no seedLength (diagnose checks)
+    timing: TimingWalk | None = None  # the timing pass so far (made by begin: it reads the scan's usage table)
 
 
 def begin(facts: list, usage_calls: dict | None = None) -> Head:
     """Pair the facts indexed so far (the index only appends: they stay the log's first facts), and
     sum the per-call usage so far. The Head is used up by the `diagnose` it is given to."""
     head = Head(0, Pairing(), Notes())
+    if usage_calls is not None:
+        head.timing = TimingWalk(usage_calls)
     advance(head, facts, usage_calls)
     return head
 
@@ -81,6 +93,8 @@ def advance(head: Head, facts: list, usage_calls: dict | None = None) -> None:
         head.fed = len(facts)
         if usage_calls is not None:
             head.tally.add(usage_calls)
+        if head.timing is not None:
+            head.timing.feed(facts)
 
 
 def diagnose(log: SessionLog, head: Head | None = None) -> Diagnosis:
@@ -113,11 +127,17 @@ def _diagnose(log: SessionLog, head: Head | None) -> Diagnosis:
     runs = _place_in_runs(log, notes, found)
     # Newest first; at one event the conclusion comes before its evidence.
     found.sort(key=lambda f: (-1 if f.index is None else f.index, _rank(f.kind)), reverse=True)
-    return Diagnosis(found, _verdict(found, st.open_turn_index, notes), pairing,
+    walk = head.timing if head.timing is not None and head.timing.w.usage is log.res.usage_calls \
+        else TimingWalk(log.res.usage_calls)
+    timing = walk.finish(facts, pairing, log.res.projected)
+    diag = Diagnosis(found, _verdict(found, st.open_turn_index, notes), pairing,
                      compute_usage(log, head.tally),
                      notes.preset[0] if notes.preset else log.header.get("agentPreset"),
                      st.open_turn, notes.latest_tools, notes.descriptor, bool(log.raw.corruption or log.res.corruption),
-                     _closers(log, pairing), [(f[3][0], _reason_kind(f[3][1])) for f in notes.turn_ends], runs)
+                     _closers(log, pairing), [(f[3][0], _reason_kind(f[3][1])) for f in notes.turn_ends], runs,
+                     timing.plain())
+    diag.__dict__["timing"] = timing  # the cached property's value: no rebuild from the plain form
+    return diag
 
 
 def _reason_kind(reason: Any) -> Any:

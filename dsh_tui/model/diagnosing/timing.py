@@ -1,0 +1,389 @@
+"""Where the time went: model calls, tool calls, commands and turns, timed by the log's own clocks.
+
+Every time here is an event's envelope ``time`` (epoch ms, dsh's ``Date.now()``; 1 ms resolution),
+or for a chunk inside a packed row ``time0`` plus its ``dt``s. Nothing is estimated: where a time is
+absent (a projected fixture has none), not an integer, or runs backwards, the duration is None and
+the item says why in ``missing``. Built by `timewalk.compute_timing` in the diagnosis's pass; the
+UI only renders what this module returns (rows with typed columns, waterfall lanes in ms from the
+turn's start, an activity histogram, anomaly positions).
+
+A turn's wall time is split by what was going on at each moment, the first of: an approval wait,
+a tool running, a retry wait, a model call (request to its last output), else idle. The parts add
+up to the wall time exactly, however calls overlap.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from heapq import nlargest
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
+from array import array
+from typing import Any
+
+STALL_MS = 30_000  # default threshold of the "stall" anomaly: a gap between a call's outputs longer than this
+
+# The anomaly kinds, in the order a UI cycles through them, with their names for people.
+ANOMALY_KINDS = {
+    "error": "error result", "retry": "retry", "turn-end": "turn end other than completed",
+    "unpaired": "unpaired call or command", "approval": "approval denied or undecided",
+    "compaction": "compaction", "stall": "stall",
+}
+
+
+@dataclass(slots=True)
+class ModelCall:
+    """One model call: a (turn, step). Times are epoch ms; durations ms."""
+    turn: Any
+    step: Any
+    index: int  # its request/header, else step/start, else first output event
+    seq: int
+    start: int | None = None  # the request start
+    start_from: str | None = None  # "request/header" | "step/start" (None: neither was seen)
+    attempt_start: int | None = None  # the last attempt's start (the request, else its llm/retry-started / llm/retry)
+    first_output: int | None = None  # the last attempt's first chunk event
+    last_output: int | None = None
+    end: int | None = None  # its assistant/message
+    end_index: int | None = None
+    chunks: int = 0
+    untimed: int = 0  # chunk events without a usable time
+    output_tokens: int | None = None
+    stall_ms: int = 0  # the longest gap between two outputs of one attempt
+    stall_index: int | None = None  # the event after that gap
+    retries: list = field(default_factory=list)  # [index, seq, time, delayMs, wait ms, resumed at]
+    missing: list = field(default_factory=list)
+
+    @property
+    def ttft_ms(self) -> int | None:
+        return _span(self.attempt_start, self.first_output)
+
+    @property
+    def decode_ms(self) -> int | None:
+        return _span(self.first_output, self.last_output)
+
+    @property
+    def duration_ms(self) -> int | None:
+        return _span(self.start, self.end if self.end is not None else self.last_output)
+
+    @property
+    def retry_wait_ms(self) -> int | None:
+        waits = [r[4] for r in self.retries if r[4] is not None]
+        return sum(waits) if waits else None
+
+    @property
+    def tokens_per_s(self) -> float | None:
+        d = self.decode_ms
+        if self.output_tokens is None or not d:
+            return None
+        return round(self.output_tokens * 1000 / d, 1)
+
+
+@dataclass(slots=True)
+class ToolTiming:
+    call_id: Any
+    name: Any
+    turn: Any
+    step: Any
+    index: int  # its tool/call
+    seq: int
+    start: int | None = None
+    end: int | None = None  # its tool/result
+    end_index: int | None = None
+    approval_ms: int | None = None  # time spent waiting on approvals that name this call
+    status: str = "open"  # "ok" | "error" | "open"
+    missing: list = field(default_factory=list)
+
+    @property
+    def duration_ms(self) -> int | None:
+        return _span(self.start, self.end)
+
+
+@dataclass(slots=True)
+class CommandTiming:
+    command_id: Any
+    name: Any
+    index: int  # its command/run
+    seq: int
+    start: int | None = None
+    end: int | None = None
+    missing: list = field(default_factory=list)
+
+    @property
+    def duration_ms(self) -> int | None:
+        return _span(self.start, self.end)
+
+
+@dataclass(slots=True)
+class TurnTiming:
+    turn: Any
+    index: int  # its turn/start
+    seq: int
+    start: int | None = None
+    end: int | None = None  # its turn/end, else (open) its last event's time
+    reason: Any = None  # the turn/end reason kind; None while open
+    open: bool = True
+    calls: list = field(default_factory=list)  # positions in Timing.calls
+    tools: list = field(default_factory=list)  # positions in Timing.tools
+    approvals: list = field(default_factory=list)  # [asked time, decided time, asked index, outcome]
+    split: dict = field(default_factory=dict)  # model/retry/tool/approval/idle ms (empty: no wall time)
+    missing: list = field(default_factory=list)
+
+    @property
+    def wall_ms(self) -> int | None:
+        return _span(self.start, self.end)
+
+
+@dataclass(slots=True)
+class Stall:
+    turn: Any
+    step: Any
+    index: int  # the event after the gap
+    duration_ms: int
+
+
+@dataclass(slots=True)
+class Span:
+    kind: str  # "ttft" | "decode" | "model" | "retry" | "tool" | "approval"
+    start_ms: int  # from the turn's start
+    end_ms: int
+    label: str
+    index: int  # the event to jump to
+
+
+@dataclass(slots=True)
+class Lane:
+    name: str  # "model" | "retry" | "tool" | "approval"
+    spans: list
+
+
+@dataclass(slots=True)
+class Row:
+    """One line of the timing table: a model call, a tool call or a command."""
+    kind: str
+    turn: Any
+    step: Any
+    name: str
+    call_id: Any
+    index: int
+    seq: int
+    duration_ms: int | None
+    ttft_ms: int | None = None
+    decode_ms: int | None = None
+    tokens_per_s: float | None = None
+    stall_ms: int | None = None
+    wait_ms: int | None = None  # approval wait (tool) or retry wait (model)
+    missing: str = ""
+
+
+# The table's columns: (Row attribute, title, type). Sorting puts None last either way.
+COLUMNS = (("kind", "kind", str), ("turn", "turn", int), ("step", "step", int), ("name", "name", str),
+           ("duration_ms", "total ms", int), ("ttft_ms", "TTFT ms", int), ("decode_ms", "decode ms", int),
+           ("tokens_per_s", "tok/s", float), ("stall_ms", "stall ms", int), ("wait_ms", "wait ms", int),
+           ("seq", "seq", int), ("missing", "missing", str))
+
+
+def _span(a: int | None, b: int | None) -> int | None:
+    """b - a, or None when either is unknown or the clock ran backwards."""
+    if a is None or b is None or b < a:
+        return None
+    return b - a
+
+
+@dataclass
+class Timing:
+    calls: list[ModelCall] = field(default_factory=list)
+    tools: list[ToolTiming] = field(default_factory=list)
+    commands: list[CommandTiming] = field(default_factory=list)
+    turns: list[TurnTiming] = field(default_factory=list)
+    marks: dict = field(default_factory=dict)  # anomaly kind (but stall) -> sorted event indexes
+    missing: list = field(default_factory=list)  # why the log as a whole has no (or only some) times
+
+    # -- the table -----------------------------------------------------------------------------
+    def rows(self) -> list[Row]:
+        """Model calls, tool calls and commands, slowest first (see `sort_rows` for other orders).
+        Made on first use; the list is shared: sort a copy."""
+        got = self.__dict__.get("_rows")
+        if got is None:
+            got = self.__dict__["_rows"] = sort_rows([*map(call_row, self.calls), *map(tool_row, self.tools),
+                                                      *map(command_row, self.commands)])
+        return got
+
+    def slowest(self, n: int = 20, kinds: tuple = ("model", "tool")) -> list[Row]:
+        """The ``n`` slowest of ``kinds`` ("model", "tool", "command"), slowest first, ties by position."""
+        items = [(c.duration_ms, -c.index, k, c) for k, group, make in
+                 (("model", self.calls, call_row), ("tool", self.tools, tool_row), ("command", self.commands, command_row))
+                 if k in kinds for c in group if c.duration_ms is not None]
+        top = nlargest(n, items, key=lambda x: (x[0], x[1]))
+        return [{"model": call_row, "tool": tool_row, "command": command_row}[k](c) for _d, _i, k, c in top]
+
+    def stalls(self, n: int | None = 20, threshold_ms: int = 0) -> list[Stall]:
+        """Each call's longest gap between outputs, longest first (those over ``threshold_ms``)."""
+        out = [Stall(c.turn, c.step, c.stall_index, c.stall_ms) for c in self.calls
+               if c.stall_index is not None and c.stall_ms > threshold_ms]
+        out.sort(key=lambda s: (-s.duration_ms, s.index))
+        return out if n is None else out[:n]
+
+    # -- one turn ------------------------------------------------------------------------------
+    def turn_of(self, turn: Any) -> TurnTiming | None:
+        """The last turn numbered ``turn`` (a resumed log may repeat a number)."""
+        return next((t for t in reversed(self.turns) if t.turn == turn), None)
+
+    def turn_at(self, index: int) -> TurnTiming | None:
+        """The turn holding event ``index`` (the last one begun at or before it)."""
+        k = bisect_right([t.index for t in self.turns], index) - 1
+        return self.turns[k] if k >= 0 else None
+
+    def lanes(self, turn: TurnTiming) -> list[Lane]:
+        """The turn's waterfall: spans in ms from its start (clipped to it), one lane per activity."""
+        lanes = {name: Lane(name, []) for name in ("model", "retry", "tool", "approval")}
+        if turn.start is None or turn.end is None or turn.end < turn.start:
+            return list(lanes.values())
+
+        def add(lane: str, kind: str, a: int | None, b: int | None, label: str, index: int) -> None:
+            if a is None or b is None or b < a:
+                return
+            a, b = max(a, turn.start), min(b, turn.end)
+            if b >= a:
+                lanes[lane].spans.append(Span(kind, a - turn.start, b - turn.start, label, index))
+
+        for k in turn.calls:
+            c = self.calls[k]
+            label = f"step {c.step}"
+            if c.first_output is None:
+                add("model", "model", c.start, c.end, label, c.index)
+            else:
+                add("model", "ttft", c.attempt_start, c.first_output, label, c.index)
+                add("model", "decode", c.first_output, c.last_output, label, c.index)
+            for r in c.retries:
+                add("retry", "retry", r[2], r[5], f"retry {label}", r[0])
+        for k in turn.tools:
+            t = self.tools[k]
+            add("tool", "tool", t.start, t.end, _name(t.name), t.index)
+        for asked, decided, index, outcome in turn.approvals:
+            add("approval", "approval", asked, decided, _name(outcome), index)
+        return list(lanes.values())
+
+    # -- the session's time --------------------------------------------------------------------
+    def stamps(self) -> tuple[array, array]:
+        """(event indexes, their times), by index: every timed start and end of a turn, call, tool
+        and command (made on first use)."""
+        got = self.__dict__.get("_stamps")
+        if got is None:
+            pairs = []
+            for c in self.calls:
+                pairs += ((c.index, c.start), (c.end_index, c.end))
+            for t in self.tools:
+                pairs += ((t.index, t.start), (t.end_index, t.end))
+            for m in self.commands:
+                pairs.append((m.index, m.start))
+            for t in self.turns:
+                pairs.append((t.index, t.start))
+            pairs = sorted(p for p in pairs if p[0] is not None and p[1] is not None)
+            got = self.__dict__["_stamps"] = (array("q", [i for i, _ in pairs]), array("q", [t for _, t in pairs]))
+        return got
+
+    @property
+    def span(self) -> tuple[int, int] | None:
+        """(first, last) time of the session's timed events, or None without times."""
+        got = self.__dict__.get("_span", False)
+        if got is False:
+            times = [*self.stamps()[1], *[t for c in self.calls for t in (c.first_output, c.last_output)
+                                          if t is not None]]
+            got = self.__dict__["_span"] = (min(times), max(times)) if times else None
+        return got
+
+    def activity(self, n: int) -> list[int]:
+        """Events per bucket, ``n`` equal buckets over the session's time (for a sparkline): each
+        timed start and end, and a model call's output events spread evenly over its output's span
+        (the log keeps their run, not each)."""
+        span = self.span
+        out = [0] * max(0, n)
+        if span is None or n <= 0:
+            return out
+        lo, hi = span
+        width = max(1, hi - lo + 1)
+        for t in self.stamps()[1]:
+            out[min(n - 1, max(0, (t - lo) * n // width))] += 1
+        for c in self.calls:
+            if c.chunks and c.first_output is not None and c.last_output is not None:
+                a = min(n - 1, max(0, (c.first_output - lo) * n // width))
+                b = min(n - 1, max(a, (c.last_output - lo) * n // width))
+                share, rest = divmod(c.chunks, b - a + 1)
+                for k in range(a, b + 1):
+                    out[k] += share + (k - a < rest)
+        return out
+
+    def time_at(self, index: int) -> int | None:
+        """The time of event ``index``, or of the last timed event before it (chunk events and
+        events outside the diagnosis's types are not stamped one by one)."""
+        si, st = self.stamps()
+        k = bisect_right(si, index) - 1
+        return st[k] if k >= 0 else None
+
+    def position(self, index: int, n: int) -> int | None:
+        """Which of ``n`` activity buckets event ``index`` falls in (the sparkline's cursor mark)."""
+        span, t = self.span, self.time_at(index)
+        if span is None or t is None or n <= 0:
+            return None
+        lo, hi = span
+        return min(n - 1, max(0, (t - lo) * n // max(1, hi - lo + 1)))
+
+    # -- anomalies -----------------------------------------------------------------------------
+    def anomalies(self, kind: str, stall_ms: int = STALL_MS) -> list[int]:
+        """Sorted event indexes of one anomaly kind (ANOMALY_KINDS); ``stall_ms`` is the stall threshold."""
+        if kind == "stall":
+            return sorted({s.index for s in self.stalls(None, stall_ms)})
+        return list(self.marks.get(kind, ()))
+
+    def anomaly_counts(self, stall_ms: int = STALL_MS) -> dict[str, int]:
+        return {k: len(self.anomalies(k, stall_ms)) for k in ANOMALY_KINDS}
+
+    # -- the cache's plain form ----------------------------------------------------------------
+    def plain(self) -> tuple:
+        """Only tuples, lists, dicts and scalars: what the index cache holds (cachecodec)."""
+        return (PLAIN_VERSION, *[list(map(_FIELDS[cls], items)) for cls, items in
+                                 ((ModelCall, self.calls), (ToolTiming, self.tools), (CommandTiming, self.commands),
+                                  (TurnTiming, self.turns))], self.marks, self.missing)
+
+    @classmethod
+    def from_plain(cls, plain: Any) -> Timing:
+        if not (type(plain) is tuple and len(plain) == 7 and plain[0] == PLAIN_VERSION):
+            return cls(missing=["no timing in this diagnosis"])
+        _v, calls, tools, commands, turns, marks, missing = plain
+        return cls([ModelCall(*c) for c in calls], [ToolTiming(*t) for t in tools],
+                   [CommandTiming(*c) for c in commands], [TurnTiming(*t) for t in turns], marks, missing)
+
+
+PLAIN_VERSION = 1
+_FIELDS = {cls: attrgetter(*(f.name for f in fields(cls))) for cls in (ModelCall, ToolTiming, CommandTiming, TurnTiming)}
+
+
+def call_row(c: ModelCall) -> Row:
+    return Row("model", c.turn, c.step, "model", None, c.index, c.seq, c.duration_ms, c.ttft_ms, c.decode_ms,
+               c.tokens_per_s, c.stall_ms if c.first_output is not None else None, c.retry_wait_ms,
+               "; ".join(c.missing))
+
+
+def tool_row(t: ToolTiming) -> Row:
+    return Row("tool", t.turn, t.step, _name(t.name), t.call_id, t.index, t.seq, t.duration_ms,
+               wait_ms=t.approval_ms, missing="; ".join(t.missing))
+
+
+def command_row(m: CommandTiming) -> Row:
+    return Row("command", None, None, _name(m.name), m.command_id, m.index, m.seq, m.duration_ms,
+               missing="; ".join(m.missing))
+
+
+def sort_rows(rows: list[Row], column: str = "duration_ms", descending: bool = True) -> list[Row]:
+    """``rows`` ordered by ``column`` (a COLUMNS key); rows without a value come last either way."""
+    known = [r for r in rows if getattr(r, column) is not None]
+    known.sort(key=lambda r: (_key(getattr(r, column)), -r.index if descending else r.index), reverse=descending)
+    return known + [r for r in rows if getattr(r, column) is None]
+
+
+def _key(v: Any) -> Any:
+    return (0, v, "") if isinstance(v, (int, float)) and not isinstance(v, bool) else (1, 0, str(v))
+
+
+def _name(v: Any) -> str:
+    return v if isinstance(v, str) else "(absent)" if v is None else repr(v)
