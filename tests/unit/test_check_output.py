@@ -66,7 +66,7 @@ def test_markdown_report_renders_only_its_own_structure(crafted):
     tokens = _tokens(report)
     headings = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open"]
     assert headings == ["dsh session report: TOOL_OUTCOME_UNKNOWN", "Header", "Snippet", "Pairs around it",
-                        f"Findings ({len(diag.findings)}, newest first)"]
+                        "Timing of turn 1", f"Findings ({len(diag.findings)}, newest first)"]
     rendered = [t.type for t in tokens if t.type in RENDERS - {"heading_open"}]
     assert rendered == [], rendered  # no image, link, autolink or HTML from any value
     fences = [t for t in tokens if t.type in ("fence", "code_block")]
@@ -99,7 +99,7 @@ def test_markdown_from_the_cli_is_the_masked_report_and_inert(crafted, capsys):
     outside = lines[:fence_at[0]] + lines[fence_at[1] + 1:]
     assert [x for x in outside if x.startswith("#")] == [
         "# dsh session report: TOOL_OUTCOME_UNKNOWN", "## Header", "## Snippet", "## Pairs around it",
-        f"## Findings ({len(diagnose(log).findings)}, newest first)"]
+        "## Timing of turn 1", f"## Findings ({len(diagnose(log).findings)}, newest first)"]
     assert not [x for x in outside if x.startswith(("!", "<", "[", ">", "`"))]
 
 
@@ -116,7 +116,7 @@ def test_text_format_has_one_line_per_value(crafted):
     assert [x for x in lines if x.startswith("==")] == [
         "== Header ==", "== Decode ==", "== Verdict ==",
         f"== Findings ({len(diag.findings)} in {len({f.kind for f in diag.findings})} kinds, newest first) ==",
-        "== Usage ==", "== Bug-report snippet (secrets not masked: --format markdown masks them) =="]
+        "== Usage ==", "== Slowest ==", "== Bug-report snippet (secrets not masked: --format markdown masks them) =="]
     assert not [x for x in lines if x.startswith(("#", "```", "!", "<"))]
     assert f"  id: {one_line(CRAFTED_HEADER['id'], None)}" in lines
     assert f"callId:          {one_line(CALL_ID, 300)}" in lines

@@ -16,6 +16,7 @@ from ... import __version__
 from ...safety import escape_json, one_line
 from ..diagnosing.diagnosis import Diagnosis, Finding
 from .summary import ABSENT, decode_text, field_text, plural, preset_text, turn_step
+from .timing_text import slowest_lines, timing_json, turn_markdown
 from ..reading.session import SessionLog
 
 SCHEMA = "dsh-tui/check/1"
@@ -244,6 +245,8 @@ def bug_report_markdown(log: SessionLog, diag: Diagnosis, finding: Finding | Non
             out.append(f"| {md.text(p.kind)} | {md.cell(val(p.key))} | {md.cell(val(p.name))} | "
                        f"**{md.text(val(p.status, 80))}** | {md.cell(val(p.code or ''))} | {md.text(seqs)} |")
         out.append("")
+    if f is not None and f.turn is not None:
+        out += turn_markdown(log, diag.timing, f.turn, val, md)
     out += [f"## Findings ({len(diag.findings)}, newest first)", ""]
     for x in diag.findings[:50]:
         who = "".join(f" {label} {md.code(val(v))}" for label, v in (("callId", x.call_id), ("name", x.name))
@@ -330,6 +333,7 @@ def check_json(log: SessionLog, diag: Diagnosis, lineage=None) -> dict[str, Any]
         "pairs": {"tool": len(diag.pairing.tools), "command": len(diag.pairing.commands),
                   "approval": len(diag.pairing.approvals)},
         "usage": diag.usage.as_dict(),
+        "timing": timing_json(log, diag.timing),
         "snippet": snippet(log, diag, mask=False),
         "dsh_tui_version": __version__,
     }
@@ -397,6 +401,8 @@ def check_text(log: SessionLog, diag: Diagnosis, *, markdown: bool = False, line
     if any(u.inherited.values()):
         out.append(f"{bullet}inherited through the fork seed (not counted): "
                    + ", ".join(f"{k} {v:,}" for k, v in u.inherited.items() if v))
+    out.append(title("Slowest"))
+    out += [f"{bullet}{line}" for line in slowest_lines(log, diag.timing)]
     out.append(title("Bug-report snippet (secrets not masked: --format markdown masks them)"))
     out = [one_line(x, None) for x in out]
     out.append(snippet(log, diag, mask=False).rstrip("\n"))  # one value per line already

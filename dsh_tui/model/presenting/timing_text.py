@@ -1,0 +1,134 @@
+"""The timing in `check`'s outputs: the JSON ``timing`` object, the text's "Slowest" section and
+the markdown report's timing of the verdict's turn. Log text (tool names, call ids) goes through
+``safety.one_line`` where a person reads it; the JSON keeps values exact (json_text escapes them).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...safety import one_line
+from ..diagnosing.timing import STALL_MS, Row, Timing, TurnTiming
+
+TOP = 20  # slowest calls and stalls listed in the JSON
+TEXT_TOP = 5  # and in the text report
+SPLIT_KEYS = ("model_ms", "retry_ms", "tool_ms", "approval_ms", "idle_ms")
+
+
+def _seq(log, index: int | None) -> int | None:
+    return None if index is None else log.seq_of(index)
+
+
+def _row_json(log, r: Row) -> dict[str, Any]:
+    out = {"kind": r.kind, "seq": r.seq, "turn": r.turn, "step": r.step, "callId": r.call_id,
+           "name": r.name if r.kind != "model" else None, "duration_ms": r.duration_ms}
+    if r.kind == "model":
+        out.update(ttft_ms=r.ttft_ms, decode_ms=r.decode_ms, tokens_per_s=r.tokens_per_s, stall_ms=r.stall_ms,
+                   retry_wait_ms=r.wait_ms)
+    else:
+        out["approval_wait_ms"] = r.wait_ms
+    out["missing"] = r.missing or None
+    return out
+
+
+def _turn_json(t: TurnTiming) -> dict[str, Any]:
+    return {"turn": t.turn, "seq": t.seq, "reason": t.reason, "open": t.open, "wall_ms": t.wall_ms,
+            **{k: t.split.get(k) for k in SPLIT_KEYS}, "missing": t.missing or None}
+
+
+def timing_json(log, timing: Timing) -> dict[str, Any]:
+    """`check --format json`'s ``timing``: per turn, the slowest calls and stalls, totals, anomaly counts."""
+    totals = {k: sum(t.split.get(k, 0) for t in timing.turns) for k in SPLIT_KEYS}
+    totals["wall_ms"] = sum(t.wall_ms or 0 for t in timing.turns)
+    return {
+        "clock": "the log's own event times (epoch ms, 1 ms resolution); durations never estimated",
+        "missing": timing.missing,
+        "totals": totals,
+        "counts": {"turns": len(timing.turns), "model_calls": len(timing.calls), "tool_calls": len(timing.tools),
+                   "commands": len(timing.commands)},
+        "turns": [_turn_json(t) for t in timing.turns],
+        "slowest": [_row_json(log, r) for r in timing.slowest(TOP)],
+        "stalls": [{"seq": _seq(log, s.index), "turn": s.turn, "step": s.step, "duration_ms": s.duration_ms}
+                   for s in timing.stalls(TOP)],
+        "slowest_commands": [_row_json(log, r) for r in timing.slowest(TOP, ("command",))],
+        "anomalies": {"stall_threshold_ms": STALL_MS, **timing.anomaly_counts()},
+    }
+
+
+def ms(v: int | None) -> str:
+    """A duration for people: ms under 10 s, else seconds (thousands separators as elsewhere)."""
+    if v is None:
+        return "?"
+    return f"{v:,} ms" if v < 10_000 else f"{v / 1000:,.1f} s"
+
+
+def _who(r: Row) -> str:
+    if r.kind == "model":
+        return f"model call turn {r.turn} step {r.step}"
+    what = f"{r.kind} {r.name}"
+    return what + (f" {r.call_id}" if isinstance(r.call_id, str) else "")
+
+
+def row_line(r: Row) -> str:
+    parts = [f"{ms(r.duration_ms):>10}  seq {r.seq:,}  {_who(r)}"]
+    if r.kind == "model":
+        extra = [f"TTFT {ms(r.ttft_ms)}" if r.ttft_ms is not None else "",
+                 f"decode {ms(r.decode_ms)}" if r.decode_ms is not None else "",
+                 f"{r.tokens_per_s:,.0f} tok/s" if r.tokens_per_s is not None else "",
+                 f"stall {ms(r.stall_ms)}" if r.stall_ms else "",
+                 f"retry wait {ms(r.wait_ms)}" if r.wait_ms else ""]
+    else:
+        extra = [f"approval wait {ms(r.wait_ms)}" if r.wait_ms else ""]
+    extra = [x for x in extra if x]
+    return one_line(parts[0] + (f" ({', '.join(extra)})" if extra else ""), 300)
+
+
+def slowest_lines(log, timing: Timing) -> list[str]:
+    """The text report's "Slowest" section body: where the time went, in a few lines."""
+    if timing.missing and not timing.slowest(1, ("model", "tool", "command")):
+        return [one_line("no timing: " + "; ".join(timing.missing), 300)]
+    out = []
+    wall = sum(t.wall_ms or 0 for t in timing.turns)
+    if wall:
+        split = {k: sum(t.split.get(k, 0) for t in timing.turns) for k in SPLIT_KEYS}
+        out.append(f"turns {ms(wall)}: " + ", ".join(f"{k[:-3]} {ms(v)} ({v * 100 // wall}%)"
+                                                     for k, v in split.items() if v))
+    out += [row_line(r) for r in timing.slowest(TEXT_TOP)]
+    stalls = timing.stalls(3)
+    if stalls and stalls[0].duration_ms:
+        out.append("longest stalls: " + ", ".join(f"{ms(s.duration_ms)} at seq {_seq(log, s.index):,}"
+                                                  for s in stalls))
+    long = len(timing.anomalies("stall"))
+    if long:
+        out.append(f"{long:,} call(s) stalled over {ms(STALL_MS)} between outputs")
+    if timing.missing:
+        out.append(one_line("missing: " + "; ".join(timing.missing), 300))
+    return out
+
+
+def turn_markdown(log, timing: Timing, turn: Any, val, md) -> list[str]:
+    """The markdown report's timing of the verdict's turn (``val`` masks and cuts a value, ``md``
+    is the markdown module): its split and its calls, slowest first."""
+    t = timing.turn_of(turn)
+    if t is None:
+        return []
+    out = [f"## Timing of turn {md.text(val(turn, 40))}", ""]
+    if t.wall_ms is None:
+        out += [md.text(val("no wall time: " + "; ".join(t.missing or timing.missing or ["no times"]), 600)), ""]
+    else:
+        out.append("| wall | " + " | ".join(k[:-3] for k in SPLIT_KEYS) + " |")
+        out.append("|---" * (len(SPLIT_KEYS) + 1) + "|")
+        out.append(f"| {ms(t.wall_ms)} | " + " | ".join(ms(t.split.get(k)) for k in SPLIT_KEYS) + " |")
+        out.append("")
+        if t.missing:
+            out += [md.text(val("; ".join(t.missing), 600)), ""]
+    mine = {("model", timing.calls[k].index) for k in t.calls} | {("tool", timing.tools[k].index) for k in t.tools}
+    rows = [r for r in timing.slowest(10_000) if (r.kind, r.index) in mine][:10]
+    if rows:
+        out += ["| call | seq | total | TTFT | decode | stall | wait |", "|---|---|---|---|---|---|---|"]
+        for r in rows:
+            out.append(f"| {md.cell(val(_who(r), 120))} | {r.seq} | {ms(r.duration_ms)} | "
+                       f"{ms(r.ttft_ms) if r.kind == 'model' else ''} | {ms(r.decode_ms) if r.kind == 'model' else ''} | "
+                       f"{ms(r.stall_ms) if r.stall_ms else ''} | {ms(r.wait_ms) if r.wait_ms else ''} |")
+        out.append("")
+    return out
