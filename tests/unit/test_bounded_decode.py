@@ -142,3 +142,22 @@ def test_a_view_decodes_no_more_than_the_index_says(write_zstd):
         err, peak = _peak(read)
         assert isinstance(err, LogChanged) and "changed since it was read" in str(err), err
         assert peak < 4 << 20
+
+
+def test_a_big_frame_of_many_records_is_indexed_a_piece_at_a_time(tmp_path):
+    """A frame that must be measured (past CHECK_ABOVE) and holds many records is decoded a piece
+    at a time, cut at newlines: the same index as small frames give, and never its whole text held."""
+    body = [orjson.dumps(ev("assistant/chunk", k, {"turn": 1, "step": 1, "chunk": {"type": "text-delta",
+                                                                                     "text": f"{k:08d}" + "q" * 160}}))
+            for k in range(200_000)]
+    text = b"".join(line + b"\n" for line in body)
+    assert len(text) > CHECK_ABOVE
+    one, many = tmp_path / "one.zst", tmp_path / "many.zst"
+    one.write_bytes(HEADER_FRAME + frame(text))
+    many.write_bytes(HEADER_FRAME + b"".join(frame(b"".join(line + b"\n" for line in body[k:k + 1000]))
+                                             for k in range(0, len(body), 1000)))
+    log, peak = _peak(load_session, one, parallel=False)
+    assert log.res == load_session(many, parallel=False).res and log.raw.frames == 2
+    # ~0.4x here (the decoder's pieces and the scan's lines); decoded whole, it was ~1.1x
+    assert peak < len(text) / 2, f"{peak / len(text):.2f}x the frame's text"
+    assert log.event(199_999).event["data"]["chunk"]["text"].startswith("00199999")

@@ -156,6 +156,46 @@ def plain_size(dctx: zstandard.ZstdDecompressor, view: memoryview, stop_after: i
     return min(got, stop_after + 1)
 
 
+def measure(dctx: zstandard.ZstdDecompressor, view: memoryview, stop_after: int) -> tuple[int, int, bool]:
+    """`plain_size`, and what the count sees on the way: (size, newlines, ends with a newline)."""
+    reader = dctx.stream_reader(view, read_across_frames=False)
+    buf = bytearray(min(PIECE, stop_after + 1))
+    got = newlines = 0
+    last = 0
+    while got <= stop_after:
+        n = reader.readinto(buf)
+        if not n:
+            break
+        got += n
+        newlines += buf.count(b"\n", 0, n)
+        last = buf[n - 1]
+    return min(got, stop_after + 1), newlines, last == 0x0A
+
+
+def line_pieces(dctx: zstandard.ZstdDecompressor, view: memoryview, piece: int = 4 * PIECE) -> Iterator[bytes]:
+    """A frame's text a piece at a time, each piece cut after its last newline (what follows is
+    carried into the next): a big frame of many records is never held whole. The frame must end
+    with a newline (`measure` says so) or its last partial line is not yielded."""
+    reader = dctx.stream_reader(view, read_across_frames=False)
+    carry = bytearray()
+    while True:
+        part = reader.read(piece)
+        if not part:
+            return
+        cut = part.rfind(b"\n") + 1
+        if not cut:
+            carry += part
+            continue
+        if carry:
+            carry += memoryview(part)[:cut]
+            yield bytes(carry)
+            carry = bytearray()
+        else:
+            yield part if cut == len(part) else part[:cut]
+        if cut < len(part):
+            carry += memoryview(part)[cut:]
+
+
 def needs_measuring(blocks: int, room: int) -> bool:
     """Whether a frame of ``blocks`` blocks could decode past ``room`` or CHECK_ABOVE (then: measure
     it with `plain_size` before decoding it)."""

@@ -26,6 +26,7 @@ from .frames import MAX_FRAME_PLAIN, decode_frame
 from .source import LogUnreadable
 
 FRAME_CACHE = 64  # decoded frames kept (a screen of records spans a few)
+FRAME_CACHE_BYTES = 32 << 20  # and no more text than this (beside the newest frame, however big)
 BULK_FRAMES = 8  # a slice over more frames than this reads their bytes at once (search windows)
 
 
@@ -100,6 +101,7 @@ class FrameStore(_FileBacked):
         self.file_size = file_size
         self._dctx = zstandard.ZstdDecompressor()
         self._cache: OrderedDict[int, bytes] = OrderedDict()
+        self._cached = 0  # bytes held in _cache
         # Views and worker threads (search, copy, follow) read concurrently; a decompressor
         # and the frame cache are not thread-safe.
         self._lock = threading.RLock()
@@ -138,8 +140,9 @@ class FrameStore(_FileBacked):
         start, end = self.offsets[k], self._frame_end(k)
         plain = self._decode(k, memoryview(self._pread(end - start, start)))
         self._cache[k] = plain
-        if len(self._cache) > FRAME_CACHE:
-            self._cache.popitem(last=False)
+        self._cached += len(plain)
+        while len(self._cache) > 1 and (len(self._cache) > FRAME_CACHE or self._cached > FRAME_CACHE_BYTES):
+            self._cached -= len(self._cache.popitem(last=False)[1])
         return plain
 
     def slice(self, start: int, end: int) -> bytes:

@@ -20,8 +20,8 @@ from typing import Callable, Iterator
 import zstandard
 
 from .filewindow import FileBytes, open_file
-from .frames import (BLOCK_MAX, CHECK_ABOVE, MAX_FRAME_PLAIN, ZSTD_MAGIC, FrameError, FrameSpan, plain_size,
-                     too_big_message, walk_frames)
+from .frames import (BLOCK_MAX, CHECK_ABOVE, MAX_FRAME_PLAIN, ZSTD_MAGIC, FrameError, FrameSpan, line_pieces,
+                     measure, too_big_message, walk_frames)
 
 DEFAULT_MAX_PLAIN_BYTES = 4 * 1024**3  # the limit's ceiling; a machine with less than 16 GiB gets a quarter of it
 HEAD_PROBE = 64 << 10  # the first bytes read to tell the encoding and check the header before anything else
@@ -276,15 +276,34 @@ def iter_plain(raw: RawLog, data: bytes | FileBytes, limit: int, *, progress: Pr
                     progress(begin, total)
             room = limit - produced
             bound = max(1, span.blocks) * BLOCK_MAX  # what its blocks can decode to at most
+            streamed = None  # a big frame of many records: its size, decoded below a piece at a time
             try:
                 if bound > room or bound > CHECK_ABOVE:  # zstdframes.needs_measuring, inlined: measure it first
-                    _refuse_past(raw, plain_size(dctx, frame, min(room, MAX_FRAME_PLAIN)), room, limit, begin, end, total)
-                plain = new_decoder().decompress(frame)  # decode_frame, inlined (~35k frames in a big log)
+                    size, newlines, whole_lines = measure(dctx, frame, min(room, MAX_FRAME_PLAIN))
+                    _refuse_past(raw, size, room, limit, begin, end, total)
+                    if span.complete and frames and newlines > 1 and whole_lines:
+                        streamed = size
+                if streamed is None:
+                    plain = new_decoder().decompress(frame)  # decode_frame, inlined (~35k frames in a big log)
             except zstandard.ZstdError as exc:
                 if span.complete:
                     raw.corruption.append(Corruption(begin, "bad-frame", f"frame at byte {begin} does not decode: {exc}"))
                     break
                 plain = b""
+            if streamed is not None:  # the frame's records, never its whole text at once
+                if pending:
+                    raw.frames = frames
+                    yield b"".join(pending) if len(pending) > 1 else pending[0]
+                    pending, pending_len = [], 0
+                offsets_append(begin)
+                plain_append(produced)
+                yield from line_pieces(dctx, frame)
+                produced += streamed
+                frames += 1
+                raw.frames_end = end
+                raw.unchecked_frames += not span.checksum
+                raw.frames = frames
+                continue
             if not span.complete:
                 keep = plain.rfind(b"\n") + 1
                 raw.torn = TornTail(begin, total - begin, "truncated-frame", plain.count(b"\n", 0, keep),
