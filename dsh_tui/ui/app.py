@@ -16,27 +16,19 @@ CLI drive ``app.log_``/``app.events``/``app.jump_to``.
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
 
-from textual import on, work
+from textual import on
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.events import Event, InputEvent, Key, MouseDown
 from textual.timer import Timer
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker
 
-from ..model.diagnosing.diagnosis import diagnose
 from ..model.presenting.detail import detail_sections
 from ..model.presenting.summary import light_event, seed_boundary
-from ..model.reading.gcpause import gc_paused
-from ..model.reading.open import open_session, save_to_cache
-from ..model.reading.segments import UI_HEAD_SHARE
-from ..model.reading.source import Cancelled, LogUnreadable
-from ..model.reading.tail import tail_verdict
 from ..safety import one_line
-from ..sessions.targets import is_zip_target, load_target
 from ..settings import Settings
 from .controllers.copy import Copied, CopyController
 from .controllers.family import FamilyController, LineageFound
@@ -44,6 +36,7 @@ from .controllers.filters import FilterController, FilterReady
 from .controllers.follow import FollowController, FollowFailed
 from .controllers.history import HistoryController, Place
 from .controllers.jumps import JumpController
+from .controllers.loader import LoadController
 from .controllers.search import SearchController, SearchHits
 from .keydocs import explorer_help
 from .keygate import KeyGate
@@ -93,12 +86,10 @@ class ExplorerApp(App[int]):
         self._detail_index: int | None = None
         self.detail_shown: int | None = None
         self.load_finished = False  # the log is shown, or the error screen is
-        self.tail_probe = tail_probe  # a ForkedCall of tail_verdict started by the CLI, or None
-        self.early_tail = early_tail  # a TailHelper.early started by the CLI (handed to the decode), or None
-        self._shown_early: threading.Event | None = None  # set once a verdict painted at mount is on screen
         self.quiet_gc = QuietGC()  # full GC passes between key presses (ui/quietgc.py)
         self.key_gate = KeyGate(self)  # keys one at a time, each for the screen it was typed for (ui/keygate.py)
         self._cache_note: str | None = None  # the index cache's notice, once shown
+        self.loader = LoadController(self, tail_probe, early_tail)
         self.search = SearchController(self)
         self.jumps = JumpController(self)
         self.filters = FilterController(self)
@@ -106,7 +97,7 @@ class ExplorerApp(App[int]):
         self.follow = FollowController(self)
         self.family = FamilyController(self)
         self.history = HistoryController(self)
-        self.controllers = (self.search, self.jumps, self.filters, self.copy, self.follow, self.family, self.history)
+        self.controllers = (self.loader, self.search, self.jumps, self.filters, self.copy, self.follow, self.family, self.history)
         self._worker_owners = {group: c for c in self.controllers for group in c.groups}
 
     @property
@@ -226,119 +217,26 @@ class ExplorerApp(App[int]):
         if self.browse_root is not None:  # `dsh-tui DIR`: the session browser
             self.history.show_browser()
         else:
-            probe = self.tail_probe
-            if probe is not None and probe.ready():  # usually done by now: in the very first paint
-                self.tail_probe = None
-                tv = probe.collect(self.cancel_event, patience=0.5)
-                if tv is not None:
-                    self.query_one(HeaderPanel).show_provisional(self.path, tv)
-                    self._shown_early = threading.Event()  # the decode waits for this paint (probe_tail)
-                    self.call_after_refresh(self._shown_early.set)
-            self.load()
+            self.loader.start_first()
         if self.startup_notice:
             self.notify(one_line(self.startup_notice, 300), markup=False, timeout=10)
 
-    def probe_tail(self) -> None:
-        """A crash's verdict from the last frames, painted before the full decode ends.
-
-        Runs in the load worker just before the decode, which then waits until the
-        verdict is on screen: a decoding thread holds the GIL so much that the paint
-        came ~0.7 s late on the 936k log."""
-        shown, self._shown_early = self._shown_early, None
-        if shown is not None:  # painted at mount: let that paint finish first
-            shown.wait(0.5)
-            return
-        probe, self.tail_probe = self.tail_probe, None
-        tv = (probe.collect(self.cancel_event, patience=1.0) if probe is not None
-              else tail_verdict(self.path, limit=self.max_plain))
-        if tv is not None and not self.load_finished:
-            painted = threading.Event()
-            self.post_message(TailVerdictFound(tv, painted))
-            painted.wait(0.5)  # bounded: a busy screen must not stall the decode
-
-    def on_tail_verdict_found(self, message: TailVerdictFound) -> None:
-        if not self.load_finished:
-            self.query_one(HeaderPanel).show_provisional(self.path, message.verdict)
-        self.call_after_refresh(message.painted.set)
-
-    # -- loading ----------------------------------------------------------------------------
-    @work(thread=True, exclusive=True, group="load", exit_on_error=False)
-    def load(self):
-        # The model pauses the cyclic GC while it indexes and diagnoses; one pause around the whole
-        # load, frozen at its end, keeps the collector from walking all it built right after
-        # (QuietGC.start freezes too, but only once the log is shown).
-        with gc_paused(freeze=True):
-            return self._load()
-
-    def _load(self):
-        last = [0.0]
-
-        def progress(stage: str, done: int, total: int) -> None:  # at most 10 a second, plus the last
-            now = time.monotonic()
-            if now - last[0] >= 0.1 or (total and done >= total):
-                last[0] = now
-                self.post_message(LoadProgress(stage, done, total))
-
-        early, self.early_tail = self.early_tail, None  # the decode owns (and closes) it from here
-        if is_zip_target(self.path):  # ZIPs and their members: sessions/targets.py
-            if early is not None:
-                early.close()
-            log = load_target(self.path, lenient=self.lenient, max_plain=self.max_plain,
-                              cancel=self.cancel_event, progress=progress)
-            if self.cancel_event.is_set():
-                raise Cancelled()
-            self.post_message(LoadProgress("diagnose", 0, 0))
-            diag = diagnose(log)
-        else:  # the index cache when it is fresh; written by `save_cache` after the first paint
-            log, diag = open_session(self.path, lenient=self.lenient, max_plain=self.max_plain,
-                                     cancel=self.cancel_event, progress=progress, write_cache=False,
-                                     before_decode=self.probe_tail, head_share=UI_HEAD_SHARE, early_tail=early)
-        if self.cancel_event.is_set():
-            raise Cancelled()
-        return log, diag
-
-    @work(thread=True, group="cache", exit_on_error=False, description="save the index cache")  # no repr(diag)
-    def save_cache(self, log, diag) -> None:
-        """Write the index cache (best effort), so the next open of this file is near-instant."""
-        if not self.cancel_event.is_set():
-            save_to_cache(log, diag)
-
-    def on_load_progress(self, message: LoadProgress) -> None:
-        self.query_one(LoadBar).set_progress(message.stage, message.done, message.total)
-
     @on(Worker.StateChanged)
     def route_worker(self, event: Worker.StateChanged) -> None:
-        """A worker's state change goes to the controller owning its group; the load is the app's own."""
-        group = event.worker.group
-        if group == "load":
-            self.load_changed(event)
-        elif (owner := self._worker_owners.get(group)) is not None:
+        """A worker's state change goes to the controller owning its group."""
+        if (owner := self._worker_owners.get(event.worker.group)) is not None:
             owner.worker_changed(event)
 
-    def load_changed(self, event: Worker.StateChanged) -> None:
-        worker = event.worker
-        if event.state == WorkerState.SUCCESS:
-            self.show_log(*worker.result)
-            self.after_log_shown()
-        elif event.state == WorkerState.ERROR and not self.cancel_event.is_set():
-            self.show_error(worker.error)
+    def load(self) -> None:
+        """Read ``path`` (again) in a worker: the log is shown when it is read."""
+        self.loader.start()
+
+    def save_cache(self, log, diag) -> None:
+        self.loader.save_cache(log, diag)
 
     def notify_worker_error(self, worker: Worker) -> None:
         self.notify(one_line(f"{worker.group} failed: {type(worker.error).__name__}: {worker.error}", 300),
                     severity="error", markup=False)
-
-    def show_error(self, error: BaseException | None) -> None:
-        if isinstance(error, Cancelled):
-            return
-        self.load_finished = True
-        if isinstance(error, LogUnreadable):
-            reason, title = error.message, "cannot open this log"
-        elif isinstance(error, MemoryError):
-            reason, title = f"{self.path}: out of memory while decoding; lower --max-plain-size", "cannot open this log"
-        else:
-            reason, title = f"{self.path}: {type(error).__name__}: {error}", "internal error while reading"
-        self.query_one(LoadBar).display = False
-        self.push_screen(ErrorScreen(title, reason))
 
     def set_session(self, log, diag) -> None:
         """The log shown (and its diagnosis): read, restored by back, or grown by live follow."""
@@ -347,8 +245,6 @@ class ExplorerApp(App[int]):
 
     def show_log(self, log, diag) -> None:
         self.load_finished = True
-        if self.tail_probe is not None:  # opened from the index cache: the early look was not needed
-            self.tail_probe.close()
         if not log.accepted and not self.lenient:
             rej = log.rejection
             self.query_one(LoadBar).display = False
@@ -440,7 +336,6 @@ class ExplorerApp(App[int]):
         self.cancel_event = threading.Event()
         self.path, self.at_seq = path, at_seq
         self.log_ = self.diag = None
-        self.workers.cancel_group(self, "load")
         for controller in self.controllers:
             controller.reset()
         self.detail_shown = self._detail_index = None
@@ -521,6 +416,14 @@ class ExplorerApp(App[int]):
         return self.events.index if self.log_ is not None else None
 
     # -- messages to the controllers ---------------------------------------------------------------
+    @on(LoadProgress)
+    def _load_progress(self, message: LoadProgress) -> None:
+        self.loader.progress(message)
+
+    @on(TailVerdictFound)
+    def _tail_verdict_found(self, message: TailVerdictFound) -> None:
+        self.loader.verdict_found(message)
+
     @on(SearchHits)
     def _search_hits(self, message: SearchHits) -> None:
         self.search.hits_found(message)
@@ -663,10 +566,7 @@ class ExplorerApp(App[int]):
 
     def on_unmount(self) -> None:
         self.cancel_event.set()
-        if self.tail_probe is not None:  # not needed (fresh index cache) or the app quit early
-            self.tail_probe.close()
-        if self.early_tail is not None:  # the app quit before its decode began
-            self.early_tail.close()
+        self.loader.close()
 
     def get_system_commands(self, screen):
         yield from super().get_system_commands(screen)

@@ -9,7 +9,7 @@ import pytest
 
 from dsh_tui.demo import EventBuilder, ToolCall, demo_batches, demo_header, write_demo, write_log
 from dsh_tui.model.presenting.report import snippet
-from dsh_tui.ui import app as app_module
+from dsh_tui.ui.controllers import loader as loader_module
 from dsh_tui.ui.screens.checklist import ChecklistScreen
 from dsh_tui.ui.screens.error import ErrorScreen
 from dsh_tui.ui.screens.report import ReportModal
@@ -379,7 +379,7 @@ async def test_unreadable_file_error_screen(tmp_path):
 async def test_big_log_paints_progress_at_once_and_quits_promptly(monkeypatch):
     path = shared(LARGE / "big-936k-events__session.jsonl.zstd")
     ended: list[float] = []
-    real = app_module.open_session
+    real = loader_module.open_session
 
     def tracked(*args, **kw):
         try:
@@ -387,7 +387,7 @@ async def test_big_log_paints_progress_at_once_and_quits_promptly(monkeypatch):
         finally:
             ended.append(time.monotonic())
 
-    monkeypatch.setattr(app_module, "open_session", tracked)
+    monkeypatch.setattr(loader_module, "open_session", tracked)
     app = make_app(path)
     async with app.run_test(size=(80, 24)) as pilot:
         # Not pilot.pause(): it waits for the process to go idle, up to 1 s, and the decode keeps it
@@ -537,10 +537,10 @@ async def test_the_early_tail_helper_is_used_or_reaped(tmp_path, monkeypatch, he
         async with app.run_test(size=(80, 24)) as pilot:
             if not quit_at_once:
                 await ready(app, pilot)
-                assert len(app.log_) == 20_000 and app.early_tail is None
+                assert len(app.log_) == 20_000 and app.loader.early_tail is None
             await pilot.press("q")
         await workers_done(app)
         if not quit_at_once:
-            app.save_cache(app.log_, app.diag)
+            app.loader.save_cache(app.log_, app.diag)
             await workers_done(app)
         assert no_children(wait=5)  # the load thread may still be closing one

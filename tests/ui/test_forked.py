@@ -67,6 +67,7 @@ def provisional(tmp_path, isolated_xdg, monkeypatch):
 
 async def test_explorer_paints_the_probes_verdict_without_computing_it_again(provisional, monkeypatch):
     import dsh_tui.ui.app as app_module
+    import dsh_tui.ui.controllers.loader as loader_module
     log, shown = provisional
     probe = ForkedCall(tail_verdict, log)
     expected = tail_verdict(log)
@@ -74,12 +75,12 @@ async def test_explorer_paints_the_probes_verdict_without_computing_it_again(pro
 
     def not_here(_path):
         raise AssertionError("the explorer recomputed the tail verdict in a thread")
-    monkeypatch.setattr(app_module, "tail_verdict", not_here)
+    monkeypatch.setattr(loader_module, "tail_verdict", not_here)
     app = app_module.ExplorerApp(log, native_clipboard=False, tail_probe=probe)
     async with app.run_test(size=(80, 24)) as pilot:
         while not app.load_finished:
             await pilot.pause(0.02)
-        assert app.tail_probe is None and shown == [expected]
+        assert app.loader.tail_probe is None and shown == [expected]
     assert no_children()
 
 
@@ -92,8 +93,8 @@ async def test_a_probe_done_by_mount_is_in_the_first_paint(provisional):
         time.sleep(0.01)
     app = app_module.ExplorerApp(log, native_clipboard=False, tail_probe=probe)
     async with app.run_test(size=(80, 24)) as pilot:
-        assert shown == [tail_verdict(log)] and app.tail_probe is None  # shown in on_mount
+        assert shown == [tail_verdict(log)] and app.loader.tail_probe is None  # shown in on_mount
         while not app.load_finished:
             await pilot.pause(0.02)
-        assert app._shown_early is None and len(shown) == 1  # the decode consumed it: no second paint
+        assert app.loader._shown_early is None and len(shown) == 1  # the decode consumed it: no second paint
     assert no_children()

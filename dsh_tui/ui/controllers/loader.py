@@ -1,0 +1,161 @@
+"""LoadController: reading the log in a thread worker (group "load"), the provisional verdict from its last
+frames meanwhile, the error screen when it cannot be read, and the index cache written after the first
+paint (group "cache"). Quitting sets the app's ``cancel_event``, which the reader checks, so the process
+exits promptly even mid-decode.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from functools import partial
+
+from textual.worker import WorkerState
+
+from ...model.diagnosing.diagnosis import diagnose
+from ...model.reading.gcpause import gc_paused
+from ...model.reading.open import open_session, save_to_cache
+from ...model.reading.segments import UI_HEAD_SHARE
+from ...model.reading.source import Cancelled, LogUnreadable
+from ...model.reading.tail import tail_verdict
+from ...sessions.targets import is_zip_target, load_target
+from ..messages import LoadProgress, TailVerdictFound
+from ..screens.error import ErrorScreen
+from ..widgets.header import HeaderPanel
+from ..widgets.progress import LoadBar
+from .base import Controller
+
+
+class LoadController(Controller):
+    groups = ("load", "cache")
+
+    def __init__(self, app, tail_probe=None, early_tail=None) -> None:
+        super().__init__(app)
+        self.tail_probe = tail_probe  # a ForkedCall of tail_verdict started by the CLI, or None
+        self.early_tail = early_tail  # a TailHelper.early started by the CLI (handed to the decode), or None
+        self._shown_early: threading.Event | None = None  # set once a verdict painted at mount is on screen
+
+    def reset(self) -> None:
+        self.app.workers.cancel_group(self.app, "load")  # a cache being written for the old log is finished
+
+    # -- start --------------------------------------------------------------------------------------
+    def start_first(self) -> None:
+        """The first load: a provisional verdict the CLI's tail probe found already goes in the first paint."""
+        app = self.app
+        probe = self.tail_probe
+        if probe is not None and probe.ready():  # usually done by now: in the very first paint
+            self.tail_probe = None
+            tv = probe.collect(app.cancel_event, patience=0.5)
+            if tv is not None:
+                app.query_one(HeaderPanel).show_provisional(app.path, tv)
+                self._shown_early = threading.Event()  # the decode waits for this paint (probe_tail)
+                app.call_after_refresh(self._shown_early.set)
+        self.start()
+
+    def start(self) -> None:
+        self.run(self._load_paused, "load", exclusive=True, description="load")
+
+    def _load_paused(self):  # in the worker's thread
+        # The model pauses the cyclic GC while it indexes and diagnoses; one pause around the whole
+        # load, frozen at its end, keeps the collector from walking all it built right after
+        # (QuietGC.start freezes too, but only once the log is shown).
+        with gc_paused(freeze=True):
+            return self._load()
+
+    def _load(self):
+        app = self.app
+        cancel = app.cancel_event
+        last = [0.0]
+
+        def progress(stage: str, done: int, total: int) -> None:  # at most 10 a second, plus the last
+            now = time.monotonic()
+            if now - last[0] >= 0.1 or (total and done >= total):
+                last[0] = now
+                app.post_message(LoadProgress(stage, done, total))
+
+        early, self.early_tail = self.early_tail, None  # the decode owns (and closes) it from here
+        if is_zip_target(app.path):  # ZIPs and their members: sessions/targets.py
+            if early is not None:
+                early.close()
+            log = load_target(app.path, lenient=app.lenient, max_plain=app.max_plain, cancel=cancel, progress=progress)
+            if cancel.is_set():
+                raise Cancelled()
+            app.post_message(LoadProgress("diagnose", 0, 0))
+            diag = diagnose(log)
+        else:  # the index cache when it is fresh; written by `save_cache` after the first paint
+            log, diag = open_session(app.path, lenient=app.lenient, max_plain=app.max_plain, cancel=cancel,
+                                     progress=progress, write_cache=False, before_decode=self.probe_tail,
+                                     head_share=UI_HEAD_SHARE, early_tail=early)
+        if cancel.is_set():
+            raise Cancelled()
+        return log, diag
+
+    def probe_tail(self) -> None:
+        """A crash's verdict from the last frames, painted before the full decode ends.
+
+        Runs in the load worker just before the decode, which then waits until the
+        verdict is on screen: a decoding thread holds the GIL so much that the paint
+        came ~0.7 s late on the 936k log."""
+        app = self.app
+        shown, self._shown_early = self._shown_early, None
+        if shown is not None:  # painted at mount: let that paint finish first
+            shown.wait(0.5)
+            return
+        probe, self.tail_probe = self.tail_probe, None
+        tv = (probe.collect(app.cancel_event, patience=1.0) if probe is not None
+              else tail_verdict(app.path, limit=app.max_plain))
+        if tv is not None and not app.load_finished:
+            painted = threading.Event()
+            app.post_message(TailVerdictFound(tv, painted))
+            painted.wait(0.5)  # bounded: a busy screen must not stall the decode
+
+    def verdict_found(self, message: TailVerdictFound) -> None:
+        app = self.app
+        if not app.load_finished:
+            app.query_one(HeaderPanel).show_provisional(app.path, message.verdict)
+        app.call_after_refresh(message.painted.set)
+
+    def progress(self, message: LoadProgress) -> None:
+        self.app.query_one(LoadBar).set_progress(message.stage, message.done, message.total)
+
+    # -- done -----------------------------------------------------------------------------------------
+    def worker_changed(self, event) -> None:
+        app, worker = self.app, event.worker
+        if worker.group != "load":
+            return
+        if event.state == WorkerState.SUCCESS:
+            if self.tail_probe is not None:  # opened from the index cache: the early look was not needed
+                self.tail_probe.close()
+            app.show_log(*worker.result)
+            app.after_log_shown()
+        elif event.state == WorkerState.ERROR and not app.cancel_event.is_set():
+            self.show_error(worker.error)
+
+    def show_error(self, error: BaseException | None) -> None:
+        app = self.app
+        if isinstance(error, Cancelled):
+            return
+        app.load_finished = True
+        if isinstance(error, LogUnreadable):
+            reason, title = error.message, "cannot open this log"
+        elif isinstance(error, MemoryError):
+            reason, title = f"{app.path}: out of memory while decoding; lower --max-plain-size", "cannot open this log"
+        else:
+            reason, title = f"{app.path}: {type(error).__name__}: {error}", "internal error while reading"
+        app.query_one(LoadBar).display = False
+        app.push_screen(ErrorScreen(title, reason))
+
+    def save_cache(self, log, diag) -> None:
+        """Write the index cache (best effort, group "cache"), so the next open of this file is near-instant."""
+        self.run(partial(self._save, log, diag), "cache", description="save the index cache")  # no repr(diag)
+
+    def _save(self, log, diag) -> None:  # in the worker's thread
+        if not self.app.cancel_event.is_set():
+            save_to_cache(log, diag)
+
+    def close(self) -> None:
+        """The app is closing: the CLI's helpers not handed to a decode are stopped."""
+        if self.tail_probe is not None:  # not needed (fresh index cache) or the app quit early
+            self.tail_probe.close()
+        if self.early_tail is not None:  # the app quit before its decode began
+            self.early_tail.close()
