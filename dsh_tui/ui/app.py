@@ -1,16 +1,15 @@
 """ExplorerApp: the full-screen explorer. Wiring only: the model computes, widgets draw, controllers act.
 
-The log is read in a thread worker (progress via ``LoadProgress``); quitting
-sets a ``threading.Event`` the reader checks, so the process exits promptly
-even mid-decode. Every string from the log reaches the screen through
-``safety.clean``/``one_line`` (in ``model.summary`` and the widgets).
+The app owns the session shown (``log_``, ``diag``), the panes, the detail debounce, the key gate
+(ui/keygate.py) and ``jump_to``; it composes the controllers (ui/controllers/): loader, search,
+jumps, filters, copy, follow, family, history. Each starts its thread workers under its own groups;
+``route_worker`` hands a worker's state change to the controller owning its group, and the app's
+message handlers hand each controller's messages back to it. The app, not the screen, owns them:
+its bindings are the ones the main screen's Back falls back under and the browser screen is pushed
+above, and the benchmark and the CLI drive ``app.log_``/``app.events``/``app.jump_to``.
 
-The app owns the session shown (``log_``, ``diag``, the panes, ``jump_to``) and composes the
-controllers (ui/controllers/): search, jumps, filters, copy, follow, family, history. Each starts
-its workers under its own groups; ``route_worker`` hands a worker's state change to the controller
-owning its group. The app stays their owner (not the screen) because its bindings are the ones the
-screen's Back falls back under and the browser screen is pushed above, and the benchmark and the
-CLI drive ``app.log_``/``app.events``/``app.jump_to``.
+Every string from the log reaches the screen through ``safety.clean``/``one_line`` (in
+``model.summary`` and the widgets).
 """
 
 from __future__ import annotations

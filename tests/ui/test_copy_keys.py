@@ -124,3 +124,32 @@ def test_the_unmasked_key_is_in_the_bindings_the_help_and_the_palette():
                for title, hint, action in palette_entries())
     taken = [k for b in BINDINGS for k in b.key.split(",")]
     assert len(taken) == len(set(taken))  # R was free
+
+
+async def test_every_copy_key_goes_the_one_copy_way(crafted, monkeypatch):
+    """y, R, l, m and Y each build their text and go through the same worker (the layered copy, then
+    `Copied`): a window for a report, a notice for a callId."""
+    from dsh_tui.ui.controllers import copy as copy_module
+    stems: list[str] = []
+    real = copy_module.copy_layered
+
+    def spy(text, **kw):
+        stems.append(kw["stem"])
+        return real(text, **kw)
+    monkeypatch.setattr(copy_module, "copy_layered", spy)
+    app = make_app(crafted)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(app, pilot)
+        await pilot.press("v")
+        for key in ("y", "R", "l"):
+            modal = await _copied(app, pilot, key)
+            await pilot.press("escape")
+            await settle(app, pilot)
+            assert app.screen is not modal
+        modal = await _copied(app, pilot, "y", "m")
+        assert modal.kind == "markdown"
+        await pilot.press("escape", "Y")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, ReportModal)  # a callId: a notice, no window
+        assert app.clipboard == "call_deploy⏎# forged row␛[2J⟨U+202E⟩"
+    assert stems == ["bug-report", "raw-record-unmasked", "permalink", "bug-report", "bug-report", "call-id"]
