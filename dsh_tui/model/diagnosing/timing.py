@@ -18,8 +18,7 @@ from bisect import bisect_right
 from heapq import nlargest
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
-from array import array
-from typing import Any
+from typing import Any, NamedTuple
 
 STALL_MS = 30_000  # default threshold of the "stall" anomaly: a gap between a call's outputs longer than this
 
@@ -156,9 +155,9 @@ class Lane:
     spans: list
 
 
-@dataclass(slots=True)
-class Row:
-    """One line of the timing table: a model call, a tool call or a command."""
+class Row(NamedTuple):
+    """One line of the timing table: a model call, a tool call or a command (a tuple: cheap to make
+    by the ten thousand)."""
     kind: str
     turn: Any
     step: Any
@@ -230,7 +229,8 @@ class Timing:
 
     def turn_at(self, index: int) -> TurnTiming | None:
         """The turn holding event ``index`` (the last one begun at or before it)."""
-        k = bisect_right([t.index for t in self.turns], index) - 1
+        indexes = self._indexed()[2][0]
+        k = bisect_right(indexes, index) - 1
         return self.turns[k] if k >= 0 else None
 
     def lanes(self, turn: TurnTiming) -> list[Lane]:
@@ -264,61 +264,64 @@ class Timing:
         return list(lanes.values())
 
     # -- the session's time --------------------------------------------------------------------
-    def stamps(self) -> tuple[array, array]:
-        """(event indexes, their times), by index: every timed start and end of a turn, call, tool
-        and command (made on first use)."""
-        got = self.__dict__.get("_stamps")
+    def _indexed(self) -> list[tuple[list, list]]:
+        """(event indexes, items) per kind of item, each in log order (made on first use)."""
+        got = self.__dict__.get("_indexed_cache")
         if got is None:
-            pairs = []
-            for c in self.calls:
-                pairs += ((c.index, c.start), (c.end_index, c.end))
-            for t in self.tools:
-                pairs += ((t.index, t.start), (t.end_index, t.end))
-            for m in self.commands:
-                pairs.append((m.index, m.start))
-            for t in self.turns:
-                pairs.append((t.index, t.start))
-            pairs = sorted(p for p in pairs if p[0] is not None and p[1] is not None)
-            got = self.__dict__["_stamps"] = (array("q", [i for i, _ in pairs]), array("q", [t for _, t in pairs]))
+            got = self.__dict__["_indexed_cache"] = [([x.index for x in items], items)
+                                               for items in (self.calls, self.tools, self.turns, self.commands)]
         return got
 
     @property
     def span(self) -> tuple[int, int] | None:
-        """(first, last) time of the session's timed events, or None without times."""
+        """(first, last) time of the session's timed starts, ends and outputs, or None without times."""
         got = self.__dict__.get("_span", False)
         if got is False:
-            times = [*self.stamps()[1], *[t for c in self.calls for t in (c.first_output, c.last_output)
-                                          if t is not None]]
+            times = [t for x in (*self.turns, *self.commands, *self.tools) for t in (x.start, x.end) if t is not None]
+            times += [t for c in self.calls for t in (c.start, c.first_output, c.last_output, c.end) if t is not None]
             got = self.__dict__["_span"] = (min(times), max(times)) if times else None
         return got
 
     def activity(self, n: int) -> list[int]:
         """Events per bucket, ``n`` equal buckets over the session's time (for a sparkline): each
-        timed start and end, and a model call's output events spread evenly over its output's span
-        (the log keeps their run, not each)."""
+        timed start and end of a turn, call, tool and command, and a model call's output events
+        spread evenly over its output's span (the log keeps their run, not each)."""
         span = self.span
         out = [0] * max(0, n)
         if span is None or n <= 0:
             return out
         lo, hi = span
-        width = max(1, hi - lo + 1)
-        for t in self.stamps()[1]:
-            out[min(n - 1, max(0, (t - lo) * n // width))] += 1
+        width = hi - lo + 1
+        for x in (*self.turns, *self.commands, *self.tools, *self.calls):
+            for t in (x.start, x.end):
+                if t is not None:
+                    out[(t - lo) * n // width] += 1
         for c in self.calls:
             if c.chunks and c.first_output is not None and c.last_output is not None:
-                a = min(n - 1, max(0, (c.first_output - lo) * n // width))
-                b = min(n - 1, max(a, (c.last_output - lo) * n // width))
+                a = (c.first_output - lo) * n // width
+                b = max(a, (c.last_output - lo) * n // width)
+                if a == b:
+                    out[a] += c.chunks
+                    continue
                 share, rest = divmod(c.chunks, b - a + 1)
                 for k in range(a, b + 1):
                     out[k] += share + (k - a < rest)
         return out
 
     def time_at(self, index: int) -> int | None:
-        """The time of event ``index``, or of the last timed event before it (chunk events and
-        events outside the diagnosis's types are not stamped one by one)."""
-        si, st = self.stamps()
-        k = bisect_right(si, index) - 1
-        return st[k] if k >= 0 else None
+        """The time of event ``index`` if it starts or ends a turn, call, tool or command, else of
+        the last one of those before it (chunk events are not stamped one by one)."""
+        best_at, best = -1, None
+        for indexes, items in self._indexed():
+            k = bisect_right(indexes, index) - 1
+            if k < 0:
+                continue
+            x = items[k]
+            end_at = getattr(x, "end_index", None)
+            for at, t in ((x.index, x.start), (end_at, x.end)):
+                if t is not None and at is not None and best_at < at <= index:
+                    best_at, best = at, t
+        return best
 
     def position(self, index: int, n: int) -> int | None:
         """Which of ``n`` activity buckets event ``index`` falls in (the sparkline's cursor mark)."""
@@ -326,7 +329,7 @@ class Timing:
         if span is None or t is None or n <= 0:
             return None
         lo, hi = span
-        return min(n - 1, max(0, (t - lo) * n // max(1, hi - lo + 1)))
+        return min(n - 1, max(0, (t - lo) * n // (hi - lo + 1)))
 
     # -- anomalies -----------------------------------------------------------------------------
     def anomalies(self, kind: str, stall_ms: int = STALL_MS) -> list[int]:
@@ -360,25 +363,35 @@ _FIELDS = {cls: attrgetter(*(f.name for f in fields(cls))) for cls in (ModelCall
 
 def call_row(c: ModelCall) -> Row:
     return Row("model", c.turn, c.step, "model", None, c.index, c.seq, c.duration_ms, c.ttft_ms, c.decode_ms,
-               c.tokens_per_s, c.stall_ms if c.first_output is not None else None, c.retry_wait_ms,
-               "; ".join(c.missing))
+               c.tokens_per_s if c.output_tokens is not None else None,
+               c.stall_ms if c.first_output is not None else None, c.retry_wait_ms if c.retries else None,
+               "; ".join(c.missing) if c.missing else "")
 
 
 def tool_row(t: ToolTiming) -> Row:
-    return Row("tool", t.turn, t.step, _name(t.name), t.call_id, t.index, t.seq, t.duration_ms,
-               wait_ms=t.approval_ms, missing="; ".join(t.missing))
+    return Row("tool", t.turn, t.step, _name(t.name), t.call_id, t.index, t.seq, t.duration_ms, None, None, None,
+               None, t.approval_ms, "; ".join(t.missing) if t.missing else "")
 
 
 def command_row(m: CommandTiming) -> Row:
-    return Row("command", None, None, _name(m.name), m.command_id, m.index, m.seq, m.duration_ms,
-               missing="; ".join(m.missing))
+    return Row("command", None, None, _name(m.name), m.command_id, m.index, m.seq, m.duration_ms, None, None, None,
+               None, None, "; ".join(m.missing) if m.missing else "")
 
 
 def sort_rows(rows: list[Row], column: str = "duration_ms", descending: bool = True) -> list[Row]:
-    """``rows`` ordered by ``column`` (a COLUMNS key); rows without a value come last either way."""
-    known = [r for r in rows if getattr(r, column) is not None]
-    known.sort(key=lambda r: (_key(getattr(r, column)), -r.index if descending else r.index), reverse=descending)
-    return known + [r for r in rows if getattr(r, column) is None]
+    """``rows`` ordered by ``column`` (a COLUMNS key), ties by position; rows without a value come
+    last either way."""
+    get = attrgetter(column)
+    known = [r for r in rows if get(r) is not None]
+    known.sort(key=_INDEX)
+    try:
+        known.sort(key=get, reverse=descending)  # stable: ties keep the position order
+    except TypeError:  # a crafted log's turn or name of mixed JSON types
+        known.sort(key=lambda r: _key(get(r)), reverse=descending)
+    return known + [r for r in rows if get(r) is None]
+
+
+_INDEX = attrgetter("index")
 
 
 def _key(v: Any) -> Any:

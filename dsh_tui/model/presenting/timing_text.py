@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...safety import one_line
-from ..diagnosing.timing import STALL_MS, Row, Timing, TurnTiming
+from ..diagnosing.timing import STALL_MS, Row, Timing, TurnTiming, call_row, sort_rows, tool_row
 
 TOP = 20  # slowest calls and stalls listed in the JSON
 TEXT_TOP = 5  # and in the text report
@@ -122,13 +122,15 @@ def turn_markdown(log, timing: Timing, turn: Any, val, md) -> list[str]:
         out.append("")
         if t.missing:
             out += [md.text(val("; ".join(t.missing), 600)), ""]
-    mine = {("model", timing.calls[k].index) for k in t.calls} | {("tool", timing.tools[k].index) for k in t.tools}
-    rows = [r for r in timing.slowest(10_000) if (r.kind, r.index) in mine][:10]
+    rows = sort_rows([*(call_row(timing.calls[k]) for k in t.calls), *(tool_row(timing.tools[k]) for k in t.tools)])
     if rows:
-        out += ["| call | seq | total | TTFT | decode | stall | wait |", "|---|---|---|---|---|---|---|"]
-        for r in rows:
+        out += ["| call | seq | total | TTFT | decode | stall | wait | missing |", "|---|---|---|---|---|---|---|---|"]
+        for r in rows[:12]:
             out.append(f"| {md.cell(val(_who(r), 120))} | {r.seq} | {ms(r.duration_ms)} | "
                        f"{ms(r.ttft_ms) if r.kind == 'model' else ''} | {ms(r.decode_ms) if r.kind == 'model' else ''} | "
-                       f"{ms(r.stall_ms) if r.stall_ms else ''} | {ms(r.wait_ms) if r.wait_ms else ''} |")
+                       f"{ms(r.stall_ms) if r.stall_ms else ''} | {ms(r.wait_ms) if r.wait_ms else ''} | "
+                       f"{md.cell(val(r.missing, 200)) if r.missing else ''} |")
+        if len(rows) > 12:
+            out.append(f"\n{len(rows) - 12} more call(s) in this turn (`dsh-tui check --format json`)")
         out.append("")
     return out
