@@ -41,9 +41,10 @@ def drop_at_exit(obj: Any) -> None:
 
 def can_fork() -> bool:
     """A forked child pays off only where there is a second core to run it, and is made only from
-    a process with one thread: a fork copies one thread, so a lock another thread held stays held
-    in the child forever (Python 3.12+ warns), e.g. from the explorer's decode worker."""
-    return hasattr(os, "fork") and (os.cpu_count() or 1) > 1 and threading.active_count() == 1
+    the main thread: a fork copies one thread, so a lock another thread holds (the explorer's
+    event loop, while its decode worker runs) stays held in the child forever (Python 3.12+
+    warns). `dsh-tui FILE` and `check` fork their helpers before any other thread starts."""
+    return hasattr(os, "fork") and (os.cpu_count() or 1) > 1 and threading.current_thread() is threading.main_thread()
 
 
 def _write_all(fd: int, payload: bytes) -> None:
@@ -89,8 +90,8 @@ class ForkedCall:
         self.started = time.monotonic()
         self.status = -1
         self._collected: list = []  # collect's answer, kept: the splash collects, the app reads it again
-        if threading.active_count() != 1:  # see can_fork: callers check first, this is the fence
-            raise RuntimeError("refusing to fork from a process with more than one thread")
+        if threading.current_thread() is not threading.main_thread():  # see can_fork: callers check first
+            raise RuntimeError("refusing to fork from a thread other than the main thread")
         rfd, wfd = os.pipe()
         pid = os.fork()
         if pid == 0:  # child

@@ -242,7 +242,7 @@ def _early_tail(path, max_plain: int | None, share: float, nice: int,
     except LogUnreadable:
         yield None
         return
-    # The early helper itself (a child, with its writer thread running) forks nothing: only its size counts.
+    # The early helper (a child, its writer thread running) forks nothing itself: only the size counts.
     split = choose_split(data, share) if raw.encoding == "zstd" and _worth_it(len(data)) else None
     if split is None:
         yield None
