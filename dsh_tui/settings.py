@@ -7,6 +7,7 @@ what was wrong, never an error. ::
 
     theme = "textual-light"
     filters = ["problems"]          # the filter a log opens with: the first of these the log offers
+    stall_seconds = 30              # the "stall" anomaly (e / E): a gap between a call's outputs longer than this
 
     [keymap]                        # binding id = "key[,key...]" (the ids: the help screen, README)
     search = "slash,ctrl+f"
@@ -28,6 +29,8 @@ FIXED_FILTERS = ("all", "findings", "problems", "pairs", "no-chunks")
 # A key: a single printable character, or a Textual key name (letters, digits, _ and -) with modifiers (ctrl+x).
 _KEY = re.compile(r"(?:(?:ctrl|shift|alt|meta|super|hyper)\+)*(?:[a-z][a-z0-9_]*|[0-9]|f[0-9]{1,2})", re.IGNORECASE)
 _ID = re.compile(r"[a-z0-9][a-z0-9_.-]{0,63}")
+STALL_SECONDS = 30.0  # the default stall threshold (model/diagnosing/timing.py: STALL_MS)
+MAX_STALL_SECONDS = 7 * 24 * 3600.0
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,7 @@ class Settings:
     keymap: dict[str, str] = field(default_factory=dict)  # binding id -> "key,key"
     theme: str | None = None
     filters: tuple[str, ...] = ()  # "findings", "problems", ..., or "type:<event type>"
+    stall_seconds: float = STALL_SECONDS  # a gap between a model call's outputs longer than this is a stall
     path: Path | None = None  # the file read (None: no file)
     problems: tuple[str, ...] = ()  # what was wrong in it (each then left at its default)
 
@@ -79,7 +83,7 @@ def parse_settings(doc: dict, *, path: Path | None = None, known_ids: Iterable[s
     problems: list[str] = []
     known = None if known_ids is None else frozenset(known_ids)
     for key in doc:
-        if key not in ("keymap", "theme", "filters"):
+        if key not in ("keymap", "theme", "filters", "stall_seconds"):
             problems.append(f"unknown setting {_shown(key)}")
 
     keymap: dict[str, str] = {}
@@ -118,7 +122,12 @@ def parse_settings(doc: dict, *, path: Path | None = None, known_ids: Iterable[s
             filters.append(name)
         else:
             problems.append(f"filters: no filter {_shown(name)} (use {', '.join(FIXED_FILTERS)} or type:<type>)")
-    return Settings(keymap=keymap, theme=theme, filters=tuple(filters), path=path, problems=tuple(problems))
+    stall = doc.get("stall_seconds", STALL_SECONDS)
+    if isinstance(stall, bool) or not isinstance(stall, (int, float)) or not 0 < stall <= MAX_STALL_SECONDS:
+        problems.append(f"stall_seconds: not a number of seconds above 0 (at most a week): {_shown(stall)}")
+        stall = STALL_SECONDS
+    return Settings(keymap=keymap, theme=theme, filters=tuple(filters), stall_seconds=float(stall), path=path,
+                    problems=tuple(problems))
 
 
 def _shown(value) -> str:

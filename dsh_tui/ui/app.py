@@ -29,6 +29,7 @@ from ..model.presenting.detail import detail_sections
 from ..model.presenting.summary import light_event, seed_boundary
 from ..safety import one_line
 from ..settings import Settings
+from .controllers.anomalies import AnomalyController
 from .controllers.copy import Copied, CopyController
 from .controllers.family import FamilyController, LineageFound
 from .controllers.filters import FilterController, FilterReady
@@ -96,7 +97,9 @@ class ExplorerApp(App[int]):
         self.follow = FollowController(self)
         self.family = FamilyController(self)
         self.history = HistoryController(self)
+        self.anomalies = AnomalyController(self)
         self.controllers = (self.loader, self.search, self.jumps, self.filters, self.copy, self.follow, self.family, self.history)
+        self.controllers += (self.anomalies,)
         self._worker_owners = {group: c for c in self.controllers for group in c.groups}
 
     @property
@@ -548,6 +551,16 @@ class ExplorerApp(App[int]):
 
     def action_children(self) -> None:
         self.family.children()
+
+    def action_anomaly(self, direction: int) -> None:
+        self.anomalies.step(direction)
+
+    def action_anomaly_kind(self) -> None:
+        self.anomalies.pick()
+
+    @on(RowHighlighted)
+    def _cursor_moved_anomalies(self, message: RowHighlighted) -> None:
+        self.anomalies.show(message.index)
 
     def action_try_back(self) -> None:
         """The palette's Back: back, or say there is nowhere to go (b/esc: screens/main.py)."""

@@ -47,6 +47,13 @@ BINDINGS = [
     B("w", "toggle_follow", "Follow / pause", show=False, id="toggle-follow", tooltip="Re-read the file as it grows"),
     B("l", "permalink", "Copy permalink", show=False, id="permalink",
       tooltip="<session-id>@<seq> of the event under the cursor"),
+    # Anomalies and timing (controllers/anomalies.py, screens/timing.py).
+    B("e", "anomaly(1)", "Next anomaly", show=False, id="next-anomaly",
+      tooltip="The next anomaly of the kind picked with a (any kind by default)"),
+    B("E", "anomaly(-1)", "Previous anomaly", show=False, id="previous-anomaly",
+      tooltip="The previous anomaly of the kind picked with a"),
+    B("a", "anomaly_kind", "Anomaly kind", show=False, id="anomaly-kind",
+      tooltip="Which anomalies e and E step through: errors, retries, stalls, ..."),
 ]
 
 # The events list's count (widgets/event_list.py), as in vim: digits then G go to that seq.
@@ -129,6 +136,8 @@ HELP = [
     R("Jump", "verdict", "the verdict (the primary finding)"),
     R("Jump", "next-finding previous-finding", "next / previous finding"),
     R("Jump", "partner", "call ⇄ result (also run ⇄ done, asked ⇄ decided)"),
+    R("Jump", "next-anomaly previous-anomaly", "next / previous anomaly of the kind a picks (wraps around)"),
+    R("Jump", "anomaly-kind", "anomaly kind: error, retry, turn end, unpaired, approval, compaction, stall, any"),
     R("Find", "search", "search type, tool, callId and text in the whole log"),
     R("Find", "prompt-previous prompt-next", "in the / and : prompts: the earlier searches / seqs"),
     R("Find", "next-hit previous-hit", "next / previous hit (finding, when no search)"),
@@ -174,6 +183,7 @@ PALETTE_TITLES = {
     "filter": "Filter events", "clear-filter": "Clear the filter", "copy-report": "Copy bug report",
     "save-event": "Save event JSON", "checklist": "Ten-minute pass", "toggle-pairs": "Toggle pairs pane",
     "parent": "Open the parent session", "children": "Open a child session",
+    "next-anomaly": "Next anomaly", "previous-anomaly": "Previous anomaly", "anomaly-kind": "Pick the anomaly kind",
 }
 PALETTE_SKIP = frozenset({"quit", "enter", "back"})  # Textual's Quit; Enter depends on the focus; Back: below
 PALETTE_EXTRA = [

@@ -1,0 +1,124 @@
+"""AnomalyController: ``e`` / ``E`` step to the next / previous anomaly of the active kind, ``a`` picks the kind.
+
+The kinds are the timing model's (model/diagnosing/timing.py: ANOMALY_KINDS; the stall threshold is the
+settings' ``stall_seconds``), plus "any": every kind merged. Each kind's sorted event indexes are taken
+from the model once per session and kind, so a key is a bisect. The active kind and where the cursor
+stands among its anomalies ("2 of 5") show in the events pane's bottom rule once e, E or a was used
+(before, the rule stays empty: the kinds are a tool to reach for, not a permanent readout).
+"""
+
+from __future__ import annotations
+
+import bisect
+from heapq import merge
+
+from textual.content import Content
+
+from ...model.diagnosing.timing import ANOMALY_KINDS
+from .base import Controller
+
+ANY = "any"
+KIND_NAMES = {ANY: "any anomaly", **ANOMALY_KINDS}
+SHORT = {ANY: "anomaly", "error": "error", "retry": "retry", "turn-end": "turn end", "unpaired": "unpaired",
+         "approval": "approval", "compaction": "compaction", "stall": "stall"}
+
+
+class AnomalyController(Controller):
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        self.kind = ANY
+        self.active = False  # shown in the events pane once e, E or a was used
+        self._lists: dict[str, list[int]] = {}
+        self._diag = None  # the diagnosis the lists were taken from (live follow makes a new one)
+
+    def reset(self) -> None:
+        self._lists, self._diag = {}, None
+        found = self.app.screen_stack[0].query("#events") if self.app.screen_stack else None
+        if found:
+            found.first().border_subtitle = ""  # the new session's place is shown on its first cursor move
+
+    @property
+    def stall_ms(self) -> int:
+        return int(self.app.settings.stall_seconds * 1000)
+
+    def indexes(self, kind: str) -> list[int]:
+        """The sorted event indexes of ``kind`` (made once per session and kind)."""
+        diag = self.app.diag
+        if diag is None:
+            return []
+        if diag is not self._diag:
+            self._lists, self._diag = {}, diag
+        got = self._lists.get(kind)
+        if got is None:
+            if kind == ANY:
+                got = []
+                for i in merge(*(self.indexes(k) for k in ANOMALY_KINDS)):
+                    if not got or got[-1] != i:  # an event of two kinds is one stop
+                        got.append(i)
+            else:
+                got = diag.timing.anomalies(kind, self.stall_ms)
+            self._lists[kind] = got
+        return got
+
+    def counts(self) -> dict[str, int]:
+        """Each kind's count, "any" first (for the picker)."""
+        return {k: len(self.indexes(k)) for k in KIND_NAMES}
+
+    # -- keys -------------------------------------------------------------------------------------
+    def step(self, direction: int) -> None:
+        app = self.app
+        cur = app.current_index
+        if cur is None or app.diag is None:
+            return
+        self.active = True
+        idx = self.indexes(self.kind)
+        name = KIND_NAMES[self.kind]
+        if not idx:
+            app.notify(f"no {name} in this log" + self._stall_note(), markup=False)
+            return
+        k = bisect.bisect_right(idx, cur) if direction > 0 else bisect.bisect_left(idx, cur) - 1
+        if not 0 <= k < len(idx):
+            k = 0 if direction > 0 else len(idx) - 1
+            app.notify(f"{SHORT[self.kind]}s wrapped around to the {'first' if direction > 0 else 'last'}",
+                       markup=False)
+        app.jump_to(idx[k])
+        self.show(idx[k])
+
+    def pick(self) -> None:
+        app = self.app
+        if app.diag is None:
+            return
+        from ..screens.anomaly_kind import AnomalyKindScreen
+
+        def done(kind: str | None) -> None:
+            if kind in KIND_NAMES:
+                self.kind, self.active = kind, True
+                self.show(app.current_index)
+        app.push_screen(AnomalyKindScreen(self.counts(), self.kind, self.stall_ms), done)
+
+    # -- where the user sees it ---------------------------------------------------------------------
+    def place(self, index: int | None) -> str:
+        """``error 2 of 5`` on the kind's second anomaly, ``error 2–3 of 5`` between two, ``error 0 of 0``."""
+        idx = self.indexes(self.kind)
+        short, n = SHORT[self.kind], len(idx)
+        if index is None or not n:
+            return f"{short} {n:,}"
+        k = bisect.bisect_left(idx, index)
+        if k < n and idx[k] == index:
+            return f"{short} {k + 1:,} of {n:,}"
+        if k == 0:
+            return f"{short} ·/{n:,} (before the first)"
+        if k == n:
+            return f"{short} ·/{n:,} (after the last)"
+        return f"{short} {k:,}–{k + 1:,} of {n:,}"
+
+    def show(self, index: int | None) -> None:
+        """The kind and the place in the events pane's bottom rule (cheap: a bisect; called on cursor moves)."""
+        app = self.app
+        if not self.active or not app.screen_stack or app.log_ is None:
+            return
+        events = app.events
+        events.border_subtitle = Content.assemble(("e/E ", "bold"), self.place(index), ("  a: kind", "$text-muted"))
+
+    def _stall_note(self) -> str:
+        return f" (stall: a gap over {self.app.settings.stall_seconds:g} s)" if self.kind == "stall" else ""
