@@ -148,6 +148,28 @@ async def test_filter_narrows_and_keeps_ancestors_for_context(built):
         assert screen.filter_text == "" and len([r for r in screen.sessions.rows if r.kind == "session"]) == 10
 
 
+async def test_filter_to_one_match_under_context_parents_enter_opens_the_match(built):
+    app = browser_app(built.root)
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = await browser_ready(app, pilot)
+        await pilot.press("slash", *"interrupted")
+        await pilot.pause()
+        # the match is the grandchild, listed under its parent and grandparent (context rows)
+        assert screen.sessions.current.entry.session_id == built.ids["grandchild"]
+        assert built.ids["grandchild"] in screen.query_one("#browser-detail").plain()
+        await pilot.press("enter", "enter")  # leave the filter bar, then open
+        await explorer_ready(app, pilot, built.ids["grandchild"])
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen
+        # Enter on the group heading goes to its first match, past the context rows
+        screen.sessions.move_to(0)
+        assert screen.sessions.current.kind == "group"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.sessions.current.entry.session_id == built.ids["grandchild"]
+
+
 async def test_enter_opens_the_session_and_back_returns_with_the_place_kept(built):
     app = browser_app(built.root)
     async with app.run_test(size=(120, 36)) as pilot:

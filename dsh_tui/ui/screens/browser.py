@@ -242,8 +242,8 @@ class BrowserScreen(Screen[None]):
         row = self.sessions.current
         if row is None:
             return
-        if row.kind == "group":
-            self.sessions.select_next_session(1)
+        if row.kind == "group":  # to the group's first match, never one of its context rows
+            self.sessions.select_next_session(1, matched=True)
             return
         self.post_message(self.Open(row.entry))
 

@@ -58,16 +58,21 @@ class SessionList(VirtualList):
         self.empty_text = "listing sessions…"
 
     def set_rows(self, rows: list[Row], keep=None) -> None:
-        """Show ``rows``; keep the cursor on the session ``keep`` when it is still listed."""
+        """Show ``rows``; keep the cursor on the session ``keep`` when it is still listed as a match,
+        else put it on the first matched session (a context ancestor is there to be seen, not opened)."""
         self.rows = rows
         target = None
         if keep is not None:  # the same session, also after a re-list (new entry objects)
             where = (keep.path, keep.member)
-            target = next((k for k, r in enumerate(rows) if r.entry is not None
+            target = next((k for k, r in enumerate(rows) if r.entry is not None and not r.context
                            and (r.entry.path, r.entry.member) == where), None)
         if target is None:
-            target = next((k for k, r in enumerate(rows) if r.kind == "session"), 0)
+            target = next((k for k, r in enumerate(rows) if self._matched(r)), 0)
         self.reset_rows(target)
+
+    @staticmethod
+    def _matched(row: Row) -> bool:
+        return row.kind == "session" and not row.context
 
     def row_count(self) -> int:
         return len(self.rows)
@@ -94,10 +99,10 @@ class SessionList(VirtualList):
             out.append(Segment(text, style))
         return out
 
-    def select_next_session(self, direction: int) -> None:
-        """Move to the next session row, skipping headings."""
+    def select_next_session(self, direction: int, matched: bool = False) -> None:
+        """Move to the next session row, skipping headings (and context rows when ``matched``)."""
         k = self.cursor + direction
-        while 0 <= k < len(self.rows) and self.rows[k].kind != "session":
+        while 0 <= k < len(self.rows) and (self.rows[k].kind != "session" or matched and self.rows[k].context):
             k += direction
         if 0 <= k < len(self.rows):
             self.move_to(k)
