@@ -311,7 +311,8 @@ class ExplorerApp(App[int]):
     def set_events_title(self) -> None:
         src = self.events.source
         text = "events" if not src.filtered else f"events · filter: {src.label} ({len(src):,} of {src.total:,})"
-        self.events.border_title = Content(text)
+        notes = [n for n in (self.search.title_note(),) if n]  # the search's hit count
+        self.events.border_title = Content(" · ".join([text, *notes]))
 
     # -- sessions: open, back, restore ------------------------------------------------------------
     def browser_active(self) -> bool:
@@ -508,6 +509,9 @@ class ExplorerApp(App[int]):
 
     def action_search(self) -> None:
         self.search.ask()
+
+    def action_search_reverse(self) -> None:
+        self.search.ask(reverse=True)
 
     def action_next_hit(self, direction: int) -> None:
         if not self.search.next_hit(direction):

@@ -54,6 +54,9 @@ BINDINGS = [
       tooltip="The previous anomaly of the kind picked with a"),
     B("a", "anomaly_kind", "Anomaly kind", show=False, id="anomaly-kind",
       tooltip="Which anomalies e and E step through: errors, retries, stalls, ..."),
+    # Search, marks, filter chips and the list's look (controllers/search.py, marks.py, chips.py).
+    B("backslash", "search_reverse", "Search the other way", show=False, id="search-reverse",
+      tooltip="Search in the direction / does not: down on a crash log, else up"),
 ]
 
 # The events list's count (widgets/event_list.py), as in vim: digits then G go to that seq.
@@ -141,6 +144,7 @@ HELP = [
     R("Find", "search", "search type, tool, callId and text in the whole log"),
     R("Find", "prompt-previous prompt-next", "in the / and : prompts: the earlier searches / seqs"),
     R("Find", "next-hit previous-hit", "next / previous hit (finding, when no search)"),
+    R("Find", "search-reverse", "search the other way (/ searches up from the cursor on a crash log; n goes on, N back)"),
     R("Find", "filter", "filter: findings, problems, pairs, no chunks, a type"),
     R("Find", "clear-filter", "clear the filter"),
     R("Report", "copy-report", "copy the masked bug report (finding at the cursor, else verdict)"),

@@ -8,6 +8,7 @@ import pytest
 from textual import events
 from textual.widgets import Footer
 
+from dsh_tui.model.presenting.hits import collapse_chunk_runs
 from dsh_tui.model.reading import search as search_module
 from dsh_tui.model.reading.source import Cancelled
 from dsh_tui.ui.controllers import search as search_module
@@ -102,9 +103,10 @@ async def test_search_builds_a_hit_list_once_then_n_and_N_bisect(demo, monkeypat
     app = make_app(demo)
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(app, pilot)
-        await pilot.press("home", "slash", *"call_05_deploy", "enter")
+        # On a crash log / searches up from the cursor; \\ searches down (test_search_direction.py).
+        await pilot.press("home", "backslash", *"call_05_deploy", "enter")
         await settle(app, pilot)
-        hits = list(real(app.log_, "call_05_deploy").indices)
+        hits = list(collapse_chunk_runs(app.log_, real(app.log_, "call_05_deploy")).indices)  # a block: one hit
         assert len(hits) >= 3 and app.current_index == hits[0]
         await pilot.press("n")
         assert app.current_index == hits[1]

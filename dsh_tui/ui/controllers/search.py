@@ -1,7 +1,13 @@
-"""SearchController: ``/`` and n/N. The needle, its hit lists (the newest few), and the background scan.
+"""SearchController: ``/``, ``\\`` and n/N. The needle, its direction, its hit lists (the newest few), and
+the background scan.
 
 The first search for a needle builds its hit list in a worker (group "search"); a newer needle cancels
-it; n and N are then a bisect. The events pane title says "searching" meanwhile.
+it; n and N are then a bisect. The events pane title says "searching" meanwhile, then "k of n".
+
+A search's direction is chosen as less does it, with a default for the crash a user walks back from:
+on a log with a verdict, or with the cursor on the list's last screen, ``/`` searches backward (up)
+from the cursor; ``\\`` searches the other way. n goes on in the search's direction, N the other way.
+Chunk deltas of one content block count as one hit (model/presenting/hits.py).
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.worker import WorkerState, get_current_worker
 
+from ...model.presenting.hits import collapse_chunk_runs, count_text, needle_pattern
 from ...model.reading.search import MAX_HITS, HitList, find_all, needle_key
 from ...model.reading.source import Cancelled
 from ...safety import one_line
@@ -40,6 +47,8 @@ class SearchController(Controller):
         self._hit_lists: OrderedDict[bytes, HitList] = OrderedDict()  # needle key -> hits in ``_hits_log``
         self._hits_log: weakref.ref | None = None
         self._searching: tuple[bytes, int] | None = None  # (needle key, direction) being scanned
+        self.direction = 1  # the search's own direction (1 down, -1 up): n goes on in it, N the other way
+        self.count: str | None = None  # "3 of 17" after a jump to a hit
 
     @property
     def searching(self) -> bool:
@@ -48,24 +57,44 @@ class SearchController(Controller):
     def reset(self) -> None:
         super().reset()
         self.needle = None
+        self.count = None
+        self.direction = 1
         self._hit_lists.clear()
         self._searching = None
 
     # -- keys ---------------------------------------------------------------------------------
-    def ask(self) -> None:
-        if self.app.log_ is not None:
-            self.app.ask("search", "/", self.search_for, placeholder="type, tool, callId or text")
+    def default_direction(self) -> int:
+        """-1 (up) on a log with a verdict or with the cursor on the list's last screen, else 1 (down)."""
+        app = self.app
+        if app.diag is not None and app.diag.verdict is not None:
+            return -1
+        events = app.events
+        rows = events.row_count()
+        return -1 if rows and rows - events.cursor <= max(1, events.scrollable_content_region.height) else 1
 
-    def search_for(self, value: str | None) -> None:
+    def ask(self, reverse: bool = False) -> None:
+        """``/`` (the default direction) or ``\\`` (the other one): the prompt, its direction in its label."""
+        if self.app.log_ is None:
+            return
+        direction = -self.default_direction() if reverse else self.default_direction()
+        label, way, other = ("?", "up", "down") if direction < 0 else ("/", "down", "up")
+        self.app.ask("search", label, partial(self.search_for, direction=direction),
+                     placeholder=f"type, tool, callId or text · {way} from here (\\ searches {other})")
+
+    def search_for(self, value: str | None, direction: int = 1) -> None:
         if value:
             self.needle = value
-            self.find_hit(1)
+            self.direction = direction
+            self.count = None
+            self.app.events.set_highlight(needle_pattern(value))
+            self.find_hit(direction)
 
     def next_hit(self, direction: int) -> bool:
-        """n/N: the next (previous) hit; False when there is no search (n and N then step through findings)."""
+        """n/N: the next hit in the search's direction (N: the other way); False when there is no search
+        (n and N then step through the findings)."""
         if not self.needle or self.app.log_ is None:
             return False
-        self.find_hit(direction)
+        self.find_hit(direction * self.direction)
         return True
 
     def find_hit(self, direction: int) -> None:
@@ -98,7 +127,8 @@ class SearchController(Controller):
 
     def _scan(self, log, needle: str) -> None:  # in the worker's thread
         try:
-            hits = find_all(log, needle, cancel=get_current_worker().cancelled_event)
+            cancel = get_current_worker().cancelled_event
+            hits = collapse_chunk_runs(log, find_all(log, needle, cancel=cancel), cancel=cancel)
         except Cancelled:
             return
         except Exception as exc:  # reported by hits_found, which also ends the "searching" state
@@ -142,13 +172,23 @@ class SearchController(Controller):
             app.notify(f"not found: {one_line(hits.needle, 80)}", severity="warning", markup=False)
             return
         cur = app.current_index
-        hit, wrapped = hits.step(-1 if cur is None else cur, direction)
+        if cur is None:
+            cur = -1 if direction >= 0 else len(app.log_)
+        hit, wrapped = hits.step(cur, direction)
         app.jump_to(hit)
+        self.count = count_text(hits, hit)
+        self.show_status(None)
         if wrapped:
             app.notify("search wrapped around" + (" (within the first hits)" if hits.capped else ""), markup=False)
 
+    def title_note(self) -> str:
+        """What the events pane title says of the search: "/needle 3 of 17" (empty without a search)."""
+        if not self.needle or self.count is None:
+            return ""
+        return f"{'/' if self.direction > 0 else '?'}{one_line(self.needle, 24)} {self.count}"
+
     def show_status(self, text: str | None) -> None:
-        """The events pane title, with ``text`` (e.g. "searching …") appended."""
+        """The events pane title (with the hit count), with ``text`` (e.g. "searching …") appended."""
         app = self.app
         app.set_events_title()
         if text:

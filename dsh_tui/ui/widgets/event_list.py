@@ -17,6 +17,7 @@ from rich.segment import Segment
 from textual import events
 from textual.cache import LRUCache
 
+from ...model.presenting.hits import match_spans
 from ...model.presenting.summary import RowSummary, light_event, row_summary
 from ...safety import one_line
 from ..keys import COUNT_BINDINGS
@@ -48,8 +49,12 @@ class EventList(VirtualList):
         "eventlist--seq", "eventlist--time", "eventlist--tool", "eventlist--message", "eventlist--chunk",
         "eventlist--turn", "eventlist--other", "eventlist--surface", "eventlist--log",
         "eventlist--failure", "eventlist--warning", "eventlist--info", "eventlist--verdict", "eventlist--unknown",
-        "eventlist--seed", "eventlist--seed-end",
+        "eventlist--seed", "eventlist--seed-end", "eventlist--match",
     }
+    # A search's matches: reverse (and bold) reads under NO_COLOR too.
+    DEFAULT_CSS = """
+    EventList > .eventlist--match { color: $warning; text-style: bold reverse; }
+    """
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -62,6 +67,7 @@ class EventList(VirtualList):
         self.empty_text = "reading the log…"
         self.seed_end: int | None = None  # index of the last session/end-seed: rows before it came from the seed
         self.count = ""  # digits typed before G
+        self.highlight = None  # the search's pattern (model/presenting/hits.py): its matches styled in the rows
 
     # -- model -------------------------------------------------------------------------
     def set_log(self, log, diag, source: RowSource, cursor_index: int | None) -> None:
@@ -117,6 +123,27 @@ class EventList(VirtualList):
             return False
         self.move_to(row, center=center)
         return True
+
+    def set_highlight(self, pattern) -> None:
+        """Style the matches of ``pattern`` (a compiled regex, None: none) in the rows' text."""
+        if pattern != self.highlight:
+            self.highlight = pattern
+            self.clear_cache()
+
+    def _text_segments(self, text: str, style) -> list[Segment]:
+        spans = match_spans(text, self.highlight)
+        if not spans:
+            return [Segment(text, style)]
+        match = style + self.style("eventlist--match")
+        out, at = [], 0
+        for a, b in spans:
+            if a > at:
+                out.append(Segment(text[at:a], style))
+            out.append(Segment(text[a:b], match))
+            at = b
+        if at < len(text):
+            out.append(Segment(text[at:], style))
+        return out
 
     def summary(self, index: int) -> RowSummary:
         s = self._rows.get(index)
@@ -198,5 +225,5 @@ class EventList(VirtualList):
             Segment(f"{s.turn_step[:7]:>{7 if wide else 5}} ", st("eventlist--time")),
             Segment(f"{typ:<{type_w}} ", type_style),
             Segment(badge, st("eventlist--surface" if s.badge == "surface" else "eventlist--log")),
-            Segment(" " + s.text, text_style),
+            *self._text_segments(" " + s.text, text_style),
         ]

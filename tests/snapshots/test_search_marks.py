@@ -1,0 +1,23 @@
+"""SVG snapshots of search, marks and filter chips at 80x24 and 160x45 (the demo log, as test_snapshots.py).
+
+Regenerate with ``pytest tests/snapshots/test_search_marks.py --snapshot-update`` (and look at each SVG).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .test_snapshots import SIZES, demo_app, loaded  # noqa: F401  (demo_app is a fixture)
+
+pytestmark = pytest.mark.usefixtures("isolated_xdg")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_search_count_and_highlight(snap_compare, demo_app, size):
+    """/bash on the crash log: up from the verdict, "11 of 12" in the events title, the matches highlighted."""
+    async def run_before(pilot) -> None:
+        await loaded(pilot)
+        await pilot.press("slash", *"bash", "enter")
+        await loaded(pilot)
+
+    assert snap_compare(demo_app, terminal_size=size, run_before=run_before)
