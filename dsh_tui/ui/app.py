@@ -37,6 +37,7 @@ from .controllers.follow import FollowController, FollowFailed
 from .controllers.history import HistoryController, Place
 from .controllers.jumps import JumpController
 from .controllers.loader import LoadController
+from .controllers.marks import MarksController
 from .controllers.search import SearchController, SearchHits
 from .keydocs import explorer_help
 from .keygate import KeyGate
@@ -97,9 +98,11 @@ class ExplorerApp(App[int]):
         self.follow = FollowController(self)
         self.family = FamilyController(self)
         self.history = HistoryController(self)
+        self.marks = MarksController(self)  # search, marks, chips and saved views: controllers/marks.py ...
         self.anomalies = AnomalyController(self)
         self.controllers = (self.loader, self.search, self.jumps, self.filters, self.copy, self.follow, self.family, self.history)
         self.controllers += (self.anomalies,)
+        self.controllers += (self.marks,)
         self._worker_owners = {group: c for c in self.controllers for group in c.groups}
 
     @property
@@ -512,6 +515,18 @@ class ExplorerApp(App[int]):
 
     def action_search_reverse(self) -> None:
         self.search.ask(reverse=True)
+
+    def action_toggle_mark(self) -> None:
+        self.marks.toggle()
+
+    def action_mark(self, direction: int) -> None:
+        self.marks.step(direction)
+
+    def action_copy_marks(self) -> None:
+        self.marks.copy()
+
+    def action_clear_marks(self) -> None:
+        self.marks.clear()
 
     def action_next_hit(self, direction: int) -> None:
         if not self.search.next_hit(direction):

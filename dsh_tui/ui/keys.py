@@ -57,6 +57,13 @@ BINDINGS = [
     # Search, marks, filter chips and the list's look (controllers/search.py, marks.py, chips.py).
     B("backslash", "search_reverse", "Search the other way", show=False, id="search-reverse",
       tooltip="Search in the direction / does not: down on a crash log, else up"),
+    B("m", "toggle_mark", "Mark", show=False, id="toggle-mark", tooltip="Mark or unmark the event under the cursor"),
+    B("apostrophe", "mark(1)", "Next mark", show=False, id="next-mark", tooltip="The next marked event (wraps)"),
+    B("quotation_mark", "mark(-1)", "Previous mark", show=False, id="previous-mark",
+      tooltip="The previous marked event (wraps)"),
+    B("M", "copy_marks", "Copy marked", show=False, id="copy-marks",
+      tooltip="The raw records of every marked event, secrets masked"),
+    B("ctrl+x", "clear_marks", "Clear marks", show=False, id="clear-marks", tooltip="Unmark every event"),
 ]
 
 # The events list's count (widgets/event_list.py), as in vim: digits then G go to that seq.
@@ -147,6 +154,10 @@ HELP = [
     R("Find", "search-reverse", "search the other way (/ searches up from the cursor on a crash log; n goes on, N back)"),
     R("Find", "filter", "filter: findings, problems, pairs, no chunks, a type"),
     R("Find", "clear-filter", "clear the filter"),
+    R("Marks", "toggle-mark", "mark / unmark the event (● in the gutter)"),
+    R("Marks", "next-mark previous-mark", "next / previous mark"),
+    R("Marks", "copy-marks", "copy the marked events' raw records, secrets masked"),
+    R("Marks", "clear-marks", "clear every mark"),
     R("Report", "copy-report", "copy the masked bug report (finding at the cursor, else verdict)"),
     R("Report", "copy-call-id", "copy just the callId"),
     R("Report", "copy-raw-unmasked", "copy the event's raw record, UNMASKED (secrets included)"),
@@ -187,6 +198,7 @@ PALETTE_TITLES = {
     "filter": "Filter events", "clear-filter": "Clear the filter", "copy-report": "Copy bug report",
     "save-event": "Save event JSON", "checklist": "Ten-minute pass", "toggle-pairs": "Toggle pairs pane",
     "parent": "Open the parent session", "children": "Open a child session",
+    "toggle-mark": "Mark / unmark the event", "copy-marks": "Copy the marked events",
     "next-anomaly": "Next anomaly", "previous-anomaly": "Previous anomaly", "anomaly-kind": "Pick the anomaly kind",
 }
 PALETTE_SKIP = frozenset({"quit", "enter", "back"})  # Textual's Quit; Enter depends on the focus; Back: below

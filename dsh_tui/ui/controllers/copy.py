@@ -27,7 +27,7 @@ from .base import Controller
 class CopyRequest:
     title: str  # the copy window's title
     text: str  # as built; masked (unless ``mask`` is False) and sanitised on the way out
-    kind: str  # "snippet" | "markdown" | "permalink" | "raw" | "call-id"
+    kind: str  # "snippet" | "markdown" | "permalink" | "raw" | "call-id" | "marked"
     stem: str  # the saved file's name starts with it
     mask: bool = True
     suffix: str = ".txt"
@@ -124,6 +124,25 @@ class CopyController(Controller):
         self.copy(CopyRequest(f"UNMASKED raw record of seq {ev.seq} ({what})", text, "raw", "raw-record-unmasked",
                               mask=False))
 
+    def marked(self, indices: list[int]) -> None:
+        """M: the raw records of the marked events, one a line, in log order, secrets masked.
+
+        A packed row holding several marked events is copied once.
+        """
+        app = self.app
+        if app.log_ is None or not indices:
+            return
+        lines, seen = [], set()
+        for i in indices:
+            ev = light_event(app.log_, i)
+            if ev.record in seen:
+                continue
+            seen.add(ev.record)
+            lines.append(escape_json(bytes(ev.raw).decode("utf-8", "replace").rstrip("\r\n")))
+        n = len(indices)
+        self.copy(CopyRequest(f"raw records of {n:,} marked event{'s' if n != 1 else ''} (masked)",
+                              "\n".join(lines) + "\n", "marked", "marked-events"))
+
     def permalink(self) -> None:
         """l: ``<session-id>@<seq>`` of the event under the cursor."""
         app = self.app
@@ -148,6 +167,11 @@ class CopyController(Controller):
             app.notify("no callId here", severity="warning", markup=False)
             return
         self.copy(CopyRequest("callId", one_line(cid, None), "call-id", "call-id", window=False))
+
+    def header_line(self, text: str) -> None:
+        """y in the full header (screens/header.py): the raw header line, as that screen shows it."""
+        if text:
+            self.copy(CopyRequest("the raw header line (secrets masked)", text, "header", "header-line"))
 
     # -- save --------------------------------------------------------------------------------------
     def save_event(self) -> None:

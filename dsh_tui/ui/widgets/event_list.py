@@ -27,6 +27,7 @@ from .vlist import VirtualList
 
 # The verdict's mark is no pointer (▶ read as the cursor): the cursor is the row's bar, the verdict a diamond.
 MARKS = {"verdict": "◆", "failure": "✗", "warning": "!", "info": "·"}
+USER_MARK = "●"  # the user's mark (m): in the gutter when no finding's mark is there; its seq is reversed too
 COUNT_KEYS = frozenset({*"0123456789", "G", "escape"})  # keys that keep a pending count
 COUNT_DIGITS = 18
 
@@ -49,11 +50,12 @@ class EventList(VirtualList):
         "eventlist--seq", "eventlist--time", "eventlist--tool", "eventlist--message", "eventlist--chunk",
         "eventlist--turn", "eventlist--other", "eventlist--surface", "eventlist--log",
         "eventlist--failure", "eventlist--warning", "eventlist--info", "eventlist--verdict", "eventlist--unknown",
-        "eventlist--seed", "eventlist--seed-end", "eventlist--match",
+        "eventlist--seed", "eventlist--seed-end", "eventlist--match", "eventlist--marked",
     }
     # A search's matches: reverse (and bold) reads under NO_COLOR too.
     DEFAULT_CSS = """
     EventList > .eventlist--match { color: $warning; text-style: bold reverse; }
+    EventList > .eventlist--marked { color: $accent; text-style: bold reverse; }
     """
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
@@ -67,6 +69,7 @@ class EventList(VirtualList):
         self.empty_text = "reading the log…"
         self.seed_end: int | None = None  # index of the last session/end-seed: rows before it came from the seed
         self.count = ""  # digits typed before G
+        self.user_marks: frozenset[int] = frozenset()  # event indices the user marked (controllers/marks.py)
         self.highlight = None  # the search's pattern (model/presenting/hits.py): its matches styled in the rows
 
     # -- model -------------------------------------------------------------------------
@@ -91,6 +94,7 @@ class EventList(VirtualList):
     def clear(self, text: str = "reading the log…") -> None:
         """No log (another session is being opened)."""
         self.log_, self.source, self.marks, self.seed_end = None, RowSource(0), {}, None
+        self.user_marks, self.highlight = frozenset(), None
         self.set_count("")
         self._rows.clear()
         self.empty_text = text
@@ -123,6 +127,11 @@ class EventList(VirtualList):
             return False
         self.move_to(row, center=center)
         return True
+
+    def set_user_marks(self, marks: frozenset[int]) -> None:
+        if marks != self.user_marks:
+            self.user_marks = marks
+            self.clear_cache()
 
     def set_highlight(self, pattern) -> None:
         """Style the matches of ``pattern`` (a compiled regex, None: none) in the rows' text."""
@@ -209,8 +218,11 @@ class EventList(VirtualList):
         text_style = st(f"eventlist--{mark}") if mark in ("failure", "verdict") else self._base
         type_style = st("eventlist--unknown") if s.type in self.unknown else st(_type_class(s.type))
         seed = self.seed_end
+        marked = index in self.user_marks
         if mark:
             mark_seg = Segment(MARKS.get(mark, " "), st(f"eventlist--{mark}"))
+        elif marked:
+            mark_seg = Segment(USER_MARK, st("eventlist--marked"))
         elif seed is not None and index <= seed:  # inherited through the seed; ┴ the end-seed itself
             mark_seg = Segment("┴" if index == seed else "┊", st("eventlist--seed-end" if index == seed
                                                                 else "eventlist--seed"))
@@ -220,7 +232,8 @@ class EventList(VirtualList):
             type_style = st("eventlist--seed-end")
         return [
             mark_seg,
-            Segment(f"{s.seq:>{self._seq_w}} ", st("eventlist--seq")),
+            *([Segment(f"{s.seq:>{self._seq_w}}", st("eventlist--marked")), Segment(" ", st("eventlist--seq"))]
+              if marked else [Segment(f"{s.seq:>{self._seq_w}} ", st("eventlist--seq"))]),
             Segment(f"{time:<{12 if wide else 8}} ", st("eventlist--time")),
             Segment(f"{s.turn_step[:7]:>{7 if wide else 5}} ", st("eventlist--time")),
             Segment(f"{typ:<{type_w}} ", type_style),
