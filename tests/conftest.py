@@ -17,6 +17,7 @@ def isolated_xdg(tmp_path, monkeypatch):
     """State and cache under tmp_path, colours on: a UI test never touches the user's dirs."""
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))  # never the user's config.toml
     monkeypatch.delenv("NO_COLOR", raising=False)
     return tmp_path
 
