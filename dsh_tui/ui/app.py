@@ -36,6 +36,7 @@ from .controllers.filters import FilterController, FilterReady
 from .controllers.follow import FollowController, FollowFailed
 from .controllers.history import HistoryController, Place
 from .controllers.jumps import JumpController
+from .controllers.chips import ChipsController, ChipsReady
 from .controllers.loader import LoadController
 from .controllers.marks import MarksController
 from .controllers.search import SearchController, SearchHits
@@ -52,6 +53,7 @@ from .screens.help import HelpScreen
 from .screens.main import MainScreen
 from .settings_ui import apply_settings, default_filter, read_settings
 from .views import RowSource
+from .widgets.chips import ChipsBar
 from .widgets.cmdline import CommandLine
 from .widgets.detail import DetailView
 from .widgets.event_list import EventList
@@ -102,7 +104,8 @@ class ExplorerApp(App[int]):
         self.anomalies = AnomalyController(self)
         self.controllers = (self.loader, self.search, self.jumps, self.filters, self.copy, self.follow, self.family, self.history)
         self.controllers += (self.anomalies,)
-        self.controllers += (self.marks,)
+        self.chips = ChipsController(self)
+        self.controllers += (self.marks, self.chips)
         self._worker_owners = {group: c for c in self.controllers for group in c.groups}
 
     @property
@@ -178,6 +181,7 @@ class ExplorerApp(App[int]):
         yield LoadBar(id="loadbar")
         with Horizontal(id="main"):
             with Vertical(id="left"):
+                yield ChipsBar(id="chips")  # filter chips and marks: shown while there are any
                 yield EventList(id="events")
                 yield PairsPane(id="pairs")
             yield DetailView(id="detail")
@@ -413,8 +417,7 @@ class ExplorerApp(App[int]):
         if index is None or self.log_ is None:
             return
         if not self.events.show_index(index, center=center):
-            self.events.set_source(RowSource(len(self.log_)), index)
-            self.set_events_title()
+            self.chips.show_all(index)  # the filter dropped, the chips turned off
             self.notify("filter cleared to show that event", markup=False)
 
     @property
@@ -437,6 +440,10 @@ class ExplorerApp(App[int]):
     @on(FilterReady)
     def _filter_ready(self, message: FilterReady) -> None:
         self.filters.ready(message)
+
+    @on(ChipsReady)
+    def _chips_ready(self, message: ChipsReady) -> None:
+        self.chips.ready(message)
 
     @on(Copied)
     def _copied(self, message: Copied) -> None:
@@ -515,6 +522,12 @@ class ExplorerApp(App[int]):
 
     def action_search_reverse(self) -> None:
         self.search.ask(reverse=True)
+
+    def action_add_chip(self, include: bool) -> None:
+        self.chips.ask(include)
+
+    def action_pick_chips(self) -> None:
+        self.chips.pick()
 
     def action_toggle_mark(self) -> None:
         self.marks.toggle()

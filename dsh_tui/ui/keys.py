@@ -64,6 +64,11 @@ BINDINGS = [
     B("M", "copy_marks", "Copy marked", show=False, id="copy-marks",
       tooltip="The raw records of every marked event, secrets masked"),
     B("ctrl+x", "clear_marks", "Clear marks", show=False, id="clear-marks", tooltip="Unmark every event"),
+    B("plus", "add_chip(True)", "Show only", show=False, id="chip-include",
+      tooltip="Add a filter chip: only events with this text, type:GLOB or tool:GLOB"),
+    B("minus", "add_chip(False)", "Hide", show=False, id="chip-exclude",
+      tooltip="Add a filter chip: hide events with this text, type:GLOB or tool:GLOB"),
+    B("x", "pick_chips", "Filters", show=False, id="pick-chips", tooltip="The filter chips: space turns one on or off, del removes"),
 ]
 
 # The events list's count (widgets/event_list.py), as in vim: digits then G go to that seq.
@@ -154,6 +159,9 @@ HELP = [
     R("Find", "search-reverse", "search the other way (/ searches up from the cursor on a crash log; n goes on, N back)"),
     R("Find", "filter", "filter: findings, problems, pairs, no chunks, a type"),
     R("Find", "clear-filter", "clear the filter"),
+    R("Find", "chip-include", "filter chip: show only events with text, type:GLOB or tool:GLOB"),
+    R("Find", "chip-exclude", "filter chip: hide events with text, type:GLOB or tool:GLOB"),
+    R("Find", "pick-chips", "the filter chips: space on / off, del removes (they narrow f's filter)"),
     R("Marks", "toggle-mark", "mark / unmark the event (● in the gutter)"),
     R("Marks", "next-mark previous-mark", "next / previous mark"),
     R("Marks", "copy-marks", "copy the marked events' raw records, secrets masked"),
@@ -198,6 +206,7 @@ PALETTE_TITLES = {
     "filter": "Filter events", "clear-filter": "Clear the filter", "copy-report": "Copy bug report",
     "save-event": "Save event JSON", "checklist": "Ten-minute pass", "toggle-pairs": "Toggle pairs pane",
     "parent": "Open the parent session", "children": "Open a child session",
+    "chip-include": "Filter chip: show only", "chip-exclude": "Filter chip: hide", "pick-chips": "Filter chips",
     "toggle-mark": "Mark / unmark the event", "copy-marks": "Copy the marked events",
     "next-anomaly": "Next anomaly", "previous-anomaly": "Previous anomaly", "anomaly-kind": "Pick the anomaly kind",
 }

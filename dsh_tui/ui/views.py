@@ -97,3 +97,14 @@ def build_filter(log, diag, key: str) -> array | None:
     table = bytes(1 if b in wanted else 0 for b in range(256))
     mask = res.ev_type.tobytes().translate(table)
     return array("I", itertools.compress(range(len(mask)), mask))
+
+
+def narrowed(total: int, base: RowSource, chips: array | None, chips_label: str) -> RowSource:
+    """``base`` (the ``f`` filter's rows) narrowed to the events the filter chips leave (None: all of them)."""
+    if chips is None:
+        return base if base.indices is not None else RowSource(total)
+    if base.indices is None:
+        return RowSource(total, chips, "chips", chips_label)
+    keep = set(chips)
+    label = f"{base.label} + {chips_label}"
+    return RowSource(total, array("I", (i for i in base.indices if i in keep)), f"{base.key}+chips", label)

@@ -1,4 +1,6 @@
-"""FilterController: ``f`` picks a filter (built in a worker, group "filter"), ``F`` clears it."""
+"""FilterController: ``f`` picks a filter (built in a worker, group "filter"), ``F`` clears it.
+
+The filter is the base the filter chips narrow (controllers/chips.py shows the rows of both)."""
 
 from __future__ import annotations
 
@@ -22,6 +24,14 @@ class FilterReady(Message):
 class FilterController(Controller):
     groups = ("filter",)
 
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        self.base = RowSource(0)  # the picked filter's rows, before the chips narrow them
+
+    def reset(self) -> None:
+        super().reset()
+        self.base = RowSource(0)
+
     def pick(self) -> None:
         app = self.app
         if app.log_ is None:
@@ -32,7 +42,7 @@ class FilterController(Controller):
             if key:
                 label = next((s.label for s in specs if s.key == key), key)
                 self.apply(key, label, app.current_index)
-        app.push_screen(FilterScreen(specs, app.events.source.key), done)
+        app.push_screen(FilterScreen(specs, self.base.key), done)
 
     def apply(self, key: str, label: str, focus: int | None) -> None:
         app = self.app
@@ -45,15 +55,14 @@ class FilterController(Controller):
         app = self.app
         if app.log_ is None:
             return  # another session is being opened
-        app.events.set_source(RowSource(len(app.log_), message.indices, message.key, message.label),
-                              message.focus_index)
-        app.set_events_title()
+        self.base = RowSource(len(app.log_), message.indices, message.key, message.label)
+        app.chips.show_rows(message.focus_index)
 
     def clear(self) -> None:
         app = self.app
-        if app.log_ is not None and app.events.source.filtered:
-            app.events.set_source(RowSource(len(app.log_)), app.current_index)
-            app.set_events_title()
+        if app.log_ is not None and self.base.filtered:
+            self.base = RowSource(len(app.log_))
+            app.chips.show_rows(app.current_index)
 
     def worker_changed(self, event) -> None:
         if event.state == WorkerState.ERROR:

@@ -37,6 +37,7 @@ class MarksController(Controller):
     def _shown(self) -> None:
         app = self.app
         app.events.set_user_marks(frozenset(self.marks))
+        app.chips.show_bar()  # the bar counts the marks
 
     # -- keys --------------------------------------------------------------------------------
     def toggle(self) -> None:
