@@ -40,6 +40,7 @@ from .controllers.chips import ChipsController, ChipsReady
 from .controllers.loader import LoadController
 from .controllers.marks import MarksController
 from .controllers.search import SearchController, SearchHits
+from .controllers.timing import TimingController
 from .keydocs import explorer_help
 from .keygate import KeyGate
 from .keys import BINDINGS as KEY_BINDINGS
@@ -61,6 +62,7 @@ from .widgets.footer import StableFooter
 from .widgets.header import HeaderPanel
 from .widgets.pairs import PairsPane
 from .widgets.progress import LoadBar
+from .widgets.sparkline import ActivityBar
 
 BROWSER_HIDES = frozenset(b.action.split("(", 1)[0] for b in KEY_BINDINGS) - {"quit"}  # the explorer's own keys
 
@@ -102,8 +104,9 @@ class ExplorerApp(App[int]):
         self.history = HistoryController(self)
         self.marks = MarksController(self)  # search, marks, chips and saved views: controllers/marks.py ...
         self.anomalies = AnomalyController(self)
+        self.timing_view = TimingController(self)
         self.controllers = (self.loader, self.search, self.jumps, self.filters, self.copy, self.follow, self.family, self.history)
-        self.controllers += (self.anomalies,)
+        self.controllers += (self.anomalies, self.timing_view)
         self.chips = ChipsController(self)
         self.controllers += (self.marks, self.chips)
         self._worker_owners = {group: c for c in self.controllers for group in c.groups}
@@ -178,6 +181,7 @@ class ExplorerApp(App[int]):
     # -- layout ---------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield HeaderPanel(id="header")
+        yield ActivityBar(id="activity")  # the header's activity sparkline (widgets/sparkline.py)
         yield LoadBar(id="loadbar")
         with Horizontal(id="main"):
             with Vertical(id="left"):
@@ -293,6 +297,7 @@ class ExplorerApp(App[int]):
         self.update_extras()
         self.follow.start()
         self.family.log_shown(log)
+        self.timing_view.log_shown()
 
     def update_extras(self) -> None:
         """The header's lines under the log's: follow state, lineage, child failures."""
@@ -590,9 +595,13 @@ class ExplorerApp(App[int]):
     def action_anomaly_kind(self) -> None:
         self.anomalies.pick()
 
+    def action_timing(self) -> None:
+        self.timing_view.open()
+
     @on(RowHighlighted)
     def _cursor_moved_anomalies(self, message: RowHighlighted) -> None:
         self.anomalies.show(message.index)
+        self.timing_view.cursor_moved(message.index)
 
     def action_try_back(self) -> None:
         """The palette's Back: back, or say there is nowhere to go (b/esc: screens/main.py)."""

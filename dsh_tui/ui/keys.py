@@ -54,6 +54,8 @@ BINDINGS = [
       tooltip="The previous anomaly of the kind picked with a"),
     B("a", "anomaly_kind", "Anomaly kind", show=False, id="anomaly-kind",
       tooltip="Which anomalies e and E step through: errors, retries, stalls, ..."),
+    B("T", "timing", "Timing", show=False, id="timing",
+      tooltip="Where the time went: calls slowest first, any column sorted, a turn's waterfall"),
     # Search, marks, filter chips and the list's look (controllers/search.py, marks.py, chips.py).
     B("backslash", "search_reverse", "Search the other way", show=False, id="search-reverse",
       tooltip="Search in the direction / does not: down on a crash log, else up"),
@@ -153,6 +155,7 @@ HELP = [
     R("Jump", "partner", "call ⇄ result (also run ⇄ done, asked ⇄ decided)"),
     R("Jump", "next-anomaly previous-anomaly", "next / previous anomaly of the kind a picks (wraps around)"),
     R("Jump", "anomaly-kind", "anomaly kind: error, retry, turn end, unpaired, approval, compaction, stall, any"),
+    R("Jump", "timing", "timing view: calls slowest first (s S r sort), the turn's waterfall; enter jumps"),
     R("Find", "search", "search type, tool, callId and text in the whole log"),
     R("Find", "prompt-previous prompt-next", "in the / and : prompts: the earlier searches / seqs"),
     R("Find", "next-hit previous-hit", "next / previous hit (finding, when no search)"),
@@ -209,6 +212,7 @@ PALETTE_TITLES = {
     "chip-include": "Filter chip: show only", "chip-exclude": "Filter chip: hide", "pick-chips": "Filter chips",
     "toggle-mark": "Mark / unmark the event", "copy-marks": "Copy the marked events",
     "next-anomaly": "Next anomaly", "previous-anomaly": "Previous anomaly", "anomaly-kind": "Pick the anomaly kind",
+    "timing": "Timing view",
 }
 PALETTE_SKIP = frozenset({"quit", "enter", "back"})  # Textual's Quit; Enter depends on the focus; Back: below
 PALETTE_EXTRA = [

@@ -1,0 +1,119 @@
+"""TimingScreen (T): where the time went. A table of model calls, tool calls and commands, slowest first,
+sortable by any column (s / S pick the column, r reverses), and under it the waterfall of the selected
+row's turn. Enter jumps to the row's event in the explorer and closes the view; esc, q or T close it."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.widgets import Static
+
+from ...model.diagnosing.timing import Timing
+from ...model.presenting.timing_view import header_cells, session_length, sort_title
+from ...safety import one_line
+from ..widgets.timing_table import TimingTable
+from ..widgets.waterfall import Waterfall
+from .modal import Modal
+
+HEADER_STYLES = {"title": "bold $text-muted", "sorted": "bold reverse"}
+
+
+class ColumnTitles(Static):
+    """The table's column titles, the sorted one reversed, at the table's width."""
+
+    def __init__(self, table: TimingTable, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.table = table
+
+    def render(self) -> Content:
+        width = self.table.scrollable_content_region.width or self.content_region.width
+        return Content.assemble(*header_cells(width, self.table.sort, self.table.descending))
+
+
+class TimingScreen(Modal[int | None]):
+    BINDINGS = [
+        Binding("escape,q,T", "close", "Close", show=False),
+        Binding("enter", "jump", "Jump", show=False),
+        Binding("s", "sort(1)", "Next column", show=False),
+        Binding("S", "sort(-1)", "Previous column", show=False),
+        Binding("r", "reverse", "Reverse", show=False),
+    ]
+    DEFAULT_CSS = """
+    TimingScreen { align: center middle; }
+    #timing-box { width: 100%; height: 100%; background: $surface; }
+    #timing-head { height: 1; padding: 0 1; background: $panel; }
+    #timing-cols { height: 1; padding: 0 1; background: $surface; }
+    #timing-table { padding: 0 1; }
+    #timing-keys { height: 1; padding: 0 1; background: $panel; color: $text-muted; }
+    """
+
+    def __init__(self, timing: Timing, title: str = "") -> None:
+        super().__init__()
+        self.timing, self.title_text = timing, title
+
+    def compose(self) -> ComposeResult:
+        table = TimingTable(self.timing.rows(), id="timing-table")
+        with Vertical(id="timing-box"):
+            yield Static(id="timing-head")
+            yield ColumnTitles(table, id="timing-cols")
+            yield table
+            yield Waterfall(self.timing, id="waterfall")
+            yield Static(Content.assemble(("enter", "bold"), " jump  ", ("s S", "bold"), " sort column  ",
+                                          ("r", "bold"), " reverse  ", ("esc", "bold"), " close"), id="timing-keys")
+
+    @property
+    def table(self) -> TimingTable:
+        return self.query_one(TimingTable)
+
+    def on_mount(self) -> None:
+        found = self.query(TimingTable)
+        if not found:  # mounted as the app quits: nothing was composed
+            return
+        table = found.first()
+        table.focus()
+        self.show_head()
+        self.show_row(table.row)
+
+    def show_head(self) -> None:
+        t, table = self.timing, self.table
+        order = "slowest first" if (table.sort, table.descending) == ("duration_ms", True) else \
+            f"by {sort_title(table.sort)} {'▼' if table.descending else '▲'}"
+        parts = [("timing", "bold"), f" · {len(table.rows):,} rows · {order} · session {session_length(t)}"]
+        if t.missing:
+            parts.append((f" · {one_line('; '.join(t.missing), 200)}", "$warning"))
+        if self.title_text:
+            parts.append((f" · {one_line(self.title_text, 80)}", "$text-muted"))
+        self.query_one("#timing-head", Static).update(Content.assemble(*parts))
+        self.query_one(ColumnTitles).refresh()
+
+    def show_row(self, row) -> None:
+        turn = None if row is None else self.timing.turn_at(row.index)
+        self.query_one(Waterfall).show(turn, None if row is None else row.index)
+
+    @on(TimingTable.Selected)
+    def _selected(self, message: TimingTable.Selected) -> None:
+        self.show_row(message.row)
+
+    def action_sort(self, step: int) -> None:
+        table = self.table
+        keys = table.sort_keys()
+        k = keys.index(table.sort) if table.sort in keys else -1
+        key = keys[(k + step) % len(keys)]
+        table.sort_by(key, key not in ("kind", "name", "turn", "seq"))  # numbers: largest first; names, order: A first
+        self.show_head()
+
+    def action_reverse(self) -> None:
+        table = self.table
+        table.sort_by(table.sort, not table.descending)
+        self.show_head()
+
+    def action_jump(self) -> None:
+        row = self.table.row
+        if row is not None:
+            self.dismiss(row.index)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

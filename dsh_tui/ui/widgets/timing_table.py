@@ -1,0 +1,69 @@
+"""TimingTable: the timing view's rows (model calls, tool calls, commands), any column sorted, in a
+VirtualList (only the rows on screen are drawn: a big log's tens of thousands of rows open at once)."""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from textual.message import Message
+
+from ...model.diagnosing.timing import Row, sort_rows
+from ...model.presenting.timing_view import COLUMNS, WIDE, columns_for, row_cells
+from .vlist import VirtualList
+
+STYLE_CLASS = {"kind": "timing--kind", "dim": "timing--dim", "name": "timing--name", "slow": "timing--slow",
+               "num": "timing--num", "missing": "timing--missing", "wait": "timing--wait"}
+
+
+class TimingTable(VirtualList):
+    COMPONENT_CLASSES = set(STYLE_CLASS.values())
+    DEFAULT_CSS = """
+    TimingTable { height: 1fr; background: $surface; scrollbar-size-vertical: 1; }
+    TimingTable > .timing--kind { text-style: bold; }
+    TimingTable > .timing--dim { color: $text-muted; }
+    TimingTable > .timing--slow { text-style: bold; }
+    TimingTable > .timing--missing { color: $warning; text-style: italic; }
+    TimingTable > .timing--wait { color: $warning; }
+    """
+
+    class Selected(Message):
+        """The cursor is on ``row`` (a timing Row)."""
+
+        def __init__(self, row: Row | None) -> None:
+            super().__init__()
+            self.row = row
+
+    def __init__(self, rows: list[Row], *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.base_rows = rows  # slowest first (Timing.rows): the default order, shared, never sorted in place
+        self.rows = rows
+        self.sort, self.descending = "duration_ms", True
+        self.empty_text = "no model calls, tool calls or commands in this log"
+
+    def row_count(self) -> int:
+        return len(self.rows)
+
+    @property
+    def row(self) -> Row | None:
+        return self.rows[self.cursor] if self.rows and self.cursor < len(self.rows) else None
+
+    def sort_by(self, key: str, descending: bool) -> None:
+        """Order the rows by column ``key``; the cursor stays on its row."""
+        keep = self.row
+        self.sort, self.descending = key, descending
+        self.rows = self.base_rows if (key, descending) == ("duration_ms", True) else \
+            sort_rows(self.base_rows, key, descending)
+        self.reset_rows(self.rows.index(keep) if keep is not None else 0)
+
+    def sort_keys(self) -> list[str]:
+        return [c.key for c in columns_for(self.size.width or 80)]
+
+    def cursor_moved(self, row: int, jump: bool = False) -> None:
+        self.post_message(self.Selected(self.row))
+
+    def render_row(self, row: int, width: int, is_cursor: bool) -> list[Segment]:
+        st = self.style
+        return [Segment(text, st(STYLE_CLASS[name]) if name in STYLE_CLASS else None)
+                for text, name in row_cells(self.rows[row], width)]
+
+
+__all__ = ["TimingTable", "COLUMNS", "WIDE"]

@@ -1,0 +1,116 @@
+"""The timing view (T): slowest first, any column sorted (s S r), the waterfall of the row's turn,
+Enter jumps to the row's event and closes, esc / q / T close. On the log dsh's writer wrote with known
+sleeps (tests/parity/timing), its events' times given to the explorer's session (support/timed.py)."""
+
+from __future__ import annotations
+
+import pytest
+from textual.content import Content
+
+from dsh_tui.model.presenting.timing_view import row_cells
+from dsh_tui.ui.screens.main import MainScreen
+from dsh_tui.ui.screens.timing import TimingScreen
+
+from ..support.app import make_app, ready
+from ..support.logs import PARITY
+from ..support.timed import give_times
+
+pytestmark = pytest.mark.usefixtures("isolated_xdg")
+
+TIMED = PARITY / "timing" / "zstd" / "--home-user-timing--" / "timed" / "session.jsonl.zstd"
+
+
+def plain(widget) -> str:
+    r = widget.render()
+    return r.plain if isinstance(r, Content) else str(r)
+
+
+async def open_view(app, pilot):
+    await pilot.press("T")
+    await pilot.pause()
+    assert isinstance(app.screen, TimingScreen)
+    return app.screen
+
+
+async def test_slowest_first_sort_by_any_column_and_the_waterfall():
+    app = make_app(TIMED)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        timing = give_times(app, TIMED)
+        await ready(app, pilot)
+        view = await open_view(app, pilot)
+        table = view.table
+        durations = [r.duration_ms for r in table.rows]
+        assert durations == sorted(durations, reverse=True) and len(durations) == 5
+        assert "slowest first" in plain(view.query_one("#timing-head"))
+        assert "total▼" in plain(view.query_one("#timing-cols"))
+        # the slowest: step 2's model call (a 400 ms stall inside its packed row); its turn's waterfall
+        assert (table.row.kind, table.row.step) == ("model", 2)
+        water = view.query_one("#waterfall").plain().splitlines()
+        assert water[0].startswith("turn 1 · completed · ") and "approval" in water[0]
+        assert [w[:9].strip() for w in water[1:6]] == ["TTFT", "decoding", "tool", "approval", "retry"]
+        assert all(len(w) <= 78 for w in water[1:]) and all(w[10:].strip() for w in water[1:6])  # every lane drawn
+        slowest = table.row
+        await pilot.press("s")  # the next column: TTFT, largest first; the cursor stays on its row
+        await pilot.pause()
+        assert table.sort == "ttft_ms" and "TTFT▼" in plain(view.query_one("#timing-cols"))
+        assert table.rows[0].ttft_ms == max(c.ttft_ms for c in timing.calls) and table.rows[0].step == 1
+        assert table.row is slowest
+        await pilot.press("r")
+        await pilot.pause()
+        assert table.sort == "ttft_ms" and not table.descending and "TTFT▲" in plain(view.query_one("#timing-cols"))
+        assert [r.ttft_ms for r in table.rows][:3] == sorted(c.ttft_ms for c in timing.calls)
+        assert table.rows[-1].ttft_ms is None  # rows without a value (tools, commands) come last either way
+        await pilot.press("S", "S")  # back past total to the name
+        await pilot.pause()
+        assert table.sort == "name"
+
+
+async def test_enter_jumps_to_the_rows_event_and_closes():
+    app = make_app(TIMED)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        give_times(app, TIMED)
+        await ready(app, pilot)
+        view = await open_view(app, pilot)
+        await pilot.press("down")  # the tool call, second slowest
+        await pilot.pause()
+        row = view.table.row
+        assert row.kind == "tool" and row.call_id == "call_timed_ls"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen) and app.current_index == row.index
+        assert app.log_.seq_of(app.current_index) == 35
+
+
+@pytest.mark.parametrize("key", ["escape", "q", "T"])
+async def test_esc_q_and_T_close_without_moving(key):
+    app = make_app(TIMED)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        before = app.current_index
+        view = await open_view(app, pilot)
+        await pilot.press(key)
+        await pilot.pause()
+        assert not view.is_attached and isinstance(app.screen, MainScreen) and app.current_index == before
+
+
+async def test_a_log_without_its_clock_reads_no_clock():
+    """The timing the scan gives a log (times or not): where a time is missing the view says "no clock",
+    never 0, and the waterfall says why."""
+    app = make_app(TIMED)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        app.diag.__dict__["timing"] = timing = type(app.diag.timing).from_plain(app.diag.timing.plain())
+        for c in timing.calls:  # as a log whose events carry no time
+            c.start = c.first_output = c.last_output = c.end = c.attempt_start = None
+        for t in timing.turns:
+            t.start = t.end = None
+            t.missing = ["its turn/end has no time"]
+        view = await open_view(app, pilot)
+        first = [r for r in view.table.rows if r.kind == "model"][0]
+        view.table.move_to(view.table.rows.index(first))
+        await pilot.pause()
+        line = "".join(t for t, _ in row_cells(first, 78))
+        assert line.count("no clock") == 3 and " 0 ms" not in line
+        assert "no clock: its turn/end has no time" in view.query_one("#waterfall").plain()

@@ -1,0 +1,95 @@
+"""The timing view's text (model/presenting/timing_view.py): durations as people read them, "no clock"
+where a clock is missing (never 0), columns that fit 80 columns, a waterfall scaled to its width with its
+axis, and the sparkline."""
+
+from __future__ import annotations
+
+import pytest
+
+from dsh_tui.model.diagnosing.timing import Lane, Row, Span, Timing, TurnTiming
+from dsh_tui.model.presenting.timing_view import (NO_CLOCK, axis, bar, duration, fit_columns, header_cells,
+                                                  row_cells, sparkline, waterfall_lines)
+
+
+@pytest.mark.parametrize("ms, text", [(None, "no clock"), (0, "0 ms"), (843, "843 ms"), (1250, "1.25 s"),
+                                      (12_340, "12.3 s"), (245_000, "4m05s")])
+def test_durations(ms, text):
+    assert duration(ms) == text
+
+
+def _row(kind="model", **kw):
+    base = dict(kind=kind, turn=1, step=2, name="model" if kind == "model" else "bash",
+                call_id=None if kind == "model" else "call_1", index=7, seq=7, duration_ms=None)
+    return Row(**{**base, **kw})
+
+
+@pytest.mark.parametrize("width", [78, 80, 120, 158])
+def test_a_row_and_the_titles_fit_the_width(width):
+    cols = fit_columns(width)
+    assert sum(w for _c, w in cols) + len(cols) - 1 == width
+    for row in (_row(duration_ms=704, ttft_ms=11, decode_ms=692, tokens_per_s=17.3), _row("tool", wait_ms=306),
+                _row("command", turn=None, step=None, name="x" * 300)):
+        assert len("".join(t for t, _ in row_cells(row, width))) == width
+    assert len("".join(t for t, _ in header_cells(width, "duration_ms", True))) == width
+
+
+def test_a_missing_clock_reads_no_clock_and_what_does_not_apply_is_blank():
+    model = "".join(t for t, _ in row_cells(_row(), 80))
+    assert model.count(NO_CLOCK) == 3  # total, TTFT, decode: never 0
+    tool = [t.strip() for t, _ in row_cells(_row("tool"), 80)]
+    assert tool.count(NO_CLOCK) == 1 and tool[4:7] == ["", "", ""]  # TTFT, decode, tok/s: not a tool's
+    assert " 0 ms" not in model
+
+
+def test_the_sorted_column_is_marked():
+    titles = "".join(t for t, _ in header_cells(80, "seq", False))
+    assert "seq▲" in titles and "▼" not in titles
+
+
+def _timing():
+    turn = TurnTiming(turn=3, index=10, seq=10, start=1000, end=2000, reason="completed", open=False, calls=[0],
+                      tools=[0], split={"model_ms": 600, "tool_ms": 400})
+    timing = Timing(turns=[turn])
+    timing.lanes = lambda t: [Lane("model", [Span("ttft", 0, 250, "step 1", 11), Span("decode", 250, 600, "step 1", 11)]),
+                              Lane("retry", []), Lane("tool", [Span("tool", 600, 1000, "bash", 20)]),
+                              Lane("approval", [])]
+    return timing, turn
+
+
+@pytest.mark.parametrize("width", [78, 158])
+def test_the_waterfall_fits_and_scales_to_the_width(width):
+    timing, turn = _timing()
+    lines = waterfall_lines(timing, turn, width, selected=20)
+    texts = ["".join(t for t, _ in line) for line in lines]
+    assert texts[0].startswith("turn 3 · completed · 1.00 s wall · model 600 ms · tool 400 ms")
+    lanes = dict((t[:9].strip(), t[10:]) for t in texts[1:6])
+    assert set(lanes) == {"TTFT", "decoding", "tool", "approval", "retry"}
+    assert all(len(t) <= width for t in texts)
+    cells = len(lanes["tool"])
+    # the tool ran the last 40% of the turn: its blocks fill the last 40% of the cells
+    filled = [k for k, ch in enumerate(lanes["tool"]) if ch != " "]
+    assert abs(filled[0] - 0.6 * cells) <= 1 and filled[-1] == cells - 1
+    assert lanes["approval"].strip() == "" and lanes["retry"].strip() == ""
+    assert texts[-1].strip().startswith("0") and texts[-1].rstrip().endswith("1.00 s")
+    styles = {name for t, name in lines[3][2:] if t.strip()}  # the tool lane: the selected row's span
+    assert styles == {"selected"} and {n for t, n in lines[1][2:] if t.strip()} == {"span"}
+
+
+def test_a_turn_without_a_clock_says_why():
+    turn = TurnTiming(turn=1, index=0, seq=0, missing=["its turn/end has no time"])
+    lines = waterfall_lines(Timing(turns=[turn]), turn, 80)
+    assert len(lines) == 1 and "no clock: its turn/end has no time" in "".join(t for t, _ in lines[0])
+    assert "no turn" in "".join(t for t, _ in waterfall_lines(Timing(), None, 80)[0])
+
+
+def test_a_short_span_still_shows_and_bars_are_eighths():
+    assert "".join(t for t, _ in bar([Span("tool", 0, 1, "x", 1)], 100_000, 10)).startswith("▏")
+    half = "".join(t for t, _ in bar([Span("tool", 0, 50, "x", 1)], 100, 3))
+    assert half == "█▌ "
+    assert "".join(t for t, _ in bar([Span("tool", 50, 100, "x", 1)], 100, 4)) == "  ██"
+
+
+def test_axis_and_sparkline():
+    line = axis(1820, 40)
+    assert len(line) == 40 and line.startswith("0 ") and line.endswith("1.82 s") and "910 ms" in line
+    assert sparkline([0, 1, 4, 100]) == " ▁▂█" and sparkline([0, 0]) == "  " and sparkline([]) == ""
