@@ -50,6 +50,8 @@ from .palette import explorer_commands
 from .quietgc import QuietGC
 from .screens.browser import BrowserScreen
 from .screens.error import ErrorScreen
+from .screens.header import HeaderScreen
+from ..model.presenting.headerview import header_sections
 from .screens.help import HelpScreen
 from .screens.main import MainScreen
 from .settings_ui import apply_settings, default_filter, read_settings
@@ -481,6 +483,13 @@ class ExplorerApp(App[int]):
     def current_keymap(self) -> dict[str, str]:
         """The keymap in effect (binding id -> keys), as ``set_keymap`` was given it."""
         return dict(self.settings.keymap)
+
+    def action_full_header(self) -> None:
+        if self.log_ is not None:
+            self.push_screen(HeaderScreen(header_sections(self.log_, self.diag)))
+
+    def action_toggle_wrap(self) -> None:
+        self.detail.toggle_wrap()
 
     def action_toggle_pairs(self) -> None:
         self.screen.toggle_class("-pairs-flip")

@@ -71,6 +71,11 @@ BINDINGS = [
     B("minus", "add_chip(False)", "Hide", show=False, id="chip-exclude",
       tooltip="Add a filter chip: hide events with this text, type:GLOB or tool:GLOB"),
     B("x", "pick_chips", "Filters", show=False, id="pick-chips", tooltip="The filter chips: space turns one on or off, del removes"),
+    # The full header and the detail pane's word wrap (screens/header.py, widgets/detail.py).
+    B("H", "full_header", "Full header", show=False, id="full-header",
+      tooltip="Every header field (the cwd whole), what the session is, the raw header line"),
+    B("W", "toggle_wrap", "Word wrap", show=False, id="toggle-wrap",
+      tooltip="Wrap the detail pane's long lines at spaces, or cut them at the width as before"),
 ]
 
 # The events list's count (widgets/event_list.py), as in vim: digits then G go to that seq.
@@ -88,6 +93,10 @@ SCREEN_BINDINGS = [B("b,escape", "try_back", "Back", show=False, id="try-back")]
 PROMPT_BINDINGS = [B("escape", "cancel", "Cancel", show=False, id="prompt-cancel"),
                    B("up", "history(-1)", "Previous value", show=False, id="prompt-previous"),
                    B("down", "history(1)", "Next value", show=False, id="prompt-next")]
+
+# The full header window (screens/header.py); its own keys, named in its bottom rule.
+HEADER_SCREEN_BINDINGS = [B("escape,q,H", "close", "Close", show=False, id="header-close"),
+                          B("y", "copy_header", "Copy the raw header line", show=False, id="header-copy")]
 
 # The copy window (screens/report.py).
 REPORT_BINDINGS = [B("escape,q,enter", "dismiss", "Close", show=False, id="report-close"),
@@ -181,6 +190,8 @@ HELP = [
     R("Sessions", "children", "delegated children: pick one to open"),
     R("Sessions", "enter", "on NOT_IN_TOOL_SET: open the child that calls the tool"),
     R("Sessions", "toggle-follow", "follow the file live / pause (shown in the header)"),
+    R("Screen", "full-header", "the full header: every field, the whole cwd, the raw header line"),
+    R("Screen", "toggle-wrap", "word wrap in the detail pane (again: lines cut at the width)"),
     R("Screen", "toggle-pairs", "show / hide the pairs pane"),
     R("Screen", "help", "this help"),
     R("Screen", "command-palette", "command palette: every action"),
@@ -208,6 +219,7 @@ PALETTE_TITLES = {
     "verdict": "Jump to the verdict", "next-hit": "Next search hit", "previous-hit": "Previous search hit",
     "filter": "Filter events", "clear-filter": "Clear the filter", "copy-report": "Copy bug report",
     "save-event": "Save event JSON", "checklist": "Ten-minute pass", "toggle-pairs": "Toggle pairs pane",
+    "full-header": "Show the full header", "toggle-wrap": "Toggle word wrap in the detail pane",
     "parent": "Open the parent session", "children": "Open a child session",
     "chip-include": "Filter chip: show only", "chip-exclude": "Filter chip: hide", "pick-chips": "Filter chips",
     "toggle-mark": "Mark / unmark the event", "copy-marks": "Copy the marked events",

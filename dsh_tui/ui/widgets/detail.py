@@ -7,13 +7,15 @@ their prefix (green +, red -), which NO_COLOR still leaves readable.
 
 from __future__ import annotations
 
-from rich.cells import cell_len, chop_cells
+from rich.cells import cell_len, chop_cells, get_character_cell_size
 from rich.segment import Segment
 from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
+from textual.content import Content
 from textual.strip import Strip
+from textual.widget import Widget
 
 from ...model.presenting.summary import Section
 from ...safety import clean, one_line
@@ -58,7 +60,11 @@ def section_lines(sections: list[Section]) -> list[tuple[str, str]]:
     return out
 
 
-def wrap(text: str, width: int) -> list[str]:
+def wrap(text: str, width: int, words: bool = False) -> list[str]:
+    """``text`` cut into rows of ``width`` cells: at the width (a line of code keeps its columns), or
+    with ``words`` at the last space that fits (the space is dropped; a longer word is cut)."""
+    if words and width > 0:
+        return word_wrap(text, width)
     if width <= 0:
         return [text]
     if text.isascii():
@@ -66,6 +72,52 @@ def wrap(text: str, width: int) -> list[str]:
     if cell_len(text) <= width:
         return [text]
     return chop_cells(text, width) or [""]
+
+
+def word_wrap(text: str, width: int) -> list[str]:
+    if cell_len(text) <= width:
+        return [text]
+    if text.isascii():  # one cell a character (lines are sanitised): slices and rfind, no per-character loop
+        rows, start = [], 0
+        while len(text) - start > width:
+            end = start + width
+            if text[end] == " ":
+                rows.append(text[start:end])
+                start = end + 1
+                continue
+            cut = text.rfind(" ", start + 1, end)
+            rows.append(text[start:cut if cut > start else end])
+            start = cut + 1 if cut > start else end
+        rows.append(text[start:])
+        return rows
+    return _word_wrap_cells(text, width)
+
+
+def _word_wrap_cells(text: str, width: int) -> list[str]:
+    rows: list[str] = []
+    start, col, space, after_space = 0, 0, -1, 0  # after_space: the row's cells up to and with the last space
+    for i, ch in enumerate(text):
+        w = get_character_cell_size(ch)
+        if col + w > width and i > start:
+            if ch == " ":
+                rows.append(text[start:i])
+                start, col, space = i + 1, 0, -1
+                continue
+            if space > start:
+                rows.append(text[start:space])
+                start, col = space + 1, col - after_space
+            else:
+                rows.append(text[start:i])
+                start, col = i, 0
+            space = -1
+        if ch == " ":
+            space, after_space = i, col + w
+        col += w
+    rows.append(text[start:])
+    return rows
+
+
+_TITLE = vars(Widget)["border_title"]  # Textual's border-title descriptor (public name), for the wrap note
 
 
 class DetailView(Pane, ScrollView, can_focus=True, inherit_bindings=False):
@@ -93,6 +145,27 @@ class DetailView(Pane, ScrollView, can_focus=True, inherit_bindings=False):
         self._styles: dict = {}
         self._base = None
         self._names = component_names(type(self))
+        self.word_wrap = False  # W: long lines wrap at spaces; off, they are cut at the width (the fast path)
+        self._title: object = None  # the title as set; shown with " · wrap" while wrapping at words
+
+    @property
+    def border_title(self):
+        return _TITLE.__get__(self, type(self))
+
+    @border_title.setter
+    def border_title(self, title) -> None:
+        self._title = title
+        if self.word_wrap and title is not None:
+            title = Content.assemble(Content(title) if isinstance(title, str) else title, (" · wrap", "bold"))
+        _TITLE.__set__(self, title)
+
+    def toggle_wrap(self) -> None:
+        """Wrap at words, or cut at the width; the rows (and so the virtual height) follow."""
+        self.word_wrap = not self.word_wrap
+        self.border_title = self._title
+        top = self.scroll_offset.y
+        self._rewrap(self.scrollable_content_region.width, force=True)
+        self.scroll_to(y=min(top, max(0, len(self._visual) - 1)), animate=False, force=True)
 
     def set_sections(self, sections: list[Section]) -> None:
         self._logical = section_lines(sections)
@@ -106,11 +179,16 @@ class DetailView(Pane, ScrollView, can_focus=True, inherit_bindings=False):
     def plain_lines(self) -> list[str]:
         return [t for t, _ in self._logical]
 
+    def shown_rows(self) -> list[str]:
+        """The rows as drawn at the pane's width (after the wrap)."""
+        return [t for t, _ in self._visual]
+
     def _rewrap(self, width: int, force: bool = False) -> None:
         if width == self._width and not force:
             return
         self._width = width
-        self._visual = [(part, cls) for text, cls in self._logical for part in wrap(text, width)]
+        words = self.word_wrap
+        self._visual = [(part, cls) for text, cls in self._logical for part in wrap(text, width, words)]
         self._strips.clear()
         self._fit()
         self.refresh()

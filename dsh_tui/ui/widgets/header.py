@@ -37,6 +37,9 @@ def short_id(value, max_chars: int = 19) -> str:
     return text[:max_chars - 1 - tail] + "…" + text[-tail:]
 
 
+CWD_LINE = 2  # header_lines' line holding the cwd (last, so the width cuts it first)
+
+
 def header_lines(log, diag, path: Path) -> list[list]:
     """The panel's lines as lists of Content parts (each line is fitted to the width later)."""
     h = log.header
@@ -61,11 +64,21 @@ def header_lines(log, diag, path: Path) -> list[list]:
     return [line1, line2, line3, integrity_badges(log), verdict_parts(diag, len(log))]
 
 
-def fit(lines: list[list], width: int) -> Content:
+CUT_HINT = " H"  # ends a header line cut at the width: H shows the full header (screens/header.py)
+
+
+def fit(lines: list[list], width: int, hinted: int | None = None) -> Content:
+    """The lines, each cut to ``width`` with …; line ``hinted``, when cut, ends with CUT_HINT."""
     out = [Content.assemble(*parts).rstrip() for parts in lines if parts]
     if width > 0:
-        out = [c.truncate(width, ellipsis=True) for c in out]
+        out = [_cut(c, width, k == hinted) for k, c in enumerate(out)]
     return Content("\n").join(out)
+
+
+def _cut(line: Content, width: int, hint: bool) -> Content:
+    if not hint or line.cell_length <= width or width <= len(CUT_HINT) + 1:
+        return line.truncate(width, ellipsis=True)
+    return Content.assemble(line.truncate(width - len(CUT_HINT), ellipsis=True), (CUT_HINT, "bold reverse"))
 
 
 def integrity_badges(log) -> list:
@@ -129,12 +142,13 @@ class HeaderPanel(Widget):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._lines: list[list] = []
+        self._hinted: int | None = None  # the line holding the cwd: when cut, it ends with "… H"
         self.state: tuple[str, str] | None = None  # (text, style) before line 1: following / paused
         self.extra: list[list] = []  # after the verdict: the session's family, child failures
 
     def show_loading(self, path: Path, note: str = "reading…") -> None:
         self._lines = [[(one_line(path.name, 120), "bold"), "  ", (one_line(note, 200), DIM)]]
-        self.state, self.extra = None, []
+        self.state, self.extra, self._hinted = None, [], None
         self.refresh(layout=True)
 
     def show_provisional(self, path: Path, tv) -> None:
@@ -148,6 +162,7 @@ class HeaderPanel(Widget):
 
     def show_log(self, log, diag, path: Path) -> None:
         self._lines = header_lines(log, diag, path)
+        self._hinted = CWD_LINE
         self.refresh(layout=True)
 
     def set_extra(self, state: tuple[str, str] | None, extra: list[list]) -> None:
@@ -165,4 +180,4 @@ class HeaderPanel(Widget):
         lines = list(self._lines)
         if self.state is not None and lines:
             lines[0] = [self.state, " ", *lines[0]]
-        return fit(lines + self.extra, self.content_region.width)
+        return fit(lines + self.extra, self.content_region.width, self._hinted)
