@@ -1,5 +1,5 @@
 """ActivityBar: the header's last row, the activity sparkline: the session's events over its time with
-the cursor's moment marked (reverse). The buckets are counted once per width (Timing.activity); a cursor
+the cursor's moment marked (a reversed ┃). The buckets are counted once per width (Timing.activity); a cursor
 move is a bisect (Timing.position) and repaints the row only when the mark changes bucket. Hidden until
 the session's timing is made (in a worker: controllers/timing.py), and for a log without a clock."""
 
@@ -56,8 +56,8 @@ class ActivityRow:
         if at is None:
             out.append((line, "$accent"))
         else:
-            out += [(line[:at], "$accent"), (line[at] if line[at] != " " else "│", "bold reverse"),
-                    (line[at + 1:], "$accent")]
+            # a thin bar reversed: a light cell with a dark line, seen on any bucket (a reversed █ is a blank)
+            out += [(line[:at], "$accent"), ("┃", "bold reverse"), (line[at + 1:], "$accent")]
         return out + [(self.suffix(), "$text-muted")]
 
 

@@ -9,8 +9,8 @@ from textual.widget import Widget
 from ...model.diagnosing.timing import Timing, TurnTiming
 from ...model.presenting.timing_view import LANES, waterfall_lines
 
-STYLES = {"title": "bold", "dim": "$text-muted", "missing": "bold $warning", "label": "bold", "span": "$accent",
-          "selected": "bold $warning", "gap": ""}
+STYLES = {"title": "bold", "dim": "$text-muted", "missing": "bold $warning", "label": "bold", "span": "$primary-lighten-1",
+          "selected": "bold $accent", "gap": ""}  # the row's own spans stand out in the accent
 
 
 class Waterfall(Widget):
