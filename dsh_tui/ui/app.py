@@ -41,6 +41,7 @@ from .controllers.loader import LoadController
 from .controllers.marks import MarksController
 from .controllers.search import SearchController, SearchHits
 from .controllers.timing import TimingController
+from .controllers.views import SavedViewController
 from .keydocs import explorer_help
 from .keygate import KeyGate
 from .keys import BINDINGS as KEY_BINDINGS
@@ -110,7 +111,8 @@ class ExplorerApp(App[int]):
         self.controllers = (self.loader, self.search, self.jumps, self.filters, self.copy, self.follow, self.family, self.history)
         self.controllers += (self.anomalies, self.timing_view)
         self.chips = ChipsController(self)
-        self.controllers += (self.marks, self.chips)
+        self.saved_view = SavedViewController(self)
+        self.controllers += (self.marks, self.chips, self.saved_view)
         self._worker_owners = {group: c for c in self.controllers for group in c.groups}
 
     @property
@@ -290,6 +292,7 @@ class ExplorerApp(App[int]):
         wanted = default_filter(self.settings, log, diag)  # the settings' default filter, when this log has it
         if wanted is not None:
             self.filters.apply(*wanted, start)
+        self.saved_view.restore(start)  # its marks, chips and position from the last run
 
     def after_log_shown(self) -> None:
         log = self.log_
@@ -349,6 +352,7 @@ class ExplorerApp(App[int]):
 
     def reset_explorer(self, path: Path, at_seq: int | None) -> None:
         """Empty panes for ``path``; nothing of the old session (its workers, searches, family) lands."""
+        self.saved_view.save()  # the old session's marks, chips and position, for its next opening
         self.cancel_event.set()
         self.cancel_event = threading.Event()
         self.path, self.at_seq = path, at_seq
@@ -623,6 +627,7 @@ class ExplorerApp(App[int]):
         self.history.back()
 
     async def action_quit(self) -> None:
+        self.saved_view.save()
         self.cancel_event.set()
         self.exit(return_code=0)
 

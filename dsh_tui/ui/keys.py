@@ -174,7 +174,7 @@ HELP = [
     R("Find", "chip-include", "filter chip: show only events with text, type:GLOB or tool:GLOB"),
     R("Find", "chip-exclude", "filter chip: hide events with text, type:GLOB or tool:GLOB"),
     R("Find", "pick-chips", "the filter chips: space on / off, del removes (they narrow f's filter)"),
-    R("Marks", "toggle-mark", "mark / unmark the event (● in the gutter)"),
+    R("Marks", "toggle-mark", "mark / unmark the event (● in the gutter; marks, chips and position are kept per log)"),
     R("Marks", "next-mark previous-mark", "next / previous mark"),
     R("Marks", "copy-marks", "copy the marked events' raw records, secrets masked"),
     R("Marks", "clear-marks", "clear every mark"),
