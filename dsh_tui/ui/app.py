@@ -328,7 +328,7 @@ class ExplorerApp(App[int]):
     def set_events_title(self) -> None:
         src = self.events.source
         text = "events" if not src.filtered else f"events · filter: {src.label} ({len(src):,} of {src.total:,})"
-        notes = [n for n in (self.search.title_note(),) if n]  # the search's hit count
+        notes = [n for n in (self.events.mode_note(), self.search.title_note()) if n]  # raw rows, the hit count
         self.events.border_title = Content(" · ".join([text, *notes]))
 
     # -- sessions: open, back, restore ------------------------------------------------------------
@@ -546,6 +546,10 @@ class ExplorerApp(App[int]):
 
     def action_pick_chips(self) -> None:
         self.chips.pick()
+
+    def action_toggle_raw(self) -> None:
+        self.events.toggle_raw()
+        self.set_events_title()
 
     def action_toggle_mark(self) -> None:
         self.marks.toggle()

@@ -59,6 +59,8 @@ BINDINGS = [
     # Search, marks, filter chips and the list's look (controllers/search.py, marks.py, chips.py).
     B("backslash", "search_reverse", "Search the other way", show=False, id="search-reverse",
       tooltip="Search in the direction / does not: down on a crash log, else up"),
+    B("r", "toggle_raw", "Pretty / raw", show=False, id="toggle-raw",
+      tooltip="Rows show each event's raw record, or its summary"),
     B("m", "toggle_mark", "Mark", show=False, id="toggle-mark", tooltip="Mark or unmark the event under the cursor"),
     B("apostrophe", "mark(1)", "Next mark", show=False, id="next-mark", tooltip="The next marked event (wraps)"),
     B("quotation_mark", "mark(-1)", "Previous mark", show=False, id="previous-mark",
@@ -193,6 +195,7 @@ HELP = [
     R("Screen", "full-header", "the full header: every field, the whole cwd, the raw header line"),
     R("Screen", "toggle-wrap", "word wrap in the detail pane (again: lines cut at the width)"),
     R("Screen", "toggle-pairs", "show / hide the pairs pane"),
+    R("Screen", "toggle-raw", "events list: raw records / summaries (the title says raw)"),
     R("Screen", "help", "this help"),
     R("Screen", "command-palette", "command palette: every action"),
     R("Screen", "quit", "quit"),
@@ -222,7 +225,7 @@ PALETTE_TITLES = {
     "full-header": "Show the full header", "toggle-wrap": "Toggle word wrap in the detail pane",
     "parent": "Open the parent session", "children": "Open a child session",
     "chip-include": "Filter chip: show only", "chip-exclude": "Filter chip: hide", "pick-chips": "Filter chips",
-    "toggle-mark": "Mark / unmark the event", "copy-marks": "Copy the marked events",
+    "toggle-raw": "Raw records / summaries in the list", "toggle-mark": "Mark / unmark the event", "copy-marks": "Copy the marked events",
     "next-anomaly": "Next anomaly", "previous-anomaly": "Previous anomaly", "anomaly-kind": "Pick the anomaly kind",
     "timing": "Timing view",
 }

@@ -30,6 +30,7 @@ MARKS = {"verdict": "◆", "failure": "✗", "warning": "!", "info": "·"}
 USER_MARK = "●"  # the user's mark (m): in the gutter when no finding's mark is there; its seq is reversed too
 COUNT_KEYS = frozenset({*"0123456789", "G", "escape"})  # keys that keep a pending count
 COUNT_DIGITS = 18
+RAW_CHARS = 400  # of a raw record shown in its row
 
 
 def _type_class(t: str) -> str:
@@ -70,12 +71,15 @@ class EventList(VirtualList):
         self.seed_end: int | None = None  # index of the last session/end-seed: rows before it came from the seed
         self.count = ""  # digits typed before G
         self.user_marks: frozenset[int] = frozenset()  # event indices the user marked (controllers/marks.py)
+        self.raw = False  # rows show each event's raw record (r) instead of its summary
+        self._raw_rows: LRUCache[int, str] = LRUCache(1024)
         self.highlight = None  # the search's pattern (model/presenting/hits.py): its matches styled in the rows
 
     # -- model -------------------------------------------------------------------------
     def set_log(self, log, diag, source: RowSource, cursor_index: int | None) -> None:
         self.log_ = log
         self._rows.clear()
+        self._raw_rows.clear()
         self.marks = {}
         for f in reversed(diag.findings):  # oldest first: the newest finding's severity wins
             if f.index is not None:
@@ -97,6 +101,7 @@ class EventList(VirtualList):
         self.user_marks, self.highlight = frozenset(), None
         self.set_count("")
         self._rows.clear()
+        self._raw_rows.clear()
         self.empty_text = text
         self.reset_rows(0)
 
@@ -132,6 +137,23 @@ class EventList(VirtualList):
         if marks != self.user_marks:
             self.user_marks = marks
             self.clear_cache()
+
+    def toggle_raw(self) -> None:
+        """Pretty (the one-line summary) / raw (the record as written, sanitised to one line)."""
+        self.raw = not self.raw
+        self._raw_rows.clear()
+        self.clear_cache()
+
+    def mode_note(self) -> str:
+        return "raw records" if self.raw and self.log_ is not None else ""
+
+    def raw_text(self, index: int) -> str:
+        text = self._raw_rows.get(index)
+        if text is None:
+            raw = bytes(light_event(self.log_, index).raw[:RAW_CHARS * 4])
+            text = one_line(raw.decode("utf-8", "replace"), RAW_CHARS)
+            self._raw_rows[index] = text
+        return text
 
     def set_highlight(self, pattern) -> None:
         """Style the matches of ``pattern`` (a compiled regex, None: none) in the rows' text."""
@@ -238,5 +260,5 @@ class EventList(VirtualList):
             Segment(f"{s.turn_step[:7]:>{7 if wide else 5}} ", st("eventlist--time")),
             Segment(f"{typ:<{type_w}} ", type_style),
             Segment(badge, st("eventlist--surface" if s.badge == "surface" else "eventlist--log")),
-            *self._text_segments(" " + s.text, text_style),
+            *self._text_segments(" " + (self.raw_text(index) if self.raw else s.text), text_style),
         ]
