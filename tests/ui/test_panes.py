@@ -201,3 +201,26 @@ async def test_a_lone_detail_view_refits_its_height_before_the_frame_when_only_t
             width = detail.scrollable_content_region.width
             assert width == 40 - bar * detail.styles.scrollbar_size_vertical
             assert set(widths) <= {width}, (height, widths)  # never wrapped for a bar it does not show
+
+
+async def test_the_narrow_header_says_which_calls_are_stranded_and_that_p_shows_them(demo):
+    """At 80 columns the pairs pane is hidden: the header names the stranded calls and the key; P shows the
+    pane (the note goes, the events list keeps rows) and P again hides it (the note is back). Wide: no note."""
+    app = make_app(demo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        header = app.query_one("#header")
+        assert not app.pairs_pane.display
+        assert "2 calls stranded: P shows them" in header.plain()  # the demo's crash left two calls
+        await pilot.press("P")
+        await pilot.pause()
+        assert app.pairs_pane.display and app.pairs_pane.size.height > 1
+        assert app.events.size.height >= app.pairs_pane.size.height  # the events list keeps its rows
+        assert "stranded" not in header.plain()
+        await pilot.press("P")
+        await pilot.pause()
+        assert not app.pairs_pane.display and "2 calls stranded: P shows them" in header.plain()
+        await pilot.resize_terminal(160, 45)  # across the breakpoint: the wide layout shows the pane
+        await pilot.pause()
+        await pilot.pause()
+        assert app.pairs_pane.display and "stranded" not in header.plain()

@@ -15,5 +15,9 @@ class MainScreen(ScreenBase):
             return can_go_back is not None and not can_go_back()
         return super().check_action(action, parameters)
 
+    def on_pairs_pane_shown(self, message) -> None:
+        for header in self.query("#header"):  # its note of stranded calls shows while the pane is hidden
+            header.pairs_shown()
+
     def action_try_back(self) -> None:
         self.app.action_back()  # with nowhere to go it says so (ui/navigation.py)

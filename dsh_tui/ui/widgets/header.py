@@ -38,6 +38,7 @@ def short_id(value, max_chars: int = 19) -> str:
 
 
 CWD_LINE = 2  # header_lines' line holding the cwd (last, so the width cuts it first)
+BADGES_LINE = 3  # header_lines' integrity badges: short, so the stranded calls' note fits after them
 
 
 def header_lines(log, diag, path: Path) -> list[list]:
@@ -112,6 +113,20 @@ def integrity_badges(log) -> list:
     return out
 
 
+def stranded_text(diag) -> str | None:
+    """``2 calls stranded: P shows them``: the calls dsh's crash repair would close, else the tool calls
+    with no result; said in the header while the pairs pane is hidden (the narrow layout)."""
+    pairing = getattr(diag, "pairing", None)
+    n = len(pairing.interrupted) if pairing is not None else 0
+    what = "stranded"
+    if not n:
+        n = sum(1 for p in getattr(diag, "pairs", ()) if p.kind == "tool" and p.status not in ("paired", "error"))
+        what = "without a result"
+    if not n:
+        return None
+    return f"{n:,} call{'s' if n != 1 else ''} {what}: P shows {'them' if n != 1 else 'it'}"
+
+
 def where_text(seq, turn, step) -> str:
     """``seq 25 · turn 2/1``, leaving out what the finding does not know."""
     ts = turn_step(turn, step)
@@ -143,12 +158,13 @@ class HeaderPanel(Widget):
         super().__init__(id=id)
         self._lines: list[list] = []
         self._hinted: int | None = None  # the line holding the cwd: when cut, it ends with "… H"
+        self.stranded: str | None = None  # stranded_text, shown while the pairs pane is hidden
         self.state: tuple[str, str] | None = None  # (text, style) before line 1: following / paused
         self.extra: list[list] = []  # after the verdict: the session's family, child failures
 
     def show_loading(self, path: Path, note: str = "reading…") -> None:
         self._lines = [[(one_line(path.name, 120), "bold"), "  ", (one_line(note, 200), DIM)]]
-        self.state, self.extra, self._hinted = None, [], None
+        self.state, self.extra, self._hinted, self.stranded = None, [], None, None
         self.refresh(layout=True)
 
     def show_provisional(self, path: Path, tv) -> None:
@@ -162,7 +178,7 @@ class HeaderPanel(Widget):
 
     def show_log(self, log, diag, path: Path) -> None:
         self._lines = header_lines(log, diag, path)
-        self._hinted = CWD_LINE
+        self._hinted, self.stranded = CWD_LINE, stranded_text(diag)
         self.refresh(layout=True)
 
     def set_extra(self, state: tuple[str, str] | None, extra: list[list]) -> None:
@@ -173,6 +189,15 @@ class HeaderPanel(Widget):
     def plain(self) -> str:
         return self.render().plain
 
+    def _pairs_hidden(self) -> bool:
+        found = self.screen.query("#pairs") if self.is_attached else ()
+        return bool(found) and not found.first().display
+
+    def pairs_shown(self) -> None:
+        """The pairs pane was shown or hidden (screens/main.py): the stranded calls' note follows."""
+        if self.stranded:
+            self.refresh()
+
     def get_content_height(self, container, viewport, width: int) -> int:
         return sum(1 for parts in self._lines + self.extra if parts)  # lines are cut, never wrapped
 
@@ -180,4 +205,6 @@ class HeaderPanel(Widget):
         lines = list(self._lines)
         if self.state is not None and lines:
             lines[0] = [self.state, " ", *lines[0]]
+        if self.stranded and len(lines) > BADGES_LINE and self._pairs_hidden():
+            lines[BADGES_LINE] = [*lines[BADGES_LINE], (self.stranded, "bold $warning")]
         return fit(lines + self.extra, self.content_region.width, self._hinted)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.segment import Segment
+from textual.message import Message
 
 from ...model.presenting.summary import shown
 from ...safety import one_line
@@ -30,6 +31,13 @@ def pair_seqs(p) -> str:
 
 
 class PairsPane(VirtualList):
+    class Shown(Message):
+        """The pane was shown (``shown``) or hidden: the narrow layout's P, or a resize across it."""
+
+        def __init__(self, shown: bool) -> None:
+            super().__init__()
+            self.shown = shown
+
     COMPONENT_CLASSES = {"pairs--paired", "pairs--error", "pairs--not-started", "pairs--unknown",
                          "pairs--other", "pairs--key", "pairs--dim"}
 
@@ -38,6 +46,12 @@ class PairsPane(VirtualList):
         self.pairs: list = []
         self._rows: dict[int, tuple[str, str, str, str, str, str]] = {}
         self.empty_text = "no calls, commands or approvals"
+
+    def on_show(self) -> None:
+        self.post_message(self.Shown(True))
+
+    def on_hide(self) -> None:
+        self.post_message(self.Shown(False))
 
     def set_pairs(self, pairs: list) -> None:
         self.pairs = pairs
