@@ -21,3 +21,18 @@ def test_search_count_and_highlight(snap_compare, demo_app, size):
         await loaded(pilot)
 
     assert snap_compare(demo_app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_marks_and_filter_chips_bar(snap_compare, demo_app, size):
+    """A mark on the verdict, a chip hiding the chunk deltas (on) and one showing only "deploy" (off)."""
+    async def run_before(pilot) -> None:
+        await loaded(pilot)
+        await pilot.press("m", "minus", *"type:assistant/chunk", "enter")
+        await loaded(pilot)
+        await pilot.press("plus", *"deploy", "enter")
+        await loaded(pilot)
+        await pilot.press("x", "down", "space", "escape")
+        await loaded(pilot)
+
+    assert snap_compare(demo_app, terminal_size=size, run_before=run_before)

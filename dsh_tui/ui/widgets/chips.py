@@ -16,10 +16,9 @@ from ...model.presenting.filterstack import Chip
 def bar_content(chips: list[Chip], marks: int, shown: int | None, total: int | None) -> Content:
     parts: list = []
     if shown is not None and total is not None:
-        parts.append((f"{shown:,} of {total:,}" if shown != total else f"all {total:,}", "bold"))
-        parts.append(" events")
+        parts.append((f"{shown:,} of {total:,} events" if shown != total else f"all {total:,} events", "bold"))
     if marks:
-        parts.append((f"  ● {marks:,} mark{'s' if marks != 1 else ''}", "bold"))
+        parts += ["  " if parts else "", (f"● {marks:,} mark{'s' if marks != 1 else ''}", "bold")]
     for chip in chips:
         parts.append("  ")
         parts.append((f" {chip.label} ", "bold reverse" if chip.on else "dim strike"))
