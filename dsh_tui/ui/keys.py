@@ -100,6 +100,14 @@ PROMPT_BINDINGS = [B("escape", "cancel", "Cancel", show=False, id="prompt-cancel
 HEADER_SCREEN_BINDINGS = [B("escape,q,H", "close", "Close", show=False, id="header-close"),
                           B("y", "copy_header", "Copy the raw header line", show=False, id="header-copy")]
 
+# The error screen (screens/error.py): the keys it lists under its reason.
+ERROR_BINDINGS = [B("q", "leave", "Quit", id="error-quit", tooltip="Exit with code 3"),
+                  B("escape,enter", "back_or_leave", "Back / quit", show=False, id="error-back-or-quit",
+                    tooltip="Back to the previous session or the browser, else quit"),
+                  B("b", "back", "Back", id="error-back", tooltip="The previous session or the browser"),
+                  B("L", "lenient", "Open --lenient", id="error-lenient",
+                    tooltip="Open the refused log anyway, everything marked UNVERIFIED")]
+
 # The copy window (screens/report.py).
 REPORT_BINDINGS = [B("escape,q,enter", "dismiss", "Close", show=False, id="report-close"),
                    B("m", "switch", "Markdown report / plain snippet", show=False, id="report-switch")]

@@ -55,6 +55,16 @@ class LoadController(Controller):
     def start(self) -> None:
         self.run(self._load_paused, "load", exclusive=True, description="load")
 
+    def reopen_lenient(self) -> None:
+        """L on the refused log's error screen: read it again as ``--lenient`` does (from then on, as
+        that option, every refused log opens marked UNVERIFIED instead of on the error screen)."""
+        app = self.app
+        app.lenient = True
+        app.load_finished = False
+        app.query_one(HeaderPanel).show_loading(app.path, "reading again, --lenient: shown UNVERIFIED…")
+        app.query_one(LoadBar).display = True
+        self.start()
+
     def _load_paused(self):  # in the worker's thread
         # The model pauses the cyclic GC while it indexes and diagnoses; one pause around the whole
         # load, frozen at its end, keeps the collector from walking all it built right after

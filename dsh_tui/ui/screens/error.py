@@ -1,27 +1,31 @@
-"""ErrorScreen: the log cannot be shown; one sanitised line says why. q exits with code 3."""
+"""ErrorScreen: the log cannot be shown; one sanitised line says why. q exits with code 3.
+
+A log dsh refuses (its header or records break dsh's load checks) can still be read: L opens it as
+``--lenient`` does, everything marked UNVERIFIED (controllers/loader.py).
+"""
 
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Static
 
 from ...safety import one_line
+from ..keys import ERROR_BINDINGS
 
 EXIT_UNREADABLE = 3
+REFUSED_TITLE = "dsh rejects this log"  # the app's title for a refused log (ExplorerApp.show_log): L is offered
 
 
 class ErrorScreen(Screen[None]):
-    BINDINGS = [Binding("q", "leave", "Quit", id="error-quit"),
-                Binding("escape,enter", "back_or_leave", "Back / quit", show=False, id="error-back-or-quit"),
-                Binding("b", "back", "Back", id="error-back")]
+    BINDINGS = ERROR_BINDINGS
 
-    def __init__(self, title: str, reason: str, hint: str = "") -> None:
+    def __init__(self, title: str, reason: str, hint: str = "", *, refused: bool | None = None) -> None:
         super().__init__()
         self.title_text, self.reason, self.hint = title, one_line(reason, 600), hint
+        self.refused = title == REFUSED_TITLE if refused is None else refused  # readable, only refused: L
 
     def compose(self) -> ComposeResult:
         with Vertical(id="error-box") as box:
@@ -30,6 +34,8 @@ class ErrorScreen(Screen[None]):
             if self.hint:
                 yield Static(Content(one_line(self.hint, 300)), id="error-hint")
             keys = [("q", "bold"), " quit (exit code 3)"]
+            if self.refused:
+                keys += ["   ", ("L", "bold"), " open it anyway (UNVERIFIED)"]
             if self.can_go_back():
                 keys += ["   ", ("b esc", "bold"), " back"]
             yield Static(Content.assemble(*keys), id="error-keys")
@@ -37,6 +43,19 @@ class ErrorScreen(Screen[None]):
     def can_go_back(self) -> bool:
         check = getattr(self.app, "can_go_back", None)
         return bool(check and check())
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "lenient":
+            return self.refused
+        return super().check_action(action, parameters)
+
+    def action_lenient(self) -> None:
+        """Read the log again as --lenient does; the explorer shows it marked UNVERIFIED."""
+        loader = getattr(self.app, "loader", None)
+        if not self.refused or loader is None or self.app.screen is not self:
+            return
+        self.app.pop_screen()
+        loader.reopen_lenient()
 
     def action_leave(self) -> None:
         self.app.exit(return_code=EXIT_UNREADABLE)
