@@ -92,7 +92,32 @@ async def test_esc_q_and_T_close_without_moving(key):
         view = await open_view(app, pilot)
         await pilot.press(key)
         await pilot.pause()
-        assert not view.is_attached and isinstance(app.screen, MainScreen) and app.current_index == before
+        assert app.screen is not view and isinstance(app.screen, MainScreen) and app.current_index == before
+
+
+async def test_T_again_opens_the_view_as_it_was_left_and_a_new_session_gets_its_own():
+    app = make_app(TIMED)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        give_times(app, TIMED)
+        await ready(app, pilot)
+        view = await open_view(app, pilot)
+        await pilot.press("s", "down", "escape")
+        await pilot.pause()
+        row = view.table.row
+        again = await open_view(app, pilot)
+        assert again is view and view.table.sort == "ttft_ms" and view.table.row is row
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen)
+        view.dismiss(3)  # a late second dismissal (a key typed twice) pops nothing
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen) and app.current_index != 3
+        app.reset_explorer(TIMED, None)  # another session (here: the same file read again)
+        app.load()
+        await ready(app, pilot)
+        fresh = await open_view(app, pilot)
+        assert fresh is not view and fresh.table.sort == "duration_ms"
 
 
 async def test_a_log_without_its_clock_reads_no_clock():

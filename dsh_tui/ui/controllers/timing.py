@@ -18,8 +18,15 @@ def prepare(diag):
     return diag, timing
 
 
+SCREEN_NAME = "timing-view"
+
+
 class TimingController(Controller):
     groups = ("timing",)
+
+    def __init__(self, app) -> None:
+        super().__init__(app)
+        self._screen = None  # the session's timing view, kept between openings (its sort and row too)
 
     def log_shown(self) -> None:
         diag = self.app.diag
@@ -41,6 +48,7 @@ class TimingController(Controller):
 
     def reset(self) -> None:
         super().reset()
+        self._drop()
         if self.app.screen_stack:
             self.bar().set_timing(None)
 
@@ -54,4 +62,14 @@ class TimingController(Controller):
         if app.diag is None:
             return
         from ..screens.timing import TimingScreen
-        app.push_screen(TimingScreen(app.diag.timing, app.path.name), app.jump_to)
+        screen = self._screen
+        if screen is None or screen.timing is not app.diag.timing:
+            self._drop()
+            screen = self._screen = TimingScreen(app.diag.timing, app.path.name)
+            app.install_screen(screen, SCREEN_NAME)  # kept when closed: opened again at once, as it was left
+        app.push_screen(screen, app.jump_to)
+
+    def _drop(self) -> None:
+        screen, self._screen = self._screen, None
+        if screen is not None and screen not in self.app.screen_stack:
+            self.app.uninstall_screen(screen)  # removed with the session it showed

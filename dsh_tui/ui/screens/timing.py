@@ -16,7 +16,7 @@ from ...model.presenting.timing_view import header_cells, session_length, sort_t
 from ...safety import one_line
 from ..widgets.timing_table import TimingTable
 from ..widgets.waterfall import Waterfall
-from .modal import Modal
+from textual.screen import Screen
 
 HEADER_STYLES = {"title": "bold $text-muted", "sorted": "bold reverse"}
 
@@ -33,7 +33,10 @@ class ColumnTitles(Static):
         return Content.assemble(*header_cells(width, self.table.sort, self.table.descending))
 
 
-class TimingScreen(Modal[int | None]):
+class TimingScreen(Screen[int | None]):
+    """A full screen, not a modal: nothing of the explorer shows around it, so the screen under it is
+    not drawn again when it opens (a modal's background is: ~40% of its opening on a big log)."""
+
     BINDINGS = [
         Binding("escape,q,T", "close", "Close", show=False),
         Binding("enter", "jump", "Jump", show=False),
@@ -42,7 +45,6 @@ class TimingScreen(Modal[int | None]):
         Binding("r", "reverse", "Reverse", show=False),
     ]
     DEFAULT_CSS = """
-    TimingScreen { align: center middle; }
     #timing-box { width: 100%; height: 100%; background: $surface; }
     #timing-head { height: 1; padding: 0 1; background: $panel; }
     #timing-cols { height: 1; padding: 0 1; background: $surface; }
@@ -109,6 +111,18 @@ class TimingScreen(Modal[int | None]):
         table = self.table
         table.sort_by(table.sort, not table.descending)
         self.show_head()
+
+    _dismissed = False
+
+    def on_screen_resume(self) -> None:
+        self._dismissed = False  # pushed again (the controller keeps one per session): dismissable once more
+
+    def dismiss(self, result: int | None = None):
+        """Once, and only while on top (as screens/modal.py's Modal: a second Enter or esc pops nothing)."""
+        if self._dismissed or not self.is_attached or self.app.screen is not self:
+            return None
+        self._dismissed = True
+        return super().dismiss(result)
 
     def action_jump(self) -> None:
         row = self.table.row
