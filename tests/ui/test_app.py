@@ -379,7 +379,7 @@ async def test_unreadable_file_error_screen(tmp_path):
 async def test_big_log_paints_progress_at_once_and_quits_promptly(monkeypatch):
     path = shared(LARGE / "big-936k-events__session.jsonl.zstd")
     ended: list[float] = []
-    real = loader_module.open_session
+    real = loader_module.open_target
 
     def tracked(*args, **kw):
         try:
@@ -387,7 +387,7 @@ async def test_big_log_paints_progress_at_once_and_quits_promptly(monkeypatch):
         finally:
             ended.append(time.monotonic())
 
-    monkeypatch.setattr(loader_module, "open_session", tracked)
+    monkeypatch.setattr(loader_module, "open_target", tracked)
     app = make_app(path)
     async with app.run_test(size=(80, 24)) as pilot:
         # Not pilot.pause(): it waits for the process to go idle, up to 1 s, and the decode keeps it
@@ -503,8 +503,10 @@ async def test_lists_and_objects_as_ids_and_turns_are_shown_not_a_crash(tmp_path
         assert app.is_running and app._exception is None
 
 
-async def test_the_explorers_helper_reads_the_larger_part(tmp_path, monkeypatch, helper_for_small_logs):
-    """The decode thread shares its GIL with Textual, so the forked helper takes the bigger share."""
+async def test_the_decode_worker_never_forks(tmp_path, monkeypatch, helper_for_small_logs):
+    """The decode runs in a worker thread: it never forks a helper (a fork copies one thread, and a
+    lock the event loop holds would stay held in the child); only the early helper, forked before
+    Textual loads, reads a tail."""
     from dsh_tui.gen.synthetic import write_synthetic
     from dsh_tui.model.reading import segments
 
@@ -517,7 +519,7 @@ async def test_the_explorers_helper_reads_the_larger_part(tmp_path, monkeypatch,
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(app, pilot)
         assert app.diag is not None and len(app.log_) == 20_000
-    assert shares == [segments.UI_HEAD_SHARE] and segments.UI_HEAD_SHARE < segments.HEAD_SHARE
+    assert shares == []
 
 
 async def test_the_early_tail_helper_is_used_or_reaped(tmp_path, monkeypatch, helper_for_small_logs):

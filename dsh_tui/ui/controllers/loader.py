@@ -12,13 +12,11 @@ from functools import partial
 
 from textual.worker import WorkerState
 
-from ...model.diagnosing.diagnosis import diagnose
 from ...model.reading.gcpause import gc_paused
-from ...model.reading.open import open_session, save_to_cache
-from ...model.reading.segments import UI_HEAD_SHARE
+from ...model.reading.open import save_to_cache
 from ...model.reading.source import Cancelled, LogUnreadable
 from ...model.reading.tail import tail_verdict
-from ...sessions.targets import is_zip_target, load_target
+from ...model.reading.target import OpenOptions, open_target
 from ..messages import LoadProgress, TailVerdictFound
 from ..screens.error import ErrorScreen
 from ..widgets.header import HeaderPanel
@@ -84,18 +82,11 @@ class LoadController(Controller):
                 app.post_message(LoadProgress(stage, done, total))
 
         early, self.early_tail = self.early_tail, None  # the decode owns (and closes) it from here
-        if is_zip_target(app.path):  # ZIPs and their members: sessions/targets.py
-            if early is not None:
-                early.close()
-            log = load_target(app.path, lenient=app.lenient, max_plain=app.max_plain, cancel=cancel, progress=progress)
-            if cancel.is_set():
-                raise Cancelled()
-            app.post_message(LoadProgress("diagnose", 0, 0))
-            diag = diagnose(log)
-        else:  # the index cache when it is fresh; written by `save_cache` after the first paint
-            log, diag = open_session(app.path, lenient=app.lenient, max_plain=app.max_plain, cancel=cancel,
-                                     progress=progress, write_cache=False, before_decode=self.probe_tail,
-                                     head_share=UI_HEAD_SHARE, early_tail=early)
+        # One way in (model/reading/target.py): a file from the index cache when fresh (written by
+        # `save_cache` after the first paint), else decoded; an export ZIP or one of its members in memory.
+        log, diag = open_target(app.path, OpenOptions(lenient=app.lenient, max_plain=app.max_plain, cancel=cancel,
+                                                      progress=progress, write_cache=False,
+                                                      before_decode=self.probe_tail, early_tail=early))
         if cancel.is_set():
             raise Cancelled()
         return log, diag
