@@ -3,7 +3,8 @@
     .venv/bin/python scripts/screenshots.py [--out screenshots] [--size 120x36] [--only NAME ...]
 
 The session browser runs on the tests' generated root; the subagent and
-follow scenes (scripts/screenshot_live.py) on their own generated roots.
+follow scenes (scripts/screenshot_live.py) on their own generated roots; the
+timing view on the log dsh's writer wrote with known sleeps (tests/parity/timing).
 
 Each scene runs the app in ``App.run_test``, exports an SVG with
 ``export_screenshot`` and converts it: rsvg-convert (after injecting
@@ -79,7 +80,10 @@ BROWSER_SCENES = ("session-browser",)  # a generated session root, not the demo 
 ROOT_SCENES = {"subagent-tree": screenshot_live.shoot_subagent_tree,
                "subagent-child": screenshot_live.shoot_subagent_child,
                "follow-mode": screenshot_live.shoot_follow}
-ALL_SCENES = [*SCENES, *BROWSER_SCENES, *ROOT_SCENES]
+# On the log dsh's writer wrote with known sleeps (tests/parity/timing): the timing view and its waterfall.
+TIMED_LOG = ROOT / "tests" / "parity" / "timing" / "zstd" / "--home-user-timing--" / "timed" / "session.jsonl.zstd"
+TIMED_SCENES = ("timing-view",)
+ALL_SCENES = [*SCENES, *BROWSER_SCENES, *ROOT_SCENES, *TIMED_SCENES]
 
 
 async def _listed(app, pilot) -> None:
@@ -99,6 +103,20 @@ async def shoot_browser(root: Path, name: str, size: tuple[int, int]) -> str:
     app.browse_root = root
     async with app.run_test(size=size) as pilot:
         await _listed(app, pilot)
+        return app.export_screenshot(title=f"dsh-tui: {name}")
+
+
+async def shoot_timing(name: str, size: tuple[int, int]) -> str:
+    """The timing view (T): calls slowest first, the tool call selected, its turn's waterfall (the log's own
+    times: tests/support/timed.py hands them over while the scan does not keep them)."""
+    from tests.support.timed import give_times
+    app = ExplorerApp(TIMED_LOG, native_clipboard=False, detail_delay=0.01)
+    async with app.run_test(size=size) as pilot:
+        await _settle(app, pilot)
+        give_times(app, TIMED_LOG)
+        await _settle(app, pilot)
+        await pilot.press("T", "down")
+        await pilot.pause(0.05)
         return app.export_screenshot(title=f"dsh-tui: {name}")
 
 
@@ -160,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
         for name in names:
             if name in BROWSER_SCENES:
                 svg_text = asyncio.run(shoot_browser(make_root(Path(tmp)), name, (cols, rows)))
+            elif name in TIMED_SCENES:
+                svg_text = asyncio.run(shoot_timing(name, (cols, rows)))
             elif name in ROOT_SCENES:
                 root = Path(tmp) / name / "dsh" / "sessions"
                 svg_text = asyncio.run(ROOT_SCENES[name](root, name, (cols, rows)))
