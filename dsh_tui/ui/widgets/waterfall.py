@@ -15,7 +15,8 @@ STYLES = {"title": "bold", "dim": "$text-muted", "missing": "bold $warning", "la
 
 class Waterfall(Widget):
     DEFAULT_CSS = """
-    Waterfall { height: auto; padding: 0 1; background: $surface; border-top: solid $panel-lighten-2; }
+    Waterfall { height: auto; padding: 0 1; background: $surface; border-top: solid $panel-lighten-2;
+                border-title-color: $text-muted; }
     """
 
     def __init__(self, timing: Timing, *, id: str | None = None) -> None:
