@@ -30,6 +30,7 @@ from ..model.presenting.summary import light_event, seed_boundary
 from ..safety import one_line
 from ..settings import Settings
 from .controllers.anomalies import AnomalyController
+from .compat import clear_notices
 from .controllers.copy import Copied, CopyController
 from .controllers.family import FamilyController, LineageFound
 from .controllers.filters import FilterController, FilterReady
@@ -162,8 +163,7 @@ class ExplorerApp(App[int]):
 
     def dismiss_notices(self) -> None:
         """A key or a click takes the notices away: they never cover what the user opens or moves to."""
-        if self._notifications:
-            self.clear_notifications()
+        clear_notices(self)
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if (action in BROWSER_HIDES or action == "try_back") and self.browser_active():

@@ -27,6 +27,8 @@ from typing import Callable
 
 from textual import events
 
+from .compat import is_exiting
+
 HOLD_MAX = 2.0  # s: the last resort (a busy machine takes ~ms per key; a lost marker is caught at a tick)
 EXPECT_MAX = 2.5  # s: the longest keys wait for a modal on its way (a copy's native clipboard step: 2 s)
 
@@ -110,7 +112,7 @@ class KeyGate:
         app = self.app
         if not self.pending or self.replay is not None:
             return
-        if getattr(app, "_exit", False) or not app.is_running:
+        if is_exiting(app) or not app.is_running:
             self.pending.clear()  # quitting: the keys after q do nothing
             return
         waited = monotonic() - self.held_since

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from dsh_tui.ui.widgets.detail import DetailView
+
 from ..support.app import WRITTEN, make_app, ready, settle, shared
 from ..support.logs import chunk, ev
 
@@ -99,3 +101,14 @@ async def test_chunk_deltas_of_one_block_count_as_one_hit(write_jsonl):
         await pilot.press("n" if app.search.direction > 0 else "N")
         await settle(app, pilot)
         assert seq(app) == 21 and "3 of 3" in title(app)
+
+
+@pytest.mark.skipif(not hasattr(DetailView, "set_highlight"), reason="the detail pane's highlight: widgets/detail.py")
+async def test_matches_are_highlighted_in_the_detail_pane(demo):
+    app = make_app(demo)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await ready(app, pilot)
+        await search(app, pilot, "slash", "Deploy")
+        strips = [app.detail.render_line(y) for y in range(app.detail.scrollable_content_region.height)]
+        hits = [s.text for strip in strips for s in strip if s.style and s.style.reverse and s.text.lower() == "deploy"]
+        assert hits

@@ -58,6 +58,8 @@ class SearchController(Controller):
         super().reset()
         self.needle = None
         self.count = None
+        if self.app.is_running and self.app.screen_stack:
+            self.highlight(None)
         self.direction = 1
         self._hit_lists.clear()
         self._searching = None
@@ -86,8 +88,16 @@ class SearchController(Controller):
             self.needle = value
             self.direction = direction
             self.count = None
-            self.app.events.set_highlight(needle_pattern(value))
+            self.highlight(needle_pattern(value))
             self.find_hit(direction)
+
+    def highlight(self, pattern) -> None:
+        """The matches styled in the list's rows and, when it can, the detail pane's (widgets/detail.py)."""
+        app = self.app
+        app.events.set_highlight(pattern)
+        in_detail = getattr(app.detail, "set_highlight", None)
+        if in_detail is not None:
+            in_detail(pattern)
 
     def next_hit(self, direction: int) -> bool:
         """n/N: the next hit in the search's direction (N: the other way); False when there is no search

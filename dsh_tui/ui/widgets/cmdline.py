@@ -102,7 +102,7 @@ class CommandLine(Horizontal):
                 self.noting = False
                 inp.display = True
             else:
-                self._cover(cover)
+                self._cover_footer(cover)
             if self._return_to is not None:  # its Blur restyles it once (a Pane: not at all, pane.py)
                 self._return_to.add_class(PROMPT_ORIGIN, update=False)
             # Not Widget.focus(): it repaints the widget and defers the focus change.
@@ -119,22 +119,22 @@ class CommandLine(Horizontal):
             if text is None:
                 if self.noting:
                     self.noting = False
-                    self._uncover()
+                    self._uncover_footer()
                     self.input.display = True
                 return
             self.query_one("#prompt-label", Label).update(text)
             if not self.noting:
                 self.noting = True
                 self.input.display = False
-                self._cover(cover)
+                self._cover_footer(cover)
 
-    def _cover(self, cover: tuple[StableFooter, ...]) -> None:
+    def _cover_footer(self, cover: tuple[StableFooter, ...]) -> None:
         self._covered = [w for w in cover if w.display]
         for w in self._covered:
             w.covered = True
         self.visible = True
 
-    def _uncover(self) -> None:
+    def _uncover_footer(self) -> None:
         self.visible = False
         for w in self._covered:
             w.covered = False
@@ -150,7 +150,7 @@ class CommandLine(Horizontal):
             del past[:-HISTORY]
         self.kind, self._callback, self._return_to = None, None, None
         with self.app.batch_update():
-            self._uncover()
+            self._uncover_footer()
             if target is not None:
                 refocus = target.is_attached and target.focusable and self.app.screen is self.screen
                 if refocus:
