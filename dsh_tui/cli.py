@@ -52,7 +52,8 @@ def check_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="dsh-tui check", description=(
         "Decode a dsh session log and run the ten-minute pass. Exit 0: no failure found; 1: findings; "
         "2: usage error; 3: the log is rejected or unreadable."))
-    p.add_argument("file", help="session.jsonl.zstd or session.jsonl")
+    p.add_argument("file", help="session.jsonl.zstd or session.jsonl, a session directory, an export ZIP, "
+                                "or a permalink SESSION-ID@SEQ found under $DSH_HOME/sessions")
     p.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     p.add_argument("--no-lineage", action="store_true",
                    help="do not look for the parent and delegated children in the same session root")
@@ -67,13 +68,21 @@ def main_parser() -> argparse.ArgumentParser:
         "a directory opens the browser on it. "
         "Subcommands: `dsh-tui check FILE` for scripts and CI, `dsh-tui ls [DIR]` to list sessions "
         "(see `dsh-tui check --help`, `dsh-tui ls --help`)."))
-    p.add_argument("file", nargs="?", help=("session.jsonl.zstd, session.jsonl, an export ZIP, or a directory "
-                                            "to browse (default: the dsh session root, else the demo log)"))
+    p.add_argument("file", nargs="?", help=("session.jsonl.zstd, session.jsonl, an export ZIP, a directory "
+                                            "to browse, or a permalink SESSION-ID@SEQ found under $DSH_HOME/sessions "
+                                            "(default: the dsh session root, else the demo log)"))
     p.add_argument("--demo", action="store_true", help="open the bundled demo log (a crashed session)")
-    p.add_argument("--at", type=int, default=None, metavar="SEQ", help="open with the cursor on event SEQ")
+    p.add_argument("--at", default=None, metavar="SEQ|ID@SEQ",
+                   help="open with the cursor on event SEQ; ID@SEQ (a permalink) also finds the session under $DSH_HOME")
     p.add_argument("--version", action="version", version=f"dsh-tui {__version__}")
     _common(p)
     return p
+
+
+def _usage(message: str) -> int:
+    from .safety import one_line
+    print(f"dsh-tui: {one_line(message, 2000)}", file=sys.stderr)
+    return EXIT_USAGE
 
 
 def _fail(message: str) -> int:
@@ -96,6 +105,13 @@ def run_check(argv: list[str]) -> int:
 
 def _check(argv: list[str]) -> int:
     args = check_parser().parse_args(argv)
+    from .sessions.locate import LocateError, check_target
+    try:
+        args.file, note = check_target(args.file)
+    except LocateError as exc:
+        return _usage(str(exc)) if exc.exit_code == EXIT_USAGE else _fail(str(exc))
+    if note:
+        print(f"dsh-tui: {note}", file=sys.stderr)
     early = _early_check_helper(args)
     from .model.reading.target import OpenOptions, open_target
     from .model.presenting.report import check_json, check_text
@@ -159,26 +175,36 @@ def _print_json(obj: dict) -> None:
     sys.stdout.write(json_text(obj) + "\n")
 
 
-def ui_target(file: str | None, demo: bool) -> tuple[str, Path, str | None]:
-    """What the UI opens: ("browse", root, None) or ("explore", log, notice). Textual-free.
+def ui_target(file: str | None, demo: bool, at: str | None = None) -> tuple[str, Path, str | None, int | None]:
+    """What the UI opens: ("browse", root, notice, None) or ("explore", log, notice, seq). Textual-free.
 
     No FILE: the session browser on $DSH_HOME/sessions (~/.dsh/sessions) when it holds
     sessions, else the bundled demo log with a notice saying so. A directory (a root, a
-    project or a session directory): the browser on it. --demo: always the demo.
+    project or a session directory): the browser on it. A permalink (`ID@SEQ`, as FILE or
+    as --at's value) opens that session at that event. --demo: always the demo.
+    Raises LocateError (a one-line message) for a permalink naming no session, ValueError for a bad --at.
     """
     from .demo import default_demo_path
+    from .sessions.locate import parse_at, parse_permalink, resolve_permalink, sessions_root
+    at_id, at_seq = parse_at(at) if at is not None else (None, None)
     if demo:
-        return "explore", default_demo_path(), None
+        return "explore", default_demo_path(), None, at_seq
+    if file is None and at_id is not None:
+        file = f"{at_id}@{at_seq}"
     if file is None:
         from .sessions.browse import display_root, root_has_sessions
-        from .model.reading.layout import default_root
-        root = default_root()
+        root, note = sessions_root()
         if root_has_sessions(root):
-            return "browse", root, None
+            return "browse", root, note, None
         return "explore", default_demo_path(), (f"no dsh sessions under {display_root(root)}: showing the bundled "
-                                                "demo log (`dsh-tui DIR` browses another root)")
+                                                "demo log (`dsh-tui DIR` browses another root)"
+                                                + (f"; {note}" if note else "")), at_seq
     path = Path(file)
-    return ("browse" if path.is_dir() else "explore"), path, None
+    link = None if path.exists() else parse_permalink(file)
+    if link is not None:  # a file of that name wins: a permalink only names what is not on disk
+        root, note = sessions_root()
+        return "explore", resolve_permalink(link, root), note, at_seq if at is not None else link.seq
+    return ("browse" if path.is_dir() else "explore"), path, None, at_seq
 
 
 def start_background(path, max_plain: int | None = None) -> dict:
@@ -199,7 +225,14 @@ def run_ui(argv: list[str]) -> int:
     args = main_parser().parse_args(argv)
     if args.file and args.demo:
         main_parser().error("give a FILE or --demo, not both")
-    kind, path, notice = ui_target(args.file, args.demo)
+    from .sessions.locate import LocateError
+    try:
+        kind, path, notice, at_seq = ui_target(args.file, args.demo, args.at)
+    except ValueError as exc:
+        main_parser().error(str(exc))
+    except LocateError as exc:
+        return _fail(str(exc))
+    args.at = at_seq
     if not sys.stdout.isatty() or not sys.stdin.isatty():
         print("dsh-tui: the explorer needs a terminal; use `dsh-tui check FILE` in scripts", file=sys.stderr)
         return EXIT_USAGE
@@ -211,7 +244,7 @@ def run_ui(argv: list[str]) -> int:
 def _run_ui(args, kind: str, path: Path, notice: str | None) -> int:
     if kind == "browse":
         from .ui.app import run_browser
-        return run_browser(path, lenient=args.lenient, max_plain=args.max_plain_size)
+        return run_browser(path, lenient=args.lenient, max_plain=args.max_plain_size, notice=notice)
     if notice is None:
         background = start_background(path, args.max_plain_size)
         from .splash import import_ui_with_splash, leave

@@ -22,7 +22,12 @@ MAX_PROJECTS = 100_000  # a root is walked once, one stat per project: bounded f
 
 
 class LocateError(Exception):
-    """A target that names nothing openable; the message is one line, safe to print."""
+    """A target that names nothing openable; the message is one line, safe to print. ``exit_code``: 3 when
+    nothing is there to read (as for a missing file), 2 when the command was asked the wrong thing."""
+
+    def __init__(self, message: str, exit_code: int = 3) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
 
 
 @dataclass(frozen=True)
@@ -134,3 +139,62 @@ def _holds_projects(path: Path) -> bool:
     except OSError:
         return False
     return False
+
+
+def check_target(text: str) -> tuple[str, str | None]:
+    """What `dsh-tui check ARG` reads, and a note: a session directory means its log, a permalink the
+    session it names under the sessions root; a file (or an export ZIP, or what is not there) as given.
+    A directory holding several sessions (a root or a project) is a usage error naming `ls`."""
+    path = Path(text)
+    if path.is_dir():
+        log = session_dir_log(path)
+        if log is not None:
+            return str(log), None
+        count = len(_sessions_in(path))
+        where = one_line(text, 200)
+        if count:
+            raise LocateError(f"{where} holds {count:,} sessions: `dsh-tui ls {where}` lists them, "
+                              f"`dsh-tui check {where}/<id>` checks one", exit_code=2)
+        raise LocateError(f"{where} is a directory with no session log in it", exit_code=3)
+    if not path.exists():
+        link = parse_permalink(text)
+        if link is not None:
+            root, note = sessions_root()
+            return str(resolve_permalink(link, root)), note
+    return text, None
+
+
+def _sessions_in(path: Path) -> list[Path]:
+    """Session logs one or two levels under ``path`` (a project, or a root of projects); bounded."""
+    found: list[Path] = []
+    try:
+        with os.scandir(path) as it:
+            for n, entry in enumerate(it):
+                if n >= MAX_PROJECTS or len(found) >= MAX_PROJECTS:
+                    break
+                if not entry.is_dir(follow_symlinks=False):
+                    continue
+                log = session_dir_log(Path(entry.path))
+                if log is not None:
+                    found.append(log)
+                elif is_project_dirname(entry.name):
+                    found.extend(find_in_project(Path(entry.path)))
+    except OSError:
+        pass
+    return found
+
+
+def find_in_project(project: Path) -> list[Path]:
+    out: list[Path] = []
+    try:
+        with os.scandir(project) as it:
+            for n, entry in enumerate(it):
+                if n >= MAX_PROJECTS:
+                    break
+                if entry.is_dir(follow_symlinks=False):
+                    log = session_dir_log(Path(entry.path))
+                    if log is not None:
+                        out.append(log)
+    except OSError:
+        pass
+    return out

@@ -652,10 +652,13 @@ def run_app(path: str | Path, *, lenient: bool = False, max_plain: int | None = 
     return app.return_code or 0
 
 
-def run_browser(root: str | Path, *, lenient: bool = False, max_plain: int | None = None) -> int:
-    """`dsh-tui DIR`: the session browser on a root, a project or a session directory."""
+def run_browser(root: str | Path, *, lenient: bool = False, max_plain: int | None = None,
+                notice: str | None = None) -> int:
+    """`dsh-tui DIR`: the session browser on a root, a project or a session directory (``notice``: e.g. what a
+    DSH_HOME naming the sessions folder itself should be)."""
     app = ExplorerApp(root, lenient=lenient, max_plain=max_plain, settings=read_settings())
     app.browse_root = Path(root)
+    app.startup_notice = notice
     app.run()
     return app.return_code or 0
 

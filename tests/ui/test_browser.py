@@ -247,12 +247,12 @@ def test_rows_and_root_check_are_textual_free(built, tmp_path):
 def test_cli_dispatch(built, tmp_path, monkeypatch):
     assert ui_target(None, False)[:2] == ("browse", built.root)  # $DSH_HOME/sessions holds sessions
     assert ui_target(str(built.root), False)[0] == "browse"
-    kind, path, _ = ui_target(str(built.paths["done"]), False)
+    kind, path, *_ = ui_target(str(built.paths["done"]), False)
     assert (kind, path) == ("explore", built.paths["done"])
-    kind, _path, notice = ui_target(None, True)
+    kind, _path, notice, _at = ui_target(None, True)
     assert kind == "explore" and notice is None
     monkeypatch.setenv("DSH_HOME", str(tmp_path / "nowhere"))
-    kind, path, notice = ui_target(None, False)
+    kind, path, notice, _at = ui_target(None, False)
     assert kind == "explore" and path.name == "session.jsonl.zstd" and "~/nowhere/sessions" in notice
 
 

@@ -3,6 +3,8 @@ a $DSH_HOME that names the sessions folder or a project folder instead of dsh's 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from dsh_tui.sessions.locate import (LocateError, Permalink, find_session, parse_at, parse_permalink,
@@ -88,3 +90,73 @@ def test_dsh_home_naming_a_project_folder_is_understood_with_a_hint(home, monkey
 def test_a_dsh_home_that_is_neither_is_left_alone(tmp_path, monkeypatch):
     monkeypatch.setenv("DSH_HOME", str(tmp_path))
     assert sessions_root() == (tmp_path / "sessions", None)
+
+
+# -- the command line -------------------------------------------------------------------------------
+
+
+def run_check(*argv, capsys):
+    from dsh_tui.cli import main
+    code = main(["check", *argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_check_reads_a_session_directory_as_its_log(home, capsys):
+    _, logs = home
+    code, out, err = run_check(str(logs["sess-a"].parent), "--format", "json", "--no-cache", capsys=capsys)
+    assert code in (0, 1) and '"id":"sess-a"' in out.replace(" ", "") and not err
+
+
+def test_check_on_a_root_or_project_names_ls(home, capsys):
+    root, logs = home
+    for where in (root, logs["sess-a"].parent.parent):
+        code, out, err = run_check(str(where), capsys=capsys)
+        assert code == 2 and not out
+        assert "sessions: `dsh-tui ls" in err and err.count("\n") == 1
+
+
+def test_check_on_an_empty_directory_says_so(tmp_path, capsys):
+    code, _, err = run_check(str(tmp_path), capsys=capsys)
+    assert code == 3 and "no session log" in err
+
+
+def test_check_takes_a_permalink(home, capsys):
+    code, out, _ = run_check("sess/b@2", "--format", "json", "--no-cache", capsys=capsys)
+    assert code in (0, 1) and '"id":"sess/b"' in out.replace(" ", "")
+    code, out, err = run_check("nobody@2", capsys=capsys)
+    assert code == 3 and "no session nobody under" in err and not out
+
+
+def test_check_with_dsh_home_on_the_sessions_folder_notes_it(home, monkeypatch, capsys):
+    root, _ = home
+    monkeypatch.setenv("DSH_HOME", str(root))
+    code, _, err = run_check("sess-a@1", "--no-cache", capsys=capsys)
+    assert code in (0, 1) and f"did you mean DSH_HOME={root.parent}?" in err
+
+
+def test_the_explorer_opens_a_permalink_at_its_event(home):
+    from dsh_tui.cli import ui_target
+    _, logs = home
+    assert ui_target("sess-a@7", False) == ("explore", logs["sess-a"], None, 7)
+    assert ui_target(None, False, "sess-a@9") == ("explore", logs["sess-a"], None, 9)
+    assert ui_target(str(logs["sess-a"]), False, "12") == ("explore", logs["sess-a"], None, 12)
+    assert ui_target(str(logs["sess-a"]), False, "sess-a@12")[3] == 12
+    with pytest.raises(LocateError):
+        ui_target("ghost@1", False)
+    with pytest.raises(ValueError):
+        ui_target(None, False, "twelve")
+
+
+def test_a_file_named_like_a_permalink_is_a_file(tmp_path, monkeypatch, home):
+    _, logs = home
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sess-a@7").write_bytes(logs["sess-a"].read_bytes())
+    from dsh_tui.cli import ui_target
+    assert ui_target("sess-a@7", False) == ("explore", Path("sess-a@7"), None, None)
+
+
+def test_a_bad_at_is_a_usage_error(capsys, monkeypatch):
+    from dsh_tui.cli import main
+    assert main(["--at", "x@y", "--demo"]) == 2
+    assert "--at takes SEQ or SESSION-ID@SEQ" in capsys.readouterr().err
