@@ -36,7 +36,8 @@ from typing import Any
 from ... import __version__
 from . import privatedir
 
-FORMAT = 11  # 11: data only, authenticated (cachecodec, HMAC); 10: a call's usage is its last
+FORMAT = 12  # 12: facts carry their event's time, the diagnosis its clock (timing);
+# 11: data only, authenticated (cachecodec, HMAC); 10: a call's usage is its last
 CHUNK = 1024 * 1024
 MAX_ENTRIES = 32
 CACHE_ENV = "DSH_TUI_NO_CACHE"

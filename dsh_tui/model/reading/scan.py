@@ -24,8 +24,8 @@ from typing import Any
 
 import orjson
 
-from .facts import (CHUNK, FACT_EXTRACTORS, FINISH, LEGACY_CANDIDATES, MESSAGE, Fact, finish_fact, is_usage_chunk,
-                    note_chunk_usage, note_message_usage)
+from .facts import (CHUNK, FACT_EXTRACTORS, FINISH, LEGACY_CANDIDATES, MESSAGE, ChunkClock, Fact, finish_fact,
+                    is_usage_chunk, note_chunk_usage, note_message_usage)
 from .jsonparse import parse_json
 from .legacy import upgrade
 from .restore import (LEGACY, RESTORE, UNKNOWN, VOCABULARY, Problem, Refusals, envelope_problem, legacy_problem,
@@ -159,6 +159,7 @@ class Scanner:
         self.chunk_id = -1
         self.type_ids: dict[str, int] = {}
         self.plans: dict[str, tuple] = {}  # event type -> what feed does with it (_plan)
+        self.clock = ChunkClock()  # the model stream's times: one fact per run of chunk events (facts.py)
         self.index_base = 0  # added to every event index: a tail helper's guess of where its part starts
         self._lines: list[bytes] | None = None  # the window being read, its offset and (once asked) line offsets
         self._base = 0
@@ -232,6 +233,7 @@ class Scanner:
         rec0 = rec = len(rec_first_ev)
         nev = self.index_base + len(ev_type)
         rf_append, et_append, facts_append = rec_first_ev.append, ev_type.append, facts.append
+        tick = self.clock.tick
         for line in lines:
             try:
                 obj = loads(line)
@@ -265,6 +267,7 @@ class Scanner:
                 seq = expected  # the int seq this event answers to (resynchronised on gaps)
                 expected += 1
                 et_append(chunk_id)
+                tick(facts_append, time, obj, seq, nev)
                 try:  # inlined is_usage_chunk: this runs for most records of a big log
                     ctype = obj["data"]["chunk"]["type"]
                 except (KeyError, TypeError):  # not the dicts dsh writes: no usage, no finish
@@ -291,6 +294,7 @@ class Scanner:
                 seq = obj.get("seq0")
                 if not projected and seq != expected:
                     expected = self._on_gap(rec, nev, expected, seq)
+                self.clock.row(facts_append, obj, expected, nev, m)
                 expected += m
                 ev_type.extend(array("B", (chunk_id,)) * m)
                 nev += m
@@ -339,7 +343,7 @@ class Scanner:
                 if not projected and etype_fact in SHAPED:
                     self._check_shape(etype_fact, data, obj, nev, seq)
                 if extract is not None:
-                    fact = extract(data, obj.get("surfaceOp"))
+                    fact = extract(data, obj.get("surfaceOp"), obj.get("time"))
                     facts_append((etype_fact, nev, seq, fact))
                     if etype_fact == MESSAGE:
                         note_message_usage(usage_calls, fact, data, seq)

@@ -12,6 +12,7 @@ from array import array
 from typing import Iterator
 
 from . import segments
+from .facts import join_tail_runs
 from .scan import Scanner, _type_id
 from .segments import TailHelper, TailIndex, _index_tail, frame_start_after
 from .source import LogUnreadable, RawLog, iter_plain
@@ -65,10 +66,12 @@ def merge_tail(scanner: Scanner, raw: RawLog, tail: TailIndex, base: int, limit:
     res.replacements.extend((place + place0, index + shift, *rest) for place, index, *rest in t.replacements)
     res.surface_seqs.extend(t.surface_seqs)
     facts, calls = marshal.loads(tail.facts) if type(tail.facts) is bytes else tail.facts
+    start = len(res.facts)
     if shift:
         res.facts.extend([(kind, i + shift, seq, d) for kind, i, seq, d in facts])
     else:  # the child guessed the indices right (the usual case): no Python loop over the facts
         res.facts.extend(facts)
+    join_tail_runs(res.facts, start, scanner.clock, tail.scanner.clock, shift)  # a run the slice boundary cut
     merge_calls(res.usage_calls, calls)
     res.envelope_issues.extend(t.envelope_issues[:max(0, 50 - len(res.envelope_issues))])
     res.lenient_records += t.lenient_records
