@@ -155,7 +155,35 @@ def reopen(path: Path, workdir: Path, repeat: int) -> dict:
     warm = [w for w, _ in warm_runs]
     return {"cold_best": min(cold), "cold_runs": cold, "warm_best": min(warm), "warm_runs": warm,
             "warm_hit_cache": all(hit for _, hit in warm_runs), "ratio": min(warm) / min(cold),
-            "check_cached": cached_check, "prime_wall": prime.wall}
+            "check_cached": cached_check, "prime_wall": prime.wall, "timing": timing(path, repeat)}
+
+
+def timing(path: Path, repeat: int) -> dict:
+    """The timing pass alone (its share of a cold open, which includes it), and what the timing view
+    needs from the model after a warm open: the timing rebuilt from the cache, its sorted table, the
+    last turn's waterfall and an 80-column activity histogram."""
+    from ..model.diagnosing.timewalk import compute_timing
+    from ..model.reading.open import open_session
+    log, diag = open_session(path, use_cache=False, write_cache=False)
+    passes = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        compute_timing(log.res.facts, log.res.usage_calls, diag.pairing, log.res.projected)
+        passes.append(time.perf_counter() - t0)
+    del log, diag
+    views = []
+    for _ in range(repeat):
+        log, diag = open_session(path, use_cache=True, write_cache=False)
+        t0 = time.perf_counter()
+        tm = diag.timing
+        tm.rows()
+        if tm.turns:
+            tm.lanes(tm.turns[-1])
+        tm.activity(80)
+        views.append(time.perf_counter() - t0)
+        del log, diag, tm
+        gc.collect()
+    return {"pass_best": min(passes), "pass_runs": passes, "view_best": min(views), "view_runs": views}
 
 
 # -- 5. jq ----------------------------------------------------------------------------------------

@@ -59,6 +59,14 @@ def log_rows(r: dict) -> list[dict]:
         rows.append(_row("re-open: open_session warm / cold (in-process)", s(ro["warm_best"]) + note,
                          ref=f"cold {s(ro['cold_best'])}", ratio=f"{ro['ratio']:.0%}", target="<= 25%",
                          ok=ro["ratio"] <= 0.25, data={"warm_s": ro["warm_best"], "cold_s": ro["cold_best"]}))
+        tp = ro.get("timing")
+        if tp:
+            share = tp["pass_best"] / max(1e-9, ro["cold_best"] - tp["pass_best"])
+            rows.append(_row("timing pass / cold open without it (in-process)", s(tp["pass_best"]),
+                             ref=f"cold {s(ro['cold_best'])}", ratio=f"{share:.0%}", target="<= 10%", ok=share <= 0.10,
+                             data={"s": tp["pass_best"], "ratio": share}))
+            rows.append(_row("timing view model after a warm open (rows, waterfall, sparkline)", s(tp["view_best"]),
+                             target="<= 100 ms", ok=tp["view_best"] <= 0.1, data={"s": tp["view_best"]}))
         cc = ro["check_cached"]["best"]
         rows.append(_row("re-open: check with cache / --no-cache (process)", s(cc), ref=f"no-cache {s(c['best'])}",
                          ratio=f"{cc / c['best']:.0%}", target="<= 25%", ok=cc / c["best"] <= 0.25,
