@@ -27,9 +27,10 @@ class TimingController(Controller):
     def __init__(self, app) -> None:
         super().__init__(app)
         self._screen = None  # the session's timing view, kept between openings (its sort and row too)
+        self._prepared = None  # the diagnosis the worker was started for (live follow makes new ones)
 
     def log_shown(self) -> None:
-        diag = self.app.diag
+        diag = self._prepared = self.app.diag
         if diag is not None:
             self.run(lambda: prepare(diag), "timing", exclusive=True)
 
@@ -49,11 +50,15 @@ class TimingController(Controller):
     def reset(self) -> None:
         super().reset()
         self._drop()
+        self._prepared = None
         if self.app.screen_stack:
             self.bar().set_timing(None)
 
     def cursor_moved(self, index: int) -> None:
-        if self.app.screen_stack:
+        app = self.app
+        if app.diag is not self._prepared and app.load_finished:
+            self.log_shown()  # live follow grew the log: its sparkline from the new timing
+        if app.screen_stack:
             self.bar().set_cursor(index)
 
     def open(self) -> None:
