@@ -318,3 +318,22 @@ def test_a_diagnosis_begun_on_the_head_ends_as_the_whole_one(tmp_path):
                 assert check_json(log, diagnose(log, begin(facts[:k])), None) == whole, (path.name, k)
                 checked += 1
     assert checked >= 12
+
+
+def test_a_call_waiting_on_an_approval_never_decided_says_so_and_links_to_it():
+    from ..support.logs import PARITY
+    log = load_session(PARITY / "cases" / "zstd" / "--home-user-parity--" / "approval-undecided-crash" / "session.jsonl.zstd")
+    diag = diagnose(log)
+    verdict = diag.verdict
+    approval = next(f for f in diag.findings if f.kind == "APPROVAL_UNDECIDED")
+    assert verdict.kind == "TOOL_OUTCOME_UNKNOWN" and verdict.call_id == "call_ap_1"
+    assert f"waiting on approval approval-1 (asked at seq {approval.seq})" in verdict.message
+    assert approval.index in verdict.related  # the partner key reaches the approval
+    assert f"for call call_ap_1 at seq {verdict.seq}" in approval.message and verdict.index in approval.related
+
+
+def test_a_call_with_a_decided_approval_is_not_said_to_wait(write_jsonl):
+    records = crash_records() + [ev("approval/asked", 5, {"id": "ap", "toolName": "bash", "callId": "call_a"}),
+                                 ev("approval/decided", 6, {"id": "ap", "outcome": "allowed-once"})]
+    diag = diagnose(load_session(write_jsonl(records)))
+    assert diag.verdict.call_id == "call_a" and "waiting on approval" not in diag.verdict.message

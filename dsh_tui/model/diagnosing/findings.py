@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .notes import Notes
-from .pairing import Pairing
+from .pairing import Pair, Pairing
 
 TOOL_KINDS = ("TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN", "TOOL_ERROR", "TOOL_UNPAIRED")
 REPAIR_KINDS = ("TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN")
@@ -78,6 +78,8 @@ def tool_findings(pairing: Pairing, found: list[Finding], torn=None) -> None:
     """``torn``: the log's torn tail, if any: records lost after the last one read may include the
     tool/call of a call dsh's repair would call not started."""
     interrupted = {id(p) for p in pairing.interrupted}
+    waiting = {a.for_call: a for a in pairing.approvals.values()
+               if a.close is None and a.open is not None and a.for_call is not None}  # asked, never decided
     for p in pairing.tools.values():
         if p.status == "paired":
             continue  # most pairs: nothing to report
@@ -110,6 +112,7 @@ def tool_findings(pairing: Pairing, found: list[Finding], torn=None) -> None:
                     advice = MAY_HAVE_RUN
             if id(p) not in interrupted:  # defensive: a status set outside close_pairing
                 msg += "; not among the calls dsh's repair closes"
+            msg += _waiting_on(waiting.get(p.key), common["related"])
             if where is None:
                 where, seq = p.anchor, None
             found.append(Finding(p.status, where, seq, msg, code=p.status, advice=advice, **common))
@@ -117,7 +120,8 @@ def tool_findings(pairing: Pairing, found: list[Finding], torn=None) -> None:
             where, seq = (p.open, p.seqs.get("call")) if p.open is not None else (p.ask, p.seqs.get("ask"))
             what = f"tool/call at seq {p.seqs['call']}" if p.open is not None else "no tool/call"
             found.append(Finding("TOOL_UNPAIRED", where, seq,
-                                 f"no tool/result ({what}): {p.cleared}; dsh's crash repair does not close it",
+                                 f"no tool/result ({what}): {p.cleared}; dsh's crash repair does not close it"
+                                 + _waiting_on(waiting.get(p.key), common["related"]),
                                  severity="warning", **common))
         elif p.status == "error":
             found.append(Finding("TOOL_ERROR", p.close, p.seqs.get("result"),
@@ -154,9 +158,26 @@ def command_and_approval_findings(pairing: Pairing, found: list[Finding]) -> Non
                                  related=[i for i in (p.open, p.close) if i is not None]))
     for p in pairing.approvals.values():
         if p.close is None and p.open is not None:
+            call = pairing.tools.get(p.for_call) if p.for_call is not None else None
+            for_call = ""
+            related: list[int] = []
+            if call is not None:
+                at = call.seqs.get("call", call.seqs.get("ask"))
+                for_call = f" (for call {p.for_call}{f' at seq {at}' if at is not None else ''}, {call.status})"
+                related = [i for i in (call.open, call.ask) if i is not None][:1]
             found.append(Finding("APPROVAL_UNDECIDED", p.open, p.seqs.get("asked"),
-                                 f"approval for {p.name} was asked but never decided", severity="warning",
-                                 name=p.name, call_id=p.key))
+                                 f"approval for {p.name} was asked but never decided{for_call}", severity="warning",
+                                 name=p.name, call_id=p.key, related=related))
+
+
+def _waiting_on(approval: Pair | None, related: list[int]) -> str:
+    """What an unresolved call was waiting for: an approval asked for it and never decided (its index joins
+    ``related``, so the explorer's partner key reaches it)."""
+    if approval is None:
+        return ""
+    related.append(approval.open)
+    return (f"; it was waiting on approval {approval.key} (asked at seq {approval.seqs.get('asked')}), "
+            "which was never decided")
 
 
 def turn_end_finding(f) -> Finding | None:

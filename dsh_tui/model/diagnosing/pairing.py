@@ -45,6 +45,7 @@ class Pair:
     # TOOL_NOT_STARTED call, why a durable tool/call did not count as its start.
     cleared: str | None = None
     earlier_call: int | None = None  # seq of a tool/call that did not count as this call's start
+    for_call: str | None = None  # approval: the callId it was asked for (approval/asked's callId)
 
     @property
     def anchor(self) -> int:
@@ -247,6 +248,8 @@ def _approval(out: Pairing, f: Fact) -> None:
     if t == "approval/asked":
         p.open, p.name = index, d.get("toolName")
         p.seqs["asked"] = seq
+        call = d.get("callId")
+        p.for_call = call if isinstance(call, str) else None
         p.detail = " ".join(x if isinstance(x, str) else repr(x) for x in (d.get("callId"), d.get("reason")) if x)
         return
     p.close = index
