@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from rich.segment import Segment
 from rich.style import Style
-from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.events import Click
 from textual.geometry import Region, Size
@@ -23,20 +22,14 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ..keys import LIST_BINDINGS
 from .pane import Pane, component_names
 
 
 class VirtualList(Pane, ScrollView, can_focus=True, inherit_bindings=False):
     ALLOW_SELECT = False
     ALLOW_MAXIMIZE = True
-    BINDINGS = [
-        Binding("up,k", "move(-1)", "Up", show=False),
-        Binding("down,j", "move(1)", "Down", show=False),
-        Binding("pageup,ctrl+b", "page(-1)", "Page up", show=False),
-        Binding("pagedown,ctrl+f,space", "page(1)", "Page down", show=False),
-        Binding("home,g", "first", "First", show=False),
-        Binding("end,G", "last", "Last", show=False),
-    ]
+    BINDINGS = LIST_BINDINGS  # with ids, so a keymap moves them (ui/keys.py)
     # Component classes shared by every list; subclasses add their own.
     COMPONENT_CLASSES = {"vlist--cursor", "vlist--empty"}
     DEFAULT_CSS = """
