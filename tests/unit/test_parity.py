@@ -9,8 +9,6 @@ compares (it skips where npm cannot reach its registry or ../shared/dsh-referenc
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -19,7 +17,7 @@ import pytest
 from dsh_tui.model.reading.open import open_session
 from dsh_tui.model.presenting.report import check_json, json_text
 
-from ..support.logs import SHARED
+from ..support.reference import install_reference
 
 CASES = Path(__file__).resolve().parents[1] / "parity"
 PROJECT = "--home-user-parity--"
@@ -59,21 +57,7 @@ def test_repair_turn_ends_and_meter_match_dsh(root, sid):
 
 
 def _reference(tmp: Path) -> Path | None:
-    """dsh's reference packages installed in ``tmp`` (None when that cannot be done here)."""
-    source = SHARED / "dsh-reference"
-    npm = shutil.which("npm")
-    if not source.is_dir() or npm is None:
-        return None
-    ref = tmp / "ref"
-    shutil.copytree(source, ref)
-    shutil.copy(CASES / "write_cases.mjs", ref)
-    try:
-        done = subprocess.run([npm, "install", "--no-audit", "--no-fund"], cwd=ref, capture_output=True,
-                              timeout=300, env={**os.environ, "npm_config_update_notifier": "false"})
-    except subprocess.TimeoutExpired:
-        return None
-    node = ref / "node_modules" / ".bin" / "node"
-    return ref if done.returncode == 0 and node.exists() else None
+    return install_reference(tmp, CASES / "write_cases.mjs")
 
 
 @pytest.fixture(scope="module")

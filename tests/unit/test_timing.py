@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -25,7 +23,8 @@ from dsh_tui.model.reading.facts import (CHUNKS, FACT_EXTRACTORS, R_EVENTS, R_FI
                                          R_UNTIMED, ChunkClock)
 from dsh_tui.model.reading.open import open_session
 
-from ..support.logs import PARITY, SHARED, shared_log
+from ..support.logs import PARITY, shared_log
+from ..support.reference import install_reference
 
 TIMED = PARITY / "timing" / "zstd" / "--home-user-timing--" / "timed" / "session.jsonl.zstd"
 DELAYS = {"ttft": 300, "stall": 400, "looseStall": 250, "approval": 300, "tool": 500, "retry": 250, "command": 200}
@@ -336,20 +335,7 @@ def test_the_936k_log_split_read_and_linear_read_agree():
 
 
 def _reference(tmp: Path) -> Path | None:
-    source = SHARED / "dsh-reference"
-    npm = shutil.which("npm")
-    if not source.is_dir() or npm is None:
-        return None
-    ref = tmp / "ref"
-    shutil.copytree(source, ref)
-    shutil.copy(PARITY / "write_timing.mjs", ref)
-    try:
-        done = subprocess.run([npm, "install", "--no-audit", "--no-fund"], cwd=ref, capture_output=True,
-                              timeout=300, env={**os.environ, "npm_config_update_notifier": "false"})
-    except subprocess.TimeoutExpired:
-        return None
-    node = ref / "node_modules" / ".bin" / "node"
-    return ref if done.returncode == 0 and node.exists() else None
+    return install_reference(tmp, PARITY / "write_timing.mjs")
 
 
 @needs_times
