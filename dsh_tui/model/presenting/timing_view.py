@@ -11,9 +11,16 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ...safety import one_line
-from ..diagnosing.timing import Row, Timing, TurnTiming
+from ..diagnosing.timing import ANOMALY_KINDS, Row, Timing, TurnTiming
 
 NO_CLOCK = "no clock"
+
+# The anomaly kinds e / E step through (the picker's names, the events pane's short ones): the model's,
+# and "any", every kind merged.
+ANY = "any"
+KIND_NAMES = {ANY: "any anomaly", **ANOMALY_KINDS}
+SHORT = {ANY: "anomaly", "error": "error", "retry": "retry", "turn-end": "turn end", "unpaired": "unpaired",
+         "approval": "approval", "compaction": "compaction", "stall": "stall"}
 
 
 class Column(NamedTuple):

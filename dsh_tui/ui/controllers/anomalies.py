@@ -15,12 +15,8 @@ from heapq import merge
 from textual.content import Content
 
 from ...model.diagnosing.timing import ANOMALY_KINDS
+from ...model.presenting.timing_view import ANY, KIND_NAMES, SHORT
 from .base import Controller
-
-ANY = "any"
-KIND_NAMES = {ANY: "any anomaly", **ANOMALY_KINDS}
-SHORT = {ANY: "anomaly", "error": "error", "retry": "retry", "turn-end": "turn end", "unpaired": "unpaired",
-         "approval": "approval", "compaction": "compaction", "stall": "stall"}
 
 
 class AnomalyController(Controller):

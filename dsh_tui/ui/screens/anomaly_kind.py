@@ -8,7 +8,7 @@ from textual.content import Content
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from ..controllers.anomalies import KIND_NAMES
+from ...model.presenting.timing_view import KIND_NAMES
 from .modal import Modal
 
 
