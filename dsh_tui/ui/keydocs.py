@@ -15,7 +15,8 @@ Keymap = Mapping[str, str]
 HelpGroups = list[tuple[str, list[tuple[str, str]]]]
 
 KEY_TEXT = {"up": "↑", "down": "↓", "left": "←", "right": "→", "pageup": "PgUp", "pagedown": "PgDn",
-            "home": "Home", "end": "End", "escape": "esc", "slash": "/"}
+            "home": "Home", "end": "End", "escape": "esc", "slash": "/",
+            "backslash": "\\", "plus": "+", "minus": "-"}
 TABLES = (BINDINGS, SCREEN_BINDINGS, COUNT_BINDINGS, PROMPT_BINDINGS, REPORT_BINDINGS, LIST_BINDINGS,
           TEXTUAL_BINDINGS, BROWSER_BINDINGS)
 

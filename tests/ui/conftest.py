@@ -28,3 +28,9 @@ def pytest_collection_modifyitems(config, items):
         why = marker.args[0] if marker else FAST_ONLY.get(f"{item.path.name}::{getattr(item, 'originalname', '')}")
         if why:
             item.add_marker(pytest.mark.skip(reason=f"the fast render only: {why}"))
+
+
+@pytest.fixture(autouse=True)
+def _own_xdg_dirs(isolated_xdg):
+    """Every UI test under its own XDG dirs: the explorer saves views, reports and its index cache there."""
+    return isolated_xdg
