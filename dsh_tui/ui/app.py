@@ -75,6 +75,7 @@ class ExplorerApp(App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "dsh-tui"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]  # a short terminal drops the activity row
     BINDINGS = KEY_BINDINGS
     ALLOW_IN_MAXIMIZED_VIEW = "Footer, CommandLine"  # the prompt works with a pane zoomed (z)
 

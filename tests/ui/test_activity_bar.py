@@ -60,3 +60,15 @@ async def test_no_clock_no_sparkline():
         bar.set_timing(Timing(missing=["a projected fixture: its events carry no times"]))
         await pilot.pause()
         assert not bar.display and bar.region.height == 0
+
+
+async def test_a_short_terminal_gives_the_activity_row_to_the_events():
+    app = make_app(TIMED)
+    async with app.run_test(size=(80, 12)) as pilot:
+        await ready(app, pilot)
+        bar = app.query_one(ActivityBar)
+        assert bar.has_class("-clock") and bar.region.height == 0  # a clock, but under 20 rows: no row
+        assert app.events.scrollable_content_region.height >= 1
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert bar.region.height == 1

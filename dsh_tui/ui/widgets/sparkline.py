@@ -63,7 +63,14 @@ class ActivityRow:
 
 
 class ActivityBar(Widget):
-    DEFAULT_CSS = "ActivityBar { height: 1; padding: 0 1; background: $panel; display: none; }"
+    # Shown for a log with a clock, except in a short terminal (the app's "-short" breakpoint, under 20
+    # rows: a tmux split), where the events list needs the row more.
+    SCOPED_CSS = False  # the rule below looks at the screen's class
+    DEFAULT_CSS = """
+    ActivityBar { height: 1; padding: 0 1; background: $panel; display: none; }
+    ActivityBar.-clock { display: block; }
+    .-short ActivityBar.-clock { display: none; }
+    """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -72,7 +79,7 @@ class ActivityBar(Widget):
     def set_timing(self, timing: Timing | None, index: int | None = None) -> None:
         self.row.set_timing(timing)
         self.row.index = index
-        self.display = timing is not None and timing.span is not None
+        self.set_class(timing is not None and timing.span is not None, "-clock")
         self.refresh()
 
     def set_cursor(self, index: int | None) -> None:
