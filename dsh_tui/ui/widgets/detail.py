@@ -17,6 +17,7 @@ from textual.content import Content
 from textual.strip import Strip
 from textual.widget import Widget
 
+from ...model.presenting.hits import match_spans
 from ...model.presenting.summary import Section
 from ...safety import clean, one_line
 from .pane import Pane, component_names
@@ -125,16 +126,21 @@ class DetailView(Pane, ScrollView, can_focus=True, inherit_bindings=False):
     ALLOW_MAXIMIZE = True
     COMPONENT_CLASSES = {"detail--title", "detail--kv", "detail--text", "detail--json", "detail--args",
                          "detail--error", "detail--finding", "detail--raw", "detail--note", "detail--diff-head",
-                         "detail--diff-hunk", "detail--diff-add", "detail--diff-del", "detail--diff-ctx"}
+                         "detail--diff-hunk", "detail--diff-add", "detail--diff-del", "detail--diff-ctx",
+                         "detail--match"}
     BINDINGS = [
-        Binding("up,k", "scroll_by(-1)", "Up", show=False),
-        Binding("down,j", "scroll_by(1)", "Down", show=False),
-        Binding("pageup,ctrl+b", "page(-1)", "Page up", show=False),
-        Binding("pagedown,ctrl+f,space", "page(1)", "Page down", show=False),
-        Binding("home,g", "top", "Top", show=False),
-        Binding("end,G", "bottom", "Bottom", show=False),
+        # The lists' ids (ui/keys.py LIST_BINDINGS): one keymap entry moves the lists and this pane alike.
+        Binding("up,k", "scroll_by(-1)", "Up", show=False, id="cursor-up"),
+        Binding("down,j", "scroll_by(1)", "Down", show=False, id="cursor-down"),
+        Binding("pageup,ctrl+b", "page(-1)", "Page up", show=False, id="page-up"),
+        Binding("pagedown,ctrl+f,space", "page(1)", "Page down", show=False, id="page-down"),
+        Binding("home,g", "top", "Top", show=False, id="first-row"),
+        Binding("end,G", "bottom", "Bottom", show=False, id="last-row"),
     ]
-    DEFAULT_CSS = "DetailView { overflow-x: hidden; overflow-y: auto; }"
+    DEFAULT_CSS = """
+    DetailView { overflow-x: hidden; overflow-y: auto; }
+    DetailView > .detail--match { color: $warning; text-style: bold reverse; }
+    """
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -147,6 +153,7 @@ class DetailView(Pane, ScrollView, can_focus=True, inherit_bindings=False):
         self._names = component_names(type(self))
         self.word_wrap = False  # W: long lines wrap at spaces; off, they are cut at the width (the fast path)
         self._title: object = None  # the title as set; shown with " · wrap" while wrapping at words
+        self.highlight = None  # the search's pattern (model/presenting/hits.py): its matches styled
 
     @property
     def border_title(self):
@@ -158,6 +165,13 @@ class DetailView(Pane, ScrollView, can_focus=True, inherit_bindings=False):
         if self.word_wrap and title is not None:
             title = Content.assemble(Content(title) if isinstance(title, str) else title, (" · wrap", "bold"))
         _TITLE.__set__(self, title)
+
+    def set_highlight(self, pattern) -> None:
+        """Style the matches of ``pattern`` (a compiled regex; None: none) in the rows drawn."""
+        if pattern != self.highlight:
+            self.highlight = pattern
+            self._strips.clear()
+            self.refresh()
 
     def toggle_wrap(self) -> None:
         """Wrap at words, or cut at the width; the rows (and so the virtual height) follow."""
@@ -232,7 +246,14 @@ class DetailView(Pane, ScrollView, can_focus=True, inherit_bindings=False):
         strip = self._strips.get(row)
         if strip is None:
             text, cls = self._visual[row]
-            strip = Strip([Segment(text, self._styles.get(cls, self._base))]).crop_extend(0, self._width, self._base)
+            style = self._styles.get(cls, self._base)
+            segments, at = [], 0
+            for a, b in match_spans(text, self.highlight):  # per drawn row: a match cut by a wrap is not styled
+                segments += [Segment(text[at:a], style), Segment(text[a:b], style + self._styles.get("detail--match", style))]
+                at = b
+            segments.append(Segment(text[at:], style))
+            strip = Strip([seg for seg in segments if seg.text] or [Segment("", style)]).crop_extend(0, self._width,
+                                                                                                  self._base)
             self._strips[row] = strip
         return strip
 
