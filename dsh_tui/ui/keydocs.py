@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from textual.binding import Binding
 from textual.keys import key_to_character
 
-from .keys import (BINDINGS, BROWSER_BINDINGS, BROWSER_HELP, COUNT_BINDINGS, HELP, LIST_BINDINGS, PROMPT_BINDINGS,
-                   REPORT_BINDINGS, SCREEN_BINDINGS, TEXTUAL_BINDINGS, HelpRow)
+from .keys import (BINDINGS, BROWSER_BINDINGS, BROWSER_HELP, COUNT_BINDINGS, ERROR_BINDINGS, HEADER_SCREEN_BINDINGS, HELP,
+                   LIST_BINDINGS, PROMPT_BINDINGS, REPORT_BINDINGS, SCREEN_BINDINGS, TEXTUAL_BINDINGS, HelpRow)
 
 Keymap = Mapping[str, str]
 HelpGroups = list[tuple[str, list[tuple[str, str]]]]
@@ -18,7 +18,7 @@ KEY_TEXT = {"up": "↑", "down": "↓", "left": "←", "right": "→", "pageup":
             "home": "Home", "end": "End", "escape": "esc", "slash": "/",
             "backslash": "\\", "plus": "+", "minus": "-"}
 TABLES = (BINDINGS, SCREEN_BINDINGS, COUNT_BINDINGS, PROMPT_BINDINGS, REPORT_BINDINGS, LIST_BINDINGS,
-          TEXTUAL_BINDINGS, BROWSER_BINDINGS)
+          TEXTUAL_BINDINGS, BROWSER_BINDINGS, HEADER_SCREEN_BINDINGS, ERROR_BINDINGS)
 
 
 def all_bindings() -> dict[str, Binding]:

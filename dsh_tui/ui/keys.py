@@ -201,6 +201,8 @@ HELP = [
     R("Sessions", "enter", "on NOT_IN_TOOL_SET: open the child that calls the tool"),
     R("Sessions", "toggle-follow", "follow the file live / pause (shown in the header)"),
     R("Screen", "full-header", "the full header: every field, the whole cwd, the raw header line"),
+    R("Screen", "header-copy", "(in the full header) copy the raw header line"),
+    R("Screen", "error-lenient", "(on a refused log's error screen) open it anyway, marked UNVERIFIED"),
     R("Screen", "toggle-wrap", "word wrap in the detail pane (again: lines cut at the width)"),
     R("Screen", "toggle-pairs", "show / hide the pairs pane"),
     R("Screen", "toggle-raw", "events list: raw records / summaries (the title says raw)"),

@@ -16,6 +16,8 @@ from dsh_tui.ui.keydocs import all_bindings, explorer_help, key_table_markdown, 
 from dsh_tui.ui.palette import palette_entries
 from dsh_tui.ui.screens.browser import BrowserScreen
 from dsh_tui.ui.screens.main import MainScreen
+from dsh_tui.ui.screens.error import ErrorScreen
+from dsh_tui.ui.screens.header import HeaderScreen
 from dsh_tui.ui.screens.report import ReportModal
 from dsh_tui.ui.widgets.cmdline import CommandLine
 from dsh_tui.ui.widgets.event_list import EventList
@@ -40,6 +42,8 @@ def test_the_widgets_use_the_tables_the_help_is_built_from():
     assert CommandLine.BINDINGS is keys.PROMPT_BINDINGS
     assert ReportModal.BINDINGS is keys.REPORT_BINDINGS
     assert BrowserScreen.BINDINGS is keys.BROWSER_BINDINGS
+    assert ErrorScreen.BINDINGS is keys.ERROR_BINDINGS
+    assert HeaderScreen.BINDINGS is keys.HEADER_SCREEN_BINDINGS
     # The lists' keys and Textual's own are documented from copies with ids: they must say the same.
     assert VirtualList.BINDINGS is keys.LIST_BINDINGS  # the lists take the documented table itself
     focus = _pairs(b for b in keys.TEXTUAL_BINDINGS if b.id.startswith("focus-"))
