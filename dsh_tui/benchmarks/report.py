@@ -92,7 +92,7 @@ def log_rows(r: dict) -> list[dict]:
             rows.append(_row("key: Pilot overhead (unbound key, subtracted)", f"{ms(o['median'])} ms",
                              ref=f"p95 {ms(o['p95'])} ms", data=o))
         for name in ("down", "pagedown", "end", "home", "goto_prompt", "goto_prompt_digit", "goto",
-                     "goto_count_digit", "goto_count", "search_next"):
+                     "goto_count_digit", "goto_count", "search_next", "anomaly_next", "anomaly_previous"):
             k = keys.get(name)
             if not k:
                 continue
@@ -100,6 +100,11 @@ def log_rows(r: dict) -> list[dict]:
             rows.append(_row(f"key {name}: CPU median / p95 (n={k['n']})", f"{ms(k['median'])} / {ms(k['p95'])} ms",
                              ref=f"max {ms(k['max'])} ms{extra}", target="< 30 / < 60 ms",
                              ok=k["median"] < 0.030 and k["p95"] < 0.060, data=k))
+        for name, title in (("timing_view_first", "T timing view, first open"), ("timing_view", "T timing view, again")):
+            k = keys.get(name)
+            if k:
+                rows.append(_row(f"{title}: CPU median (n={k['n']})", f"{ms(k['median'])} ms",
+                                 ref=f"max {ms(k['max'])} ms", target="< 100 ms", ok=k["median"] < 0.100, data=k))
     tm = r.get("tmux")
     if tm:
         ln, ds = tm["lnav"]["best"], tm["dsh_tui"]["best"]

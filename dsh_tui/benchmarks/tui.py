@@ -125,6 +125,19 @@ async def _keys(app, pilot, presses: int) -> dict:
     out["goto_count_digit"], out["goto_count"] = _stats(count_digits), _stats(counts)
     out["goto_count"].update(target_seqs=targets, landed=landed)
 
+    # Anomalies (e / E from the middle) and the timing view (T, once its worker has made the timing).
+    app.jump_to(n // 2)
+    await pilot.pause(settle)
+    out["anomaly_next"] = _stats([await sample("e") - b1 for _ in range(presses)])
+    out["anomaly_previous"] = _stats([await sample("E") - b1 for _ in range(presses)])
+    while any(w.group == "timing" and not w.is_finished for w in app.workers):
+        await asyncio.sleep(0.005)
+    opens = []
+    for _ in range(presses):
+        opens.append(await sample("T") - b1)
+        await sample("escape")
+    out["timing_view_first"], out["timing_view"] = _stats(opens[:1]), _stats(opens[1:] or opens)
+
     far = _far_call_ids(app)
     if far:
         cpus, walls, landed = [], [], 0
