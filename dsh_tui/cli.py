@@ -185,7 +185,7 @@ def ui_target(file: str | None, demo: bool, at: str | None = None) -> tuple[str,
     Raises LocateError (a one-line message) for a permalink naming no session, ValueError for a bad --at.
     """
     from .demo import default_demo_path
-    from .sessions.locate import parse_at, parse_permalink, resolve_permalink, sessions_root
+    from .sessions.locate import parse_at, parse_permalink, path_kind, resolve_permalink, sessions_root
     at_id, at_seq = parse_at(at) if at is not None else (None, None)
     if demo:
         return "explore", default_demo_path(), None, at_seq
@@ -200,11 +200,12 @@ def ui_target(file: str | None, demo: bool, at: str | None = None) -> tuple[str,
                                                 "demo log (`dsh-tui DIR` browses another root)"
                                                 + (f"; {note}" if note else "")), at_seq
     path = Path(file)
-    link = None if path.exists() else parse_permalink(file)
+    kind = path_kind(path)
+    link = parse_permalink(file) if kind == "missing" else None
     if link is not None:  # a file of that name wins: a permalink only names what is not on disk
         root, note = sessions_root()
         return "explore", resolve_permalink(link, root), note, at_seq if at is not None else link.seq
-    return ("browse" if path.is_dir() else "explore"), path, None, at_seq
+    return ("browse" if kind == "dir" else "explore"), path, None, at_seq
 
 
 def start_background(path, max_plain: int | None = None) -> dict:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -146,7 +147,10 @@ def check_target(text: str) -> tuple[str, str | None]:
     session it names under the sessions root; a file (or an export ZIP, or what is not there) as given.
     A directory holding several sessions (a root or a project) is a usage error naming `ls`."""
     path = Path(text)
-    if path.is_dir():
+    kind = path_kind(path)
+    if kind == "unreadable":  # e.g. a folder on the way is not ours to enter: the read says why, exit 3
+        return text, None
+    if kind == "dir":
         log = session_dir_log(path)
         if log is not None:
             return str(log), None
@@ -156,12 +160,24 @@ def check_target(text: str) -> tuple[str, str | None]:
             raise LocateError(f"{where} holds {count:,} sessions: `dsh-tui ls {where}` lists them, "
                               f"`dsh-tui check {where}/<id>` checks one", exit_code=2)
         raise LocateError(f"{where} is a directory with no session log in it", exit_code=3)
-    if not path.exists():
+    if kind == "missing":
         link = parse_permalink(text)
         if link is not None:
             root, note = sessions_root()
             return str(resolve_permalink(link, root)), note
     return text, None
+
+
+def path_kind(path: Path) -> str:
+    """"dir", "file" (anything else that is there), "missing", or "unreadable" (stat refused: a folder on
+    the way we may not enter). Path.is_dir() and .exists() raise on EACCES; this never does."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return "missing"
+    except (OSError, ValueError):
+        return "unreadable"
+    return "dir" if stat.S_ISDIR(st.st_mode) else "file"
 
 
 def _sessions_in(path: Path) -> list[Path]:
