@@ -112,7 +112,7 @@ ERROR_BINDINGS = [B("q", "leave", "Quit", id="error-quit", tooltip="Exit with co
 REPORT_BINDINGS = [B("escape,q,enter", "dismiss", "Close", show=False, id="report-close"),
                    B("m", "switch", "Markdown report / plain snippet", show=False, id="report-switch")]
 
-# Every list's keys (widgets/vlist.py; the detail pane has the same keys, widgets/detail.py), with the
+# Every list's keys (widgets/vlist.py) and the detail pane's (widgets/detail.py, the same table), with the
 # ids a keymap names. A test checks the lists' own table says the same keys and actions.
 LIST_BINDINGS = [
     B("up,k", "move(-1)", "Up", show=False, id="cursor-up"),

@@ -20,6 +20,7 @@ from dsh_tui.ui.screens.error import ErrorScreen
 from dsh_tui.ui.screens.header import HeaderScreen
 from dsh_tui.ui.screens.report import ReportModal
 from dsh_tui.ui.widgets.cmdline import CommandLine
+from dsh_tui.ui.widgets.detail import DetailView
 from dsh_tui.ui.widgets.event_list import EventList
 from dsh_tui.ui.widgets.vlist import VirtualList
 
@@ -46,6 +47,7 @@ def test_the_widgets_use_the_tables_the_help_is_built_from():
     assert HeaderScreen.BINDINGS is keys.HEADER_SCREEN_BINDINGS
     # The lists' keys and Textual's own are documented from copies with ids: they must say the same.
     assert VirtualList.BINDINGS is keys.LIST_BINDINGS  # the lists take the documented table itself
+    assert DetailView.BINDINGS is keys.LIST_BINDINGS  # and so does the detail pane
     focus = _pairs(b for b in keys.TEXTUAL_BINDINGS if b.id.startswith("focus-"))
     assert set(focus) <= set(_pairs(Screen.BINDINGS))
     assert App.COMMAND_PALETTE_BINDING == next(b.key for b in keys.TEXTUAL_BINDINGS if b.id == "command-palette")

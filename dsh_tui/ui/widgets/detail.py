@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from rich.cells import cell_len, chop_cells, get_character_cell_size
 from rich.segment import Segment
-from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
@@ -20,6 +19,7 @@ from textual.widget import Widget
 from ...model.presenting.hits import match_spans
 from ...model.presenting.summary import Section
 from ...safety import clean, one_line
+from ..keys import LIST_BINDINGS
 from .pane import Pane, component_names
 
 KIND_CLASS = {"kv": "detail--kv", "text": "detail--text", "json": "detail--json", "args": "detail--args",
@@ -128,15 +128,7 @@ class DetailView(Pane, ScrollView, can_focus=True, inherit_bindings=False):
                          "detail--error", "detail--finding", "detail--raw", "detail--note", "detail--diff-head",
                          "detail--diff-hunk", "detail--diff-add", "detail--diff-del", "detail--diff-ctx",
                          "detail--match"}
-    BINDINGS = [
-        # The lists' ids (ui/keys.py LIST_BINDINGS): one keymap entry moves the lists and this pane alike.
-        Binding("up,k", "scroll_by(-1)", "Up", show=False, id="cursor-up"),
-        Binding("down,j", "scroll_by(1)", "Down", show=False, id="cursor-down"),
-        Binding("pageup,ctrl+b", "page(-1)", "Page up", show=False, id="page-up"),
-        Binding("pagedown,ctrl+f,space", "page(1)", "Page down", show=False, id="page-down"),
-        Binding("home,g", "top", "Top", show=False, id="first-row"),
-        Binding("end,G", "bottom", "Bottom", show=False, id="last-row"),
-    ]
+    BINDINGS = LIST_BINDINGS  # the lists' own table (ui/keys.py): one keymap entry moves every pane
     DEFAULT_CSS = """
     DetailView { overflow-x: hidden; overflow-y: auto; }
     DetailView > .detail--match { color: $warning; text-style: bold reverse; }
@@ -257,14 +249,14 @@ class DetailView(Pane, ScrollView, can_focus=True, inherit_bindings=False):
             self._strips[row] = strip
         return strip
 
-    def action_scroll_by(self, delta: int) -> None:
+    def action_move(self, delta: int) -> None:
         self.scroll_to(y=self.scroll_offset.y + delta, animate=False, force=True)
 
     def action_page(self, direction: int) -> None:
         self.action_scroll_by(direction * max(1, self.scrollable_content_region.height - 1))
 
-    def action_top(self) -> None:
+    def action_first(self) -> None:
         self.scroll_to(y=0, animate=False, force=True)
 
-    def action_bottom(self) -> None:
+    def action_last(self) -> None:
         self.scroll_to(y=max(0, len(self._visual) - self.scrollable_content_region.height), animate=False, force=True)
