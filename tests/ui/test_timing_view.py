@@ -4,6 +4,8 @@ sleeps (tests/parity/timing), its events' times given to the explorer's session 
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from textual.content import Content
 
@@ -118,6 +120,33 @@ async def test_T_again_opens_the_view_as_it_was_left_and_a_new_session_gets_its_
         await ready(app, pilot)
         fresh = await open_view(app, pilot)
         assert fresh is not view and fresh.table.sort == "duration_ms"
+
+
+@pytest.mark.fast_render("the screen is started ahead through Textual's private calls (compat/premount.py); "
+                        "the stock render starts it on the first T, as before")
+async def test_the_view_is_started_once_the_timing_is_made_and_T_only_pushes_it(monkeypatch):
+    composed = []
+    compose = TimingScreen.compose
+    monkeypatch.setattr(TimingScreen, "compose", lambda self: composed.append(self) or compose(self))
+    app = make_app(TIMED)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        deadline = time.monotonic() + 10
+        while app.timing_view.started is None:  # the timing worker, then the screen started while no key is typed
+            assert time.monotonic() < deadline, "the timing view was not started ahead of T"
+            await pilot.pause(0.02)
+        view = app.timing_view.started
+        assert composed == [view] and view.is_running and view not in app.screen_stack
+        assert view.size == app.size and view.table.size.width > 0  # laid out at the app's size
+        table = view.table
+        assert await open_view(app, pilot) is view
+        assert composed == [view] and view.table is table and table.has_focus
+        await pilot.press("escape")
+        await pilot.pause()
+        app.reset_explorer(TIMED, None)  # another session: the old view is dropped, and stopped
+        app.load()
+        await ready(app, pilot)
+        assert not view.is_running and not app.is_screen_installed(view)
 
 
 async def test_a_log_without_its_clock_reads_no_clock():
