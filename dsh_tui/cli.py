@@ -119,7 +119,7 @@ def _check(argv: list[str]) -> int:
     try:
         log, diag = open_target(args.file, OpenOptions(lenient=args.lenient, max_plain=args.max_plain_size,
                                                        use_cache=not args.no_cache, write_cache=False,
-                                                       early_tail=early))
+                                                       early_tail=early, keep_facts=False))
     except LogUnreadable as exc:
         return _fail(exc.message)
     except MemoryError:

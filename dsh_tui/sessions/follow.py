@@ -15,8 +15,11 @@ import os
 import stat
 from dataclasses import dataclass
 
+from pathlib import Path
+
 from ..model.diagnosing.diagnosis import Diagnosis, diagnose
-from ..model.reading.session import SessionLog, load_session
+from ..model.reading.open import OpenOptions, open_file
+from ..model.reading.session import SessionLog
 from ..model.reading.source import BOUNDARY_BYTES, LogUnreadable, RawLog
 
 
@@ -93,8 +96,10 @@ def follow_step(log: SessionLog, *, lenient: bool = False, max_plain: int | None
     before = len(log)
 
     def reopen(replaced: str | None) -> FollowStep:
-        fresh = load_session(path, lenient=lenient, max_plain=max_plain, cancel=cancel)
-        return FollowStep(log, fresh, diagnose(fresh), len(fresh) - before, True, replaced)
+        # The way the explorer opened it: the diagnosis made as the read goes, a big log's facts let go.
+        fresh, diag = open_file(Path(path), OpenOptions(lenient=lenient, max_plain=max_plain, use_cache=False,
+                                                        cancel=cancel))
+        return FollowStep(log, fresh, diag, len(fresh) - before, True, replaced)
 
     if not _identity_known(raw):  # e.g. an older index-cache entry: re-read once rather than trusted
         return reopen(None)
@@ -117,7 +122,7 @@ def follow_step(log: SessionLog, *, lenient: bool = False, max_plain: int | None
         if st.st_size == raw.size:
             return None  # the path's file changed back between the stat and the open
         if log.from_cache or getattr(log, "_scanner", None) is None:
-            return reopen(None)  # an index read from the cache cannot grow: read it all again
+            return reopen(None)  # an index from the cache, or a big log's without its facts, cannot grow: read it all again
         if isinstance(raw.plain, bytearray):
             # refresh() appends in place; the UI thread keeps the buffer it is reading.
             raw.plain = bytearray(raw.plain)

@@ -78,7 +78,7 @@ def test_the_diagnosis_advances_between_slices(synthetic, monkeypatch, isolated_
     monkeypatch.setattr(segments, "TAIL_CHUNK_BYTES", 1 << 14)
     fed = []
     real = opener.advance_diagnosis
-    monkeypatch.setattr(opener, "advance_diagnosis", lambda head, facts, calls: fed.append(len(facts)) or real(head, facts, calls))
+    monkeypatch.setattr(opener, "advance_diagnosis", lambda head, facts, calls, **kw: fed.append(len(facts)) or real(head, facts, calls, **kw))
     log, diag = opener.open_session(synthetic, use_cache=False)
     assert len(fed) == len(merges) - 1 and fed == sorted(fed) and fed[-1] < len(log.res.facts)
     linear = load_session(synthetic, parallel=False)

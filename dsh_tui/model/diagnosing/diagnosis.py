@@ -46,13 +46,17 @@ class Diagnosis:
     closers: list[str] = field(default_factory=list)  # dsh's repair rows, as "seq:type code callId"
     turn_ends: list[tuple] = field(default_factory=list)  # (turn, reason kind) of each turn/end, in log order
     runs: dict = field(default_factory=dict)  # end_seed_seqs, latest_run_seq, seed_length
-    clock: tuple = ()  # the timing in its plain form (Timing.plain): what the index cache keeps
+    # The timing in its plain form (Timing.plain): set only in what the index cache keeps (open.py's
+    # cache_payload), and let go once the timing is rebuilt from it: one copy of it, not two.
+    clock: tuple = ()
 
     @cached_property
     def timing(self) -> Timing:
         """Where the time went (timing.py): built in the diagnosis's pass, rebuilt from ``clock``
         for a diagnosis read from the index cache."""
-        return Timing.from_plain(self.clock)
+        timing = Timing.from_plain(self.clock)
+        self.clock = ()
+        return timing
 
     @cached_property
     def pairs(self) -> list[Pair]:
@@ -72,6 +76,7 @@ class Head:
     notes: Notes
     tally: UsageTally = field(default_factory=UsageTally)  # assumes no seedLength (diagnose checks)
     timing: TimingWalk | None = None  # the timing pass so far (made by begin: it reads the scan's usage table)
+    dropped: int = 0  # facts taken out of the scan's list once every pass had read them (advance's drop)
 
 
 def begin(facts: list, usage_calls: dict | None = None) -> Head:
@@ -84,8 +89,10 @@ def begin(facts: list, usage_calls: dict | None = None) -> Head:
     return head
 
 
-def advance(head: Head, facts: list, usage_calls: dict | None = None) -> None:
-    """Go on with the facts (and calls) indexed since ``head`` was begun or last advanced."""
+def advance(head: Head, facts: list, usage_calls: dict | None = None, *, drop: bool = False) -> None:
+    """Go on with the facts (and calls) indexed since ``head`` was begun or last advanced. With ``drop``,
+    the facts every pass has read are then deleted from ``facts`` (the scan's own list, which only
+    appends): memory then holds the facts of the last few MiB of text, not of the whole log."""
     with gc_paused():
         new = facts[head.fed:]
         feed_facts(head.pairing, new)
@@ -93,8 +100,18 @@ def advance(head: Head, facts: list, usage_calls: dict | None = None) -> None:
         head.fed = len(facts)
         if usage_calls is not None:
             head.tally.add(usage_calls)
-        if head.timing is not None:
-            head.timing.feed(facts)
+        walk = head.timing
+        if walk is not None:
+            walk.feed(facts)
+        if drop:
+            # The timing walk keeps a trailing run of chunk events for later (the scan may grow it):
+            # it stays in the list, and every count of what was fed moves down with the deletion.
+            k = head.fed if walk is None else min(head.fed, walk.fed)
+            del facts[:k]
+            head.fed -= k
+            head.dropped += k
+            if walk is not None:
+                walk.fed -= k
 
 
 def diagnose(log: SessionLog, head: Head | None = None) -> Diagnosis:
@@ -105,6 +122,7 @@ def diagnose(log: SessionLog, head: Head | None = None) -> Diagnosis:
 def _diagnose(log: SessionLog, head: Head | None) -> Diagnosis:
     facts = log.res.facts
     if head is None or head.fed > len(facts):
+        assert head is None or not head.dropped, "a head that dropped facts cannot be started again"
         head = Head(0, Pairing(), Notes())
     pairing, notes = head.pairing, head.notes
     rest = facts[head.fed:]
@@ -134,8 +152,7 @@ def _diagnose(log: SessionLog, head: Head | None) -> Diagnosis:
                      compute_usage(log, head.tally),
                      notes.preset[0] if notes.preset else log.header.get("agentPreset"),
                      st.open_turn, notes.latest_tools, notes.descriptor, bool(log.raw.corruption or log.res.corruption),
-                     _closers(log, pairing), [(f[3][0], _reason_kind(f[3][1])) for f in notes.turn_ends], runs,
-                     timing.plain())
+                     _closers(log, pairing), [(f[3][0], _reason_kind(f[3][1])) for f in notes.turn_ends], runs)
     diag.__dict__["timing"] = timing  # the cached property's value: no rebuild from the plain form
     return diag
 

@@ -23,7 +23,7 @@ from ..reading.facts import Fact
 REPAIR_CODES = ("TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN")
 
 
-@dataclass
+@dataclass(slots=True)  # one per call, command and approval: ~1M of them in a 10M-event log
 class Pair:
     kind: str  # "tool" | "command" | "approval"
     key: str  # callId / commandId / approval id

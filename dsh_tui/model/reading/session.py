@@ -33,7 +33,7 @@ from .source import (HEAD_PROBE, LogUnreadable, RawLog, iter_lines, iter_plain, 
 from .vocabulary import PACKED_ROWS
 
 
-DIGEST_BYTES = 8 << 20  # text indexed between two turns of the caller's ``while_waiting`` (a linear read)
+DIGEST_BYTES = 8 << 20  # text indexed between two turns of the caller's ``while_waiting`` (the head of a split read too)
 
 
 class LogRejected(LogUnreadable):
@@ -430,7 +430,7 @@ def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_pla
     produced = 0
     scanner = None
     header = None
-    digested = 0  # text indexed when ``while_waiting`` last ran (a linear read gives it a turn every DIGEST_BYTES)
+    digested = 0  # text indexed when ``while_waiting`` last ran (it gets a turn every DIGEST_BYTES)
     for chunk in chunks:
         base = produced
         produced += len(chunk)
@@ -457,7 +457,7 @@ def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_pla
                 helpers.append(segments.TailHelper(raw, tail[0], tail[1], tail[2], header.session_id))
         else:
             scanner.feed(chunk, base)
-            if while_waiting is not None and tail is None and produced - digested >= DIGEST_BYTES:
+            if while_waiting is not None and produced - digested >= DIGEST_BYTES:
                 digested = produced
                 while_waiting(scanner)
     if tail is not None:
