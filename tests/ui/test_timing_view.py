@@ -139,6 +139,7 @@ async def test_the_view_is_started_once_the_timing_is_made_and_T_only_pushes_it(
         assert composed == [view] and view.is_running and view not in app.screen_stack
         assert view.size == app.size and view.table.size.width > 0  # laid out at the app's size
         table = view.table
+        assert table.orders is app.timing_view.orders and table.orders.rows is table.rows  # sorted by the worker
         assert await open_view(app, pilot) is view
         assert composed == [view] and view.table is table and table.has_focus
         await pilot.press("escape")

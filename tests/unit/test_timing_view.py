@@ -4,11 +4,14 @@ axis, and the sparkline."""
 
 from __future__ import annotations
 
+import random
+from functools import cmp_to_key
+
 import pytest
 
-from dsh_tui.model.diagnosing.timing import Lane, Row, Span, Timing, TurnTiming
-from dsh_tui.model.presenting.timing_view import (NO_CLOCK, axis, bar, duration, fit_columns, header_cells,
-                                                  row_cells, sparkline, waterfall_lines)
+from dsh_tui.model.diagnosing.timing import Lane, Row, Span, Timing, TurnTiming, sort_rows
+from dsh_tui.model.presenting.timing_view import (COLUMNS, NO_CLOCK, WIDE, SortOrders, axis, bar, duration,
+                                                  fit_columns, header_cells, row_cells, sparkline, waterfall_lines)
 
 
 @pytest.mark.parametrize("ms, text", [(None, "no clock"), (0, "0 ms"), (843, "843 ms"), (1250, "1.25 s"),
@@ -93,3 +96,45 @@ def test_axis_and_sparkline():
     line = axis(1820, 40)
     assert len(line) == 40 and line.startswith("0 ") and line.endswith("1.82 s") and "910 ms" in line
     assert sparkline([0, 1, 4, 100]) == " ▁▂█" and sparkline([0, 0]) == "  " and sparkline([]) == ""
+
+
+def _plain_sort(rows, column, descending):
+    """The order the table promises, by a comparison: by the column's value (largest first when
+    descending), equal values in log order (the event index), rows without a value last as they came."""
+    def cmp(a, b):
+        va, vb = getattr(a, column), getattr(b, column)
+        if va != vb:
+            return (1 if va > vb else -1) * (-1 if descending else 1)
+        return a.index - b.index
+    known = [r for r in rows if getattr(r, column) is not None]
+    return sorted(known, key=cmp_to_key(cmp)) + [r for r in rows if getattr(r, column) is None]
+
+
+def _many_rows(n=400, seed=7):
+    """Rows with many ties and missing values, in the default order (slowest first)."""
+    rnd = random.Random(seed)
+    pick = lambda *xs: rnd.choice(xs)  # noqa: E731
+    rows = [_row(pick("model", "tool", "command"), turn=rnd.randrange(5), step=rnd.randrange(3),
+                 name=pick("model", "bash", "read", "edit"), index=rnd.randrange(10**6), seq=k,
+                 duration_ms=pick(None, *range(0, 5000, 250)), ttft_ms=pick(None, 10, 20, 30),
+                 decode_ms=pick(None, 100, 200), tokens_per_s=pick(None, 12.5, 40.0, 40),
+                 stall_ms=pick(None, 0, 31_000), wait_ms=pick(None, 300)) for k in range(n)]
+    return sort_rows(rows)
+
+
+@pytest.mark.parametrize("descending", [True, False])
+@pytest.mark.parametrize("column", [c.key for c in COLUMNS + WIDE])
+def test_the_table_is_sorted_by_any_column_either_way_from_orders_made_once(column, descending):
+    rows = _many_rows()
+    ahead, lazy = SortOrders(rows).make_all(), SortOrders(rows)
+    want = _plain_sort(rows, column, descending)
+    assert ahead.rows_by(column, descending) == want and lazy.rows_by(column, descending) == want
+    assert ahead.rows_by(column, descending) == sort_rows(rows, column, descending)
+    assert SortOrders(rows).rows_by("duration_ms", True) is rows  # the default order: the rows themselves
+
+
+def test_a_column_of_mixed_types_sorts_as_sort_rows_does():
+    rows = sort_rows([_row(turn=t, index=k, seq=k, duration_ms=k) for k, t in enumerate([3, "2", None, 1, "x", 3])])
+    for descending in (True, False):
+        assert SortOrders(rows).rows_by("turn", descending) == sort_rows(rows, "turn", descending)
+    assert SortOrders([]).make_all().rows_by("name", False) == []

@@ -6,8 +6,8 @@ from __future__ import annotations
 from rich.segment import Segment
 from textual.message import Message
 
-from ...model.diagnosing.timing import Row, sort_rows
-from ...model.presenting.timing_view import COLUMNS, WIDE, columns_for, row_cells
+from ...model.diagnosing.timing import Row
+from ...model.presenting.timing_view import COLUMNS, WIDE, SortOrders, columns_for, row_cells
 from .vlist import VirtualList
 
 STYLE_CLASS = {"kind": "timing--kind", "dim": "timing--dim", "name": "timing--name", "slow": "timing--slow",
@@ -32,9 +32,10 @@ class TimingTable(VirtualList):
             super().__init__()
             self.row = row
 
-    def __init__(self, rows: list[Row], *, id: str | None = None) -> None:
+    def __init__(self, rows: list[Row], orders: SortOrders | None = None, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.base_rows = rows  # slowest first (Timing.rows): the default order, shared, never sorted in place
+        self.orders = orders if orders is not None and orders.rows is rows else SortOrders(rows)
         self.rows = rows
         self.sort, self.descending = "duration_ms", True
         self.empty_text = "no model calls, tool calls or commands in this log"
@@ -50,8 +51,7 @@ class TimingTable(VirtualList):
         """Order the rows by column ``key``; the cursor stays on its row."""
         keep = self.row
         self.sort, self.descending = key, descending
-        self.rows = self.base_rows if (key, descending) == ("duration_ms", True) else \
-            sort_rows(self.base_rows, key, descending)
+        self.rows = self.orders.rows_by(key, descending)  # made once per column (by the timing worker)
         self.reset_rows(self.rows.index(keep) if keep is not None else 0)
 
     def sort_keys(self) -> list[str]:
