@@ -150,6 +150,17 @@ async def test_the_view_is_started_once_the_timing_is_made_and_T_only_pushes_it(
         assert not view.is_running and not app.is_screen_installed(view)
 
 
+async def test_a_tool_call_the_log_has_no_result_for_reads_no_result(demo):
+    """The demo's crash stranded call_05_deploy: its total says why it has none (not "no clock")."""
+    app = make_app(demo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        table = (await open_view(app, pilot)).table
+        k = next(k for k, r in enumerate(table.rows) if r.call_id == "call_05_deploy")
+        line = "".join(s.text for s in table.render_row(k, table.scrollable_content_region.width, False))
+        assert "no result" in line and "no clock" not in line and table.rows[k].duration_ms is None
+
+
 async def test_a_log_without_its_clock_reads_no_clock():
     """The timing the scan gives a log (times or not): where a time is missing the view says "no clock",
     never 0, and the waterfall says why."""

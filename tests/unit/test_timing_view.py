@@ -9,9 +9,10 @@ from functools import cmp_to_key
 
 import pytest
 
-from dsh_tui.model.diagnosing.timing import Lane, Row, Span, Timing, TurnTiming, sort_rows
+from dsh_tui.model.diagnosing.timing import Lane, Row, Span, Timing, ToolTiming, TurnTiming, sort_rows
 from dsh_tui.model.presenting.timing_view import (COLUMNS, NO_CLOCK, WIDE, SortOrders, axis, bar, duration,
-                                                  fit_columns, header_cells, row_cells, sparkline, waterfall_lines)
+                                                  fit_columns, header_cells, row_cells, sparkline, stranded_calls,
+                                                  waterfall_lines)
 
 
 @pytest.mark.parametrize("ms, text", [(None, "no clock"), (0, "0 ms"), (843, "843 ms"), (1250, "1.25 s"),
@@ -42,6 +43,18 @@ def test_a_missing_clock_reads_no_clock_and_what_does_not_apply_is_blank():
     tool = [t.strip() for t, _ in row_cells(_row("tool"), 80)]
     assert tool.count(NO_CLOCK) == 1 and tool[4:7] == ["", "", ""]  # TTFT, decode, tok/s: not a tool's
     assert " 0 ms" not in model
+
+
+@pytest.mark.parametrize("width", [80, 158])
+def test_a_tool_call_without_a_result_reads_no_result_and_one_without_a_time_no_clock(width):
+    stranded = ToolTiming("call_1", "bash", 1, 1, index=20, seq=20, start=1000)  # no tool/result in the log
+    untimed = ToolTiming("call_2", "read", 1, 2, index=30, seq=30, end_index=31)  # its result, but no clock
+    timing = Timing(tools=[stranded, untimed])
+    rows = {r.index: r for r in timing.rows()}
+    cells = lambda index: [t.strip() for t, _ in row_cells(rows[index], width, stranded_calls(timing))]  # noqa: E731
+    assert cells(20)[3] == "no result" and NO_CLOCK not in cells(20)  # the total, whole
+    assert cells(30)[3] == NO_CLOCK and "no result" not in cells(30)
+    assert [t.strip() for t, _ in row_cells(rows[20], width)][3] == NO_CLOCK  # without its timing's calls
 
 
 def test_the_sorted_column_is_marked():

@@ -1,6 +1,7 @@
 """The timing view's text, from the timing model (model/diagnosing/timing.py): table columns fitted to
-a width, durations as people read them ("no clock" where the log has no usable time, never 0), a turn's
-waterfall as block characters scaled to a width with a time axis, and the activity sparkline.
+a width, durations as people read them ("no clock" where the log has no usable time, "no result" for a
+tool call that never got one, never 0), a turn's waterfall as block characters scaled to a width with a
+time axis, and the activity sparkline.
 
 Textual-free: cells are plain strings with a style name; the UI maps the names to styles. Names and
 callIds come from the log: they pass through ``safety.one_line``.
@@ -17,6 +18,7 @@ from ...safety import one_line
 from ..diagnosing.timing import ANOMALY_KINDS, Row, Timing, TurnTiming, sort_rows
 
 NO_CLOCK = "no clock"
+NO_RESULT = "no result"  # a tool call the log has no tool/result for: no duration, clock or not
 
 # The anomaly kinds e / E step through (the picker's names, the events pane's short ones): the model's,
 # and "any", every kind merged.
@@ -34,10 +36,12 @@ class Column(NamedTuple):
 
 
 # Slowest first by ``duration_ms`` by default; any of these sorts (s / S in the view).
+# Widths: a duration's longest text is "no clock", the total's "no result"; a wait is blank, never
+# "no clock", without one, and "999m59s" at most.
 COLUMNS = (
     Column("kind", "kind", 5, False), Column("turn", "turn/st", 7), Column("name", "name / callId", 0, False),
-    Column("duration_ms", "total", 8), Column("ttft_ms", "TTFT", 8), Column("decode_ms", "decode", 8),
-    Column("tokens_per_s", "tok/s", 6), Column("wait_ms", "wait", 8), Column("seq", "seq", 7),
+    Column("duration_ms", "total", 9), Column("ttft_ms", "TTFT", 8), Column("decode_ms", "decode", 8),
+    Column("tokens_per_s", "tok/s", 6), Column("wait_ms", "wait", 7), Column("seq", "seq", 7),
 )
 WIDE = (Column("stall_ms", "stall", 8),)  # shown from 120 columns on
 NAME_MIN = 10
@@ -61,7 +65,13 @@ def duration(ms: int | None) -> str:
     return f"{m}m{s:02d}s" if m < 1000 else f"{ms // 3_600_000}h"
 
 
-def _cell(row: Row, key: str) -> tuple[str, str]:
+def stranded_calls(timing: Timing) -> frozenset[int]:
+    """The event indexes of the tool calls without a tool/result (never finished, or called again by
+    their callId first): their total reads "no result", where a result without a time reads "no clock"."""
+    return frozenset(t.index for t in timing.tools if t.end_index is None)
+
+
+def _cell(row: Row, key: str, stranded: frozenset[int]) -> tuple[str, str]:
     """(text, style name) of one cell; a column that does not apply to the row's kind is blank."""
     model = row.kind == "model"
     if key == "kind":
@@ -81,7 +91,8 @@ def _cell(row: Row, key: str) -> tuple[str, str]:
         return ("" if row.wait_ms is None else duration(row.wait_ms)), "wait"
     value = getattr(row, key)
     if value is None:
-        return NO_CLOCK, "missing"
+        stuck = key == "duration_ms" and row.kind == "tool" and row.index in stranded
+        return (NO_RESULT if stuck else NO_CLOCK), "missing"
     return duration(value), ("slow" if key == "duration_ms" else "num")
 
 
@@ -107,10 +118,11 @@ def header_cells(width: int, sort: str, descending: bool) -> list[tuple[str, str
     return out
 
 
-def row_cells(row: Row, width: int) -> list[tuple[str, str]]:
+def row_cells(row: Row, width: int, stranded: frozenset[int] = frozenset()) -> list[tuple[str, str]]:
+    """One table row's cells at ``width``; ``stranded``: its timing's `stranded_calls`."""
     out = []
     for k, (col, w) in enumerate(fit_columns(width)):
-        text, style = _cell(row, col.key)
+        text, style = _cell(row, col.key, stranded)
         out.append((("" if not k else " ") + _pad(text, w, col.right), style))
     return out
 

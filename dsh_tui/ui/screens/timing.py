@@ -12,7 +12,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from ...model.diagnosing.timing import Timing
-from ...model.presenting.timing_view import SortOrders, header_cells, session_length, sort_title
+from ...model.presenting.timing_view import SortOrders, header_cells, session_length, sort_title, stranded_calls
 from ...safety import one_line
 from ..widgets.timing_table import TimingTable
 from ..widgets.waterfall import Waterfall
@@ -57,7 +57,7 @@ class TimingScreen(Screen[int | None]):
         self.timing, self.title_text, self.orders = timing, title, orders
 
     def compose(self) -> ComposeResult:
-        table = TimingTable(self.timing.rows(), self.orders, id="timing-table")
+        table = TimingTable(self.timing.rows(), self.orders, stranded=stranded_calls(self.timing), id="timing-table")
         with Vertical(id="timing-box"):
             yield Static(id="timing-head")
             yield ColumnTitles(table, id="timing-cols")

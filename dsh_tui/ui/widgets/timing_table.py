@@ -32,8 +32,10 @@ class TimingTable(VirtualList):
             super().__init__()
             self.row = row
 
-    def __init__(self, rows: list[Row], orders: SortOrders | None = None, *, id: str | None = None) -> None:
+    def __init__(self, rows: list[Row], orders: SortOrders | None = None, *, stranded: frozenset[int] = frozenset(),
+                 id: str | None = None) -> None:
         super().__init__(id=id)
+        self.stranded = stranded  # the tool calls without a result (their total reads "no result")
         self.base_rows = rows  # slowest first (Timing.rows): the default order, shared, never sorted in place
         self.orders = orders if orders is not None and orders.rows is rows else SortOrders(rows)
         self.rows = rows
@@ -63,7 +65,7 @@ class TimingTable(VirtualList):
     def render_row(self, row: int, width: int, is_cursor: bool) -> list[Segment]:
         st = self.style
         return [Segment(text, st(STYLE_CLASS[name]) if name in STYLE_CLASS else None)
-                for text, name in row_cells(self.rows[row], width)]
+                for text, name in row_cells(self.rows[row], width, self.stranded)]
 
 
 __all__ = ["TimingTable", "COLUMNS", "WIDE"]
