@@ -150,6 +150,23 @@ async def test_the_view_is_started_once_the_timing_is_made_and_T_only_pushes_it(
         assert not view.is_running and not app.is_screen_installed(view)
 
 
+async def test_a_new_timing_while_the_view_is_open_leaves_it_open_and_T_later_shows_the_new_one():
+    """Live follow makes a new timing (its worker, then the screen started ahead): the open view stays."""
+    app = make_app(TIMED)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        view = await open_view(app, pilot)
+        app.diag.__dict__["timing"] = timing = type(app.diag.timing).from_plain(app.diag.timing.plain())
+        app.timing_view.log_shown()  # as a grown log's: the worker, then the screen prepared
+        await ready(app, pilot)
+        await pilot.pause(0.3)
+        assert app.screen is view and app._exception is None
+        await pilot.press("escape")
+        await pilot.pause()
+        fresh = await open_view(app, pilot)
+        assert fresh is not view and fresh.timing is timing
+
+
 async def test_a_tool_call_the_log_has_no_result_for_reads_no_result(demo):
     """The demo's crash stranded call_05_deploy: its total says why it has none (not "no clock")."""
     app = make_app(demo)

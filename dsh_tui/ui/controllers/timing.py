@@ -79,8 +79,8 @@ class TimingController(Controller):
         """The view's screen for ``diag``, started ahead of T while no key is typed. A live log's
         growth makes a new timing: its screen replaces the stale one (as T would)."""
         app = self.app
-        if diag is not app.diag or not app.screen_stack:
-            return
+        if diag is not app.diag or not app.screen_stack or self._screen in app.screen_stack:
+            return  # another session's, the app closing, or the view open (a stale one is replaced on T)
         screen = self.screen()
         if screen is not None and screen not in app.screen_stack and await premount(app, screen, self._quiet):
             self.started = screen
