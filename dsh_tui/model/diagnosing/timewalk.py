@@ -14,7 +14,7 @@ from typing import Any
 
 from ..reading.facts import (CHUNKS, R_EVENTS, R_FIRST, R_GAP, R_GAP_AT, R_LAST, R_STEP, R_TURN, R_UNTIMED,
                              TIME_KEY)
-from .timing import CommandTiming, ModelCall, Timing, ToolTiming, TurnTiming, shared_empties
+from .timing import CommandTiming, ModelCall, Timing, ToolTiming, TurnTiming
 
 _SAFE = 2**53 - 1
 _UNPAIRED_TOOL = frozenset({"unpaired", "TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN", "result-without-call"})
@@ -327,7 +327,7 @@ def _finish(w: _Walk, pairing, projected: bool) -> Timing:
     if untimed < len(items) and not any(c.chunks for c in out.calls) and any(c.end is not None for c in out.calls):
         out.missing.append("no model output events were timed (time to first token, decoding and stalls "
                            "need the chunk events' times)")
-    return shared_empties(out)
+    return out
 
 
 def _last_time(out: Timing) -> int | None:

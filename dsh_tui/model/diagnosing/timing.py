@@ -353,23 +353,8 @@ class Timing:
         if not (type(plain) is tuple and len(plain) == 7 and plain[0] == PLAIN_VERSION):
             return cls(missing=["no timing in this diagnosis"])
         _v, calls, tools, commands, turns, marks, missing = plain
-        return shared_empties(cls([ModelCall(*c) for c in calls], [ToolTiming(*t) for t in tools],
-                                  [CommandTiming(*c) for c in commands], [TurnTiming(*t) for t in turns], marks,
-                                  missing))
-
-
-def shared_empties(timing: Timing) -> Timing:
-    """Most calls have no retry and nothing missing, and an empty list costs 56 bytes: once the timing
-    is made (it is read-only from then on), its empty lists become the one empty tuple."""
-    for c in timing.calls:
-        if not c.retries:
-            c.retries = ()
-        if not c.missing:
-            c.missing = ()
-    for x in (*timing.tools, *timing.commands, *timing.turns):
-        if not x.missing:
-            x.missing = ()
-    return timing
+        return cls([ModelCall(*c) for c in calls], [ToolTiming(*t) for t in tools],
+                   [CommandTiming(*c) for c in commands], [TurnTiming(*t) for t in turns], marks, missing)
 
 
 PLAIN_VERSION = 1
