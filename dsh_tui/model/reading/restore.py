@@ -70,6 +70,9 @@ def _safe_int(v: Any) -> bool:
     return type(v) is float and v.is_integer() and -MAX_SAFE <= v <= MAX_SAFE
 
 
+_INT = {int}
+
+
 def _seq_ok(v: Any) -> bool:
     return _safe_int(v) and v >= 0
 
@@ -180,12 +183,15 @@ def envelope_problem(obj: dict) -> str | None:
             return "sourceEventSeqs must be an array when present"
         if not sources and etype != "assistant/message":
             return "sourceEventSeqs must not be empty except on assistant/message"
-        if not all(map(_seq_ok, sources)):
+        # An assistant/message names every chunk it was made of (~900k seqs in the 936k-event log):
+        # a list of ints is checked by C loops (min, max), anything else one value at a time.
+        if not (set(map(type, sources)) == _INT and 0 <= min(sources) and max(sources) <= MAX_SAFE
+                or all(map(_seq_ok, sources))):
             return "sourceEventSeqs must densely contain non-negative safe integers"
         if len(set(sources)) != len(sources):
             return "sourceEventSeqs must not contain duplicates"
         seq = obj["seq"]
-        if any(s >= seq for s in sources):
+        if sources and max(sources) >= seq:
             return f"sourceEventSeqs must reference earlier events (seq {seq})"
     return None
 
