@@ -159,17 +159,40 @@ def reopen(path: Path, workdir: Path, repeat: int) -> dict:
 
 
 def timing(path: Path, repeat: int) -> dict:
-    """The timing pass alone (its share of a cold open, which includes it), and what the timing view
-    needs from the model after a warm open: the timing rebuilt from the cache, its sorted table, the
-    last turn's waterfall and an 80-column activity histogram."""
+    """What the timing pass adds to a cold open (in-process, the way `check` opens a log: the split
+    read, the diagnosis advanced while the tail helper reads): cold opens with it and with a pass that
+    walks nothing, alternated; the pass alone, timed as the diagnosis runs it; and what the timing
+    view needs from the model after a warm open (made in a worker once the log is shown): the timing
+    rebuilt from the cache, its sorted table, the last turn's waterfall and an 80-column histogram."""
+    from ..model.diagnosing import diagnosis
     from ..model.diagnosing.timewalk import compute_timing
+    from ..model.reading.gcpause import gc_paused
     from ..model.reading.open import OpenOptions, open_file, open_session
+
+    def cold() -> float:
+        t0 = time.perf_counter()
+        open_file(path, OpenOptions(use_cache=False, write_cache=False))
+        wall = time.perf_counter() - t0
+        gc.collect()
+        return wall
+
+    real = diagnosis.TimingWalk
+    with_it, without = [], []
+    try:
+        for _ in range(repeat):
+            diagnosis.TimingWalk = real
+            with_it.append(cold())
+            diagnosis.TimingWalk = _NoTimingWalk
+            without.append(cold())
+    finally:
+        diagnosis.TimingWalk = real
     log, diag = open_file(path, OpenOptions(use_cache=False, write_cache=False, keep_facts=True))  # facts walked again
     passes = []
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        compute_timing(log.res.facts, log.res.usage_calls, diag.pairing, log.res.projected)
-        passes.append(time.perf_counter() - t0)
+        with gc_paused():  # as the diagnosis runs it (diagnosis.diagnose)
+            t0 = time.perf_counter()
+            compute_timing(log.res.facts, log.res.usage_calls, diag.pairing, log.res.projected)
+            passes.append(time.perf_counter() - t0)
     del log, diag
     views = []
     for _ in range(repeat):
@@ -183,7 +206,25 @@ def timing(path: Path, repeat: int) -> dict:
         views.append(time.perf_counter() - t0)
         del log, diag, tm
         gc.collect()
-    return {"pass_best": min(passes), "pass_runs": passes, "view_best": min(views), "view_runs": views}
+    return {"with_best": min(with_it), "with_runs": with_it, "without_best": min(without), "without_runs": without,
+            "added": min(with_it) / min(without) - 1, "pass_best": min(passes), "pass_runs": passes,
+            "view_best": min(views), "view_runs": views}
+
+
+class _NoTimingWalk:
+    """The timing pass replaced by one that walks nothing (the open's cost without it)."""
+
+    def __init__(self, usage_calls: dict) -> None:
+        from types import SimpleNamespace
+        self.w = SimpleNamespace(usage=usage_calls)
+        self.fed = 0
+
+    def feed(self, facts: list, final: bool = False) -> None:
+        self.fed = len(facts)
+
+    def finish(self, facts: list, pairing=None, projected: bool = False):
+        from ..model.diagnosing.timing import Timing
+        return Timing()
 
 
 # -- 5. jq ----------------------------------------------------------------------------------------

@@ -161,26 +161,70 @@ async def _explore(path: Path) -> dict:
     return res
 
 
-def plain_bytes(path: Path) -> int:
-    """What the log decodes to (frames decoded one at a time, nothing parsed)."""
+def plain_bytes(path: Path) -> tuple[int, str]:
+    """What the log decodes to (frames decoded one at a time, nothing parsed), and its last line."""
     import zstandard
 
     from ..model.reading.source import open_log
     raw, fb, _limit = open_log(path)
     try:
         if raw.encoding != "zstd":
-            return fb.size
-        dctx, total = zstandard.ZstdDecompressor(), 0
+            return fb.size, fb.read(max(0, fb.size - 65536), min(fb.size, 65536)).rstrip(b"\n").rsplit(b"\n", 1)[-1].decode(
+                "utf-8", "replace")
+        dctx, total, last = zstandard.ZstdDecompressor(), 0, b""
         for _span, frame in fb.frames(0):
-            total += len(dctx.decompressobj().decompress(frame))
-        return total
+            text = dctx.decompressobj().decompress(frame)
+            total += len(text)
+            last = text or last
+        return total, last.rstrip(b"\n").rsplit(b"\n", 1)[-1].decode("utf-8", "replace")
     finally:
         fb.close()
 
 
+def _memory_of(pid: int) -> dict:
+    """A process's PSS with its descendants', its RSS and its peak RSS (VmHWM), in bytes."""
+    status = {}
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            for line in fh:
+                key, _, value = line.partition(":")
+                if key in ("VmRSS", "VmHWM"):
+                    status[key] = int(value.split()[0]) * 1024
+    except OSError:
+        pass
+    kids = _descendants(pid)
+    return {"pss": _pss(pid) + sum(map(_pss, kids)), "rss": status.get("VmRSS", 0), "peak_rss": status.get("VmHWM", 0),
+            "helpers": len(kids)}
+
+
+def lnav_row(path: Path, workdir: Path, label: str, last_line: str, ours: int | None) -> dict:
+    """lnav on the same file, its memory once it shows the last line (as its users meet it), against
+    the explorer's (``ours``: its PSS with helpers after load and search)."""
+    from . import tmuxrun
+    metric = f"{label}: explorer vs lnav's memory on the same file (PSS)"
+    if proc.which("lnav") is None:
+        return _row(metric, "", skip="lnav not installed")
+    if not tmuxrun.available():
+        return _row(metric, "", skip="tmux not installed")
+    home = workdir / "lnav-home"
+    home.mkdir(parents=True, exist_ok=True)
+    got = tmuxrun.time_to_screen(["env", f"HOME={home}", "lnav", str(path)], [tmuxrun.last_line_needle(last_line)],
+                                 timeout=900, tag="lnavmem", probe=_memory_of)
+    m = got.get("probe")
+    if not got["ok"] or not m:
+        return _row(metric, "", skip=f"lnav did not show the last line: {got.get('why', 'no process')}")
+    ref = f"lnav PSS {mib(m['pss'])}, RSS {mib(m['rss'])}, peak {mib(m['peak_rss'])}; last line in {s(got['wall'])}"
+    if ours is None:
+        return _row(metric, "", ref=ref, skip="no explorer measure", data={"lnav": m})
+    ratio = ours / max(1, m["pss"])
+    return _row(metric, mib(ours), ref=ref, ratio=f"{ratio:.2f}x", target="<= 1x lnav (goal)", ok=ratio <= 1.0,
+                data={"lnav": m, "lnav_s": got["wall"], "ours": ours, "ratio": ratio})
+
+
 def measure_log(path: Path, workdir: Path, label: str, *, tui: bool = True) -> list[dict]:
-    plain = plain_bytes(path)
+    plain, last_line = plain_bytes(path)
     rows = []
+    ours = None
     r = proc.run([*proc.dsh_tui_argv(), "check", str(path), "--format", "json", "--no-cache"],
                  env=proc.child_env(workdir, no_cache=True), timeout=3600)
     ratio = r.rss / plain
@@ -197,15 +241,13 @@ def measure_log(path: Path, workdir: Path, label: str, *, tui: bool = True) -> l
         else:
             e = json.loads(out.read_text())
             out.unlink()
-            total = e["pss"] + e["helpers_pss"]
+            total = ours = e["pss"] + e["helpers_pss"]
             ratio = total / plain
             rows.append(_row(f"{label}: explorer after load + search (PSS, with {e['helpers']} helpers)", mib(total),
                              ref=f"plain {mib(plain)}; peak RSS {mib(e['peak_rss'])}; search {s(e['search_s'])}",
                              ratio=f"{ratio:.2f}x", target=f"<= {RSS_TARGET}x plain", ok=ratio <= RSS_TARGET,
                              data={**e, "plain": plain, "ratio": ratio}))
-    lnav = proc.which("lnav")
-    if lnav is None:
-        rows.append(_row(f"{label}: vs lnav's memory on the same file", "", skip="lnav not installed"))
+    rows.append(lnav_row(path, workdir, label, last_line, ours))
     return rows
 
 

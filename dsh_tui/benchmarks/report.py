@@ -60,13 +60,15 @@ def log_rows(r: dict) -> list[dict]:
                          ref=f"cold {s(ro['cold_best'])}", ratio=f"{ro['ratio']:.0%}", target="<= 25%",
                          ok=ro["ratio"] <= 0.25, data={"warm_s": ro["warm_best"], "cold_s": ro["cold_best"]}))
         tp = ro.get("timing")
-        if tp:
-            share = tp["pass_best"] / max(1e-9, ro["cold_best"] - tp["pass_best"])
-            rows.append(_row("timing pass / cold open without it (in-process)", s(tp["pass_best"]),
-                             ref=f"cold {s(ro['cold_best'])}", ratio=f"{share:.0%}", target="<= 10%", ok=share <= 0.10,
-                             data={"s": tp["pass_best"], "ratio": share}))
-            rows.append(_row("timing view model after a warm open (rows, waterfall, sparkline)", s(tp["view_best"]),
-                             target="<= 100 ms", ok=tp["view_best"] <= 0.1, data={"s": tp["view_best"]}))
+        if tp and "added" in tp:
+            rows.append(_row("timing pass: cold open with it / without it (in-process)", s(tp["with_best"]),
+                             ref=f"without {s(tp['without_best'])}; the pass alone {s(tp['pass_best'])}",
+                             ratio=f"{tp['added']:+.0%}", target="<= +10%", ok=tp["added"] <= 0.10,
+                             data={"with_s": tp["with_best"], "without_s": tp["without_best"], "added": tp["added"],
+                                   "pass_s": tp["pass_best"]}))
+            # Made in a worker once the log is shown; the T rows below are what the keys wait for.
+            rows.append(_row("timing view model after a warm open (rows, waterfall, sparkline; a worker)",
+                             s(tp["view_best"]), data={"s": tp["view_best"]}))
         cc = ro["check_cached"]["best"]
         rows.append(_row("re-open: check with cache / --no-cache (process)", s(cc), ref=f"no-cache {s(c['best'])}",
                          ratio=f"{cc / c['best']:.0%}", target="<= 25%", ok=cc / c["best"] <= 0.25,

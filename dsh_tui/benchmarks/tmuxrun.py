@@ -30,8 +30,9 @@ def _env() -> dict[str, str]:
 
 
 def time_to_screen(command: list[str], needles: list[str], *, timeout: float = 180,
-                   size: tuple[int, int] = (160, 45), tag: str = "x") -> dict:
-    """Seconds from typing ``command`` into the pane until the screen holds every needle."""
+                   size: tuple[int, int] = (160, 45), tag: str = "x", probe=None) -> dict:
+    """Seconds from typing ``command`` into the pane until the screen holds every needle;
+    ``probe(pid)`` is then called with the command's process id (its answer is kept as "probe")."""
     sock = f"bench-{os.getpid()}-{tag}"
     tmux = ["tmux", "-L", sock, "-f", "/dev/null"]
     env = _env()
@@ -55,7 +56,11 @@ def time_to_screen(command: list[str], needles: list[str], *, timeout: float = 1
             polls += 1
             now = time.monotonic()
             if all(n in screen for n in needles):
-                return {"ok": True, "wall": now - t0, "polls": polls}
+                got = {"ok": True, "wall": now - t0, "polls": polls}
+                if probe is not None:  # the command was exec'd: the pane's process is the command's
+                    pid = t("display-message", "-p", "-t", "bench", "#{pane_pid}", check=False).strip()
+                    got["probe"] = probe(int(pid)) if pid.isdigit() else None
+                return got
             dead = polls % 25 == 0 and t("display-message", "-p", "-t", "bench", "#{pane_dead}", check=False).strip() != "0"
             if dead or now > deadline:
                 return {"ok": False, "wall": None, "why": "the command exited" if dead else f"timeout {timeout:.0f} s",

@@ -145,3 +145,22 @@ def test_growth_runs_each_size_in_turn(tmp_path, monkeypatch):
 ])
 def test_last_line_needle(line, needle):
     assert tmuxrun.last_line_needle(line) == needle
+
+
+def test_memory_rows_know_the_last_line_and_measure_lnav_when_present(tmp_path, monkeypatch):
+    """The memory section's lnav row: lnav on the same file until it shows the log's last line,
+    its PSS against the explorer's; without lnav (or tmux) a clean skip."""
+    from dsh_tui.benchmarks import memory
+    from dsh_tui.gen.synthetic import write_synthetic
+    path = tmp_path / "s.jsonl.zstd"
+    write_synthetic(path, 2_000, seed=1)
+    plain, last = memory.plain_bytes(path)
+    text = subprocess.run(["zstd", "-dc", str(path)], capture_output=True, check=True).stdout \
+        if bench_proc.which("zstd") else None
+    if text is not None:
+        assert plain == len(text) and last == text.rstrip(b"\n").rsplit(b"\n", 1)[-1].decode()
+    row = memory.lnav_row(path, tmp_path, "small", last, 50 << 20)
+    if bench_proc.which("lnav") and tmuxrun.available():
+        assert row["result"] in ("PASS", "FAIL") and row["data"]["lnav"]["pss"] > 0
+    monkeypatch.setattr(memory.proc, "which", lambda name: None)
+    assert memory.lnav_row(path, tmp_path, "small", last, 1)["result"] == "SKIP"
