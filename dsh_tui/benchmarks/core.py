@@ -6,6 +6,7 @@ import gc
 import json
 import os
 import shlex
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -206,8 +207,10 @@ def timing(path: Path, repeat: int) -> dict:
         views.append(time.perf_counter() - t0)
         del log, diag, tm
         gc.collect()
+    # The median of the pairs' ratios: each pair ran back to back, so the machine's drift cancels.
+    added = statistics.median(a / b for a, b in zip(with_it, without)) - 1
     return {"with_best": min(with_it), "with_runs": with_it, "without_best": min(without), "without_runs": without,
-            "added": min(with_it) / min(without) - 1, "pass_best": min(passes), "pass_runs": passes,
+            "added": added, "pass_best": min(passes), "pass_runs": passes,
             "view_best": min(views), "view_runs": views}
 
 

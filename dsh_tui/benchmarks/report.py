@@ -61,7 +61,8 @@ def log_rows(r: dict) -> list[dict]:
                          ok=ro["ratio"] <= 0.25, data={"warm_s": ro["warm_best"], "cold_s": ro["cold_best"]}))
         tp = ro.get("timing")
         if tp and "added" in tp:
-            rows.append(_row("timing pass: cold open with it / without it (in-process)", s(tp["with_best"]),
+            rows.append(_row("timing pass: cold open with it / without it (in-process, median of pairs)",
+                             s(tp["with_best"]),
                              ref=f"without {s(tp['without_best'])}; the pass alone {s(tp['pass_best'])}",
                              ratio=f"{tp['added']:+.0%}", target="<= +10%", ok=tp["added"] <= 0.10,
                              data={"with_s": tp["with_best"], "without_s": tp["without_best"], "added": tp["added"],
