@@ -46,7 +46,7 @@ async def test_e_and_E_step_through_every_anomaly_and_wrap(demo):
         await pilot.press("e")  # past the last: wraps to the first, and says so
         await pilot.pause()
         assert app.current_index == every[0]
-        assert any("wrapped around to the first" in n for n in notices(app))
+        assert "wrapped around to the first anomaly" in notices(app)  # not "anomalys wrapped around"
         await pilot.press("E")  # before the first: wraps to the last
         await pilot.pause()
         assert app.current_index == every[-1]

@@ -75,8 +75,8 @@ class AnomalyController(Controller):
         k = bisect.bisect_right(idx, cur) if direction > 0 else bisect.bisect_left(idx, cur) - 1
         if not 0 <= k < len(idx):
             k = 0 if direction > 0 else len(idx) - 1
-            app.notify(f"{SHORT[self.kind]}s wrapped around to the {'first' if direction > 0 else 'last'}",
-                       markup=False)
+            app.notify(f"wrapped around to the {'first' if direction > 0 else 'last'} {SHORT[self.kind]}",
+                       markup=False)  # not "{kind}s": "anomalys", "retrys"
         app.jump_to(idx[k])
         self.show(idx[k])
 
