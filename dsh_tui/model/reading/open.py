@@ -104,18 +104,10 @@ def open_file(path: Path, options: OpenOptions) -> tuple[SessionLog, Diagnosis]:
     log.plain_limit = max_plain_bytes(options.max_plain)  # what `save_to_cache` keys the entry by
     diag = diagnose(log, head[0] if head else None)
     if keep is False or (keep is None and len(log.store) > KEEP_FACTS_TEXT) or (head and head[0].dropped):
-        release_facts(log)
+        log.release_facts()
     if use_cache and options.write_cache:
         save_to_cache(log, diag)
     return log, diag
-
-
-def release_facts(log: SessionLog) -> None:
-    """Let go of what only the diagnosis reads (its facts and per-call usage) once it is made. The log
-    can no longer index an append in place: a live follow re-reads it, as it does a log from the cache."""
-    log.res.facts = []
-    log.res.usage_calls = {}
-    log._scanner = None
 
 
 def _from_cache(path: Path, lenient: bool, limit: int) -> tuple[SessionLog, Diagnosis] | None:

@@ -147,6 +147,13 @@ class SessionLog:
         return len(self.raw.corruption) + len(self.res.corruption) + self.res.corruption_dropped
 
     # -- live follow ------------------------------------------------------------
+    def release_facts(self) -> None:
+        """Let go of what only the diagnosis reads (the facts and per-call usage) once it is made. The
+        log can no longer index an append in place: a live follow re-reads it, as one from the cache."""
+        self.res.facts = []
+        self.res.usage_calls = {}
+        self._scanner = None
+
     def refresh(self, *, max_plain: int | None = None) -> int:
         """Index what was appended to the file since it was read.
 
