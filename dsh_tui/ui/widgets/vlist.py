@@ -75,6 +75,7 @@ class VirtualList(Pane, ScrollView, can_focus=True, inherit_bindings=False):
     def on_resize(self) -> None:
         self._strips.clear()
         self.virtual_size = Size(self.scrollable_content_region.width, self.row_count())
+        self.refresh()  # what the dropped strips drew is drawn again (a resize may not repaint the list)
         self.call_after_refresh(self.scroll_cursor_into_view)
 
     def layout_resized(self) -> None:
