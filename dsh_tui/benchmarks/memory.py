@@ -169,16 +169,19 @@ def plain_bytes(path: Path) -> tuple[int, str]:
     raw, fb, _limit = open_log(path)
     try:
         if raw.encoding != "zstd":
-            return fb.size, fb.read(max(0, fb.size - 65536), min(fb.size, 65536)).rstrip(b"\n").rsplit(b"\n", 1)[-1].decode(
-                "utf-8", "replace")
+            return fb.size, _last_line(fb.read(max(0, fb.size - 65536), min(fb.size, 65536)))
         dctx, total, last = zstandard.ZstdDecompressor(), 0, b""
         for _span, frame in fb.frames(0):
             text = dctx.decompressobj().decompress(frame)
             total += len(text)
             last = text or last
-        return total, last.rstrip(b"\n").rsplit(b"\n", 1)[-1].decode("utf-8", "replace")
+        return total, _last_line(last)
     finally:
         fb.close()
+
+
+def _last_line(text: bytes) -> str:
+    return text.rstrip(b"\n").rsplit(b"\n", 1)[-1].decode("utf-8", "replace")
 
 
 def _memory_of(pid: int) -> dict:
