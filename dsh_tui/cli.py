@@ -79,16 +79,10 @@ def main_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _usage(message: str) -> int:
+def _fail(message: str, code: int = EXIT_UNREADABLE) -> int:
     from .safety import one_line
     print(f"dsh-tui: {one_line(message, 2000)}", file=sys.stderr)
-    return EXIT_USAGE
-
-
-def _fail(message: str) -> int:
-    from .safety import one_line
-    print(f"dsh-tui: {one_line(message, 2000)}", file=sys.stderr)
-    return EXIT_UNREADABLE
+    return code
 
 
 def run_check(argv: list[str]) -> int:
@@ -109,7 +103,7 @@ def _check(argv: list[str]) -> int:
     try:
         args.file, note = check_target(args.file)
     except LocateError as exc:
-        return _usage(str(exc)) if exc.exit_code == EXIT_USAGE else _fail(str(exc))
+        return _fail(str(exc), EXIT_USAGE if exc.exit_code == EXIT_USAGE else EXIT_UNREADABLE)
     if note:
         print(f"dsh-tui: {note}", file=sys.stderr)
     early = _early_check_helper(args)
