@@ -14,15 +14,10 @@ from typing import Any
 
 from ..reading.facts import (CHUNKS, R_EVENTS, R_FIRST, R_GAP, R_GAP_AT, R_LAST, R_STEP, R_TURN, R_UNTIMED,
                              TIME_KEY)
-from .timing import CommandTiming, ModelCall, Timing, ToolTiming, TurnTiming
+from .timing import CommandTiming, ModelCall, Timing, ToolTiming, TurnTiming, note
 
 _SAFE = 2**53 - 1
 _UNPAIRED_TOOL = frozenset({"unpaired", "TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN", "result-without-call"})
-
-
-def _time(v: Any) -> int | None:
-    """A fact's time (facts.py): an int within JavaScript's safe range, else None."""
-    return v if type(v) is int and -_SAFE <= v <= _SAFE else None
 
 
 def _key(value: Any) -> str:
@@ -61,30 +56,32 @@ class _Walk:
             return
         self.call = None
         if c.end_index is None:
-            c.missing.append(f"no assistant/message: {why}" + ("; timed to its last output" if c.last_output else ""))
+            note(c, f"no assistant/message: {why}" + ("; timed to its last output" if c.last_output else ""))
         if c.start is None:
-            c.missing.append("no step/start or request/header time: no request start")
+            note(c, "no step/start or request/header time: no request start")
         if c.untimed:
-            c.missing.append(f"{c.untimed:,} output event(s) without a usable time")
+            note(c, f"{c.untimed:,} output event(s) without a usable time")
         if c.chunks and c.first_output is None:
-            c.missing.append("its output events carry no time")
+            note(c, "its output events carry no time")
         for r in c.retries:
             if r[4] is None:
-                c.missing.append(f"retry at seq {r[1]}: no llm/retry-started (or no time): the wait is not known"
+                note(c, f"retry at seq {r[1]}: no llm/retry-started (or no time): the wait is not known"
                                  + (f" (planned {r[3]:,} ms)" if type(r[3]) is int else ""))
                 break
 
     def output(self, t: str, index: int, seq: int, run: list) -> None:
         c = self.call
-        if c is None or (c.end is not None) or (c.turn, c.step) != (run[R_TURN], run[R_STEP]) and c.chunks:
-            c = self.open_call(run[R_TURN], run[R_STEP], index, seq)
+        turn, step = run[R_TURN], run[R_STEP]
+        if c is None or c.end is not None or c.chunks and (c.turn is not turn and c.turn != turn or c.step is not step and c.step != step):
+            c = self.open_call(turn, step, index, seq)
         if c.turn is None and c.step is None:
-            c.turn, c.step = run[R_TURN], run[R_STEP]
-        first, last = run[R_FIRST], run[R_LAST]
-        c.chunks += run[R_EVENTS]
+            c.turn, c.step = turn, step
+        first, last, events = run[R_FIRST], run[R_LAST], run[R_EVENTS]
+        c.chunks += events
         c.untimed += run[R_UNTIMED]
-        if first is not None and (_time(first) is None or _time(last) is None):  # past the safe range
-            c.untimed += run[R_EVENTS] - run[R_UNTIMED]
+        if first is not None and not (type(first) is int and type(last) is int
+                                      and -_SAFE <= first <= _SAFE and -_SAFE <= last <= _SAFE):  # JavaScript's safe range
+            c.untimed += events - run[R_UNTIMED]
             first = None
         if first is not None:
             if c.first_output is None or self.attempt_runs == 0:
@@ -97,7 +94,7 @@ class _Walk:
                 c.stall_ms, c.stall_index = run[R_GAP], index + run[R_GAP_AT]
             c.last_output = last
             self.attempt_runs += 1
-        self.run_end = index + run[R_EVENTS]
+        self.run_end = index + events
 
     def retry(self, t: str, index: int, seq: int, d: dict) -> None:
         time = d.get(TIME_KEY)
@@ -106,7 +103,8 @@ class _Walk:
             c = self.open_call(d.get("turn"), d.get("step"), index, seq)
         if t == "llm/retry":
             self.mark("retry", index)
-            c.retries.append([index, seq, time, d.get("delayMs") if type(d.get("delayMs")) is int else None, None, None])
+            r = [index, seq, time, d.get("delayMs") if type(d.get("delayMs")) is int else None, None, None]
+            c.retries = [*c.retries, r]
             c.attempt_start = time  # until its llm/retry-started says when the new attempt began
             self.attempt_runs = 0
             return
@@ -134,7 +132,7 @@ class _Walk:
             return
         turn.end, turn.reason, turn.open = time, reason, False
         if time is None:
-            turn.missing.append("its turn/end has no time")
+            note(turn, "its turn/end has no time")
         self.turn = None
         turn.split = split_turn(self.out, turn)
 
@@ -155,7 +153,7 @@ class _Walk:
             times += a[:2]
         times = [t for t in times if t is not None]
         turn.end = max(times) if times else None
-        turn.missing.append(f"no turn/end ({why}): timed to its last event")
+        note(turn, f"no turn/end ({why}): timed to its last event")
         turn.split = split_turn(out, turn)
 
     def step_start(self, t, index, seq, d) -> None:
@@ -178,21 +176,23 @@ class _Walk:
     def message(self, t, index, seq, d) -> None:
         time = d[-1]
         c = self.call
-        if c is None or c.end is not None or (c.chunks and (c.turn, c.step) != (d[0], d[1])):
-            c = self.open_call(d[0], d[1], index, seq)
+        turn, step = d[0], d[1]
+        if c is None or c.end is not None or c.chunks and (c.turn is not turn and c.turn != turn or c.step is not step and c.step != step):
+            c = self.open_call(turn, step, index, seq)
         c.end, c.end_index = time, index
         if time is None:
-            c.missing.append("its assistant/message has no time")
-        counts = self.usage.get((d[0], d[1]))
+            note(c, "its assistant/message has no time")
+        counts = self.usage.get((turn, step))
         c.output_tokens = counts[1][1] if counts is not None and len(counts[1]) > 1 else None
         self.close_call("")
 
     def tool_call(self, t, index, seq, d) -> None:
-        tool = ToolTiming(d[2], d[3], d[0], d[1], index, seq, start=d[-1])
-        earlier = self.tools.get(_key(d[2]))
+        tool = ToolTiming(d[2], d[3], d[0], d[1], index, seq, d[-1])
+        key = d[2] if type(d[2]) is str else _key(d[2])
+        earlier = self.tools.get(key)
         if earlier is not None:
-            earlier.missing.append(f"no tool/result before the next tool/call of its callId (seq {seq})")
-        self.tools[_key(d[2])] = tool
+            note(earlier, f"no tool/result before the next tool/call of its callId (seq {seq})")
+        self.tools[key] = tool
         if self.turn is not None:
             self.turn.tools.append(len(self.out.tools))
         self.out.tools.append(tool)
@@ -204,7 +204,7 @@ class _Walk:
         bad = d[3] or bool(d[4] and d[4].get("code"))
         if bad:
             self.mark("error", index)
-        tool = self.tools.pop(_key(d[2]), None)
+        tool = self.tools.pop(d[2] if type(d[2]) is str else _key(d[2]), None)
         if tool is not None:
             tool.end, tool.end_index, tool.status = time, index, "error" if bad else "ok"
 
@@ -294,16 +294,16 @@ def _finish(w: _Walk, pairing, projected: bool) -> Timing:
     out = w.out
     last = _last_time(out)
     for tool in w.tools.values():
-        tool.missing.append("no tool/result: the call never finished" + _lower_bound(tool.start, last))
+        note(tool, "no tool/result: the call never finished" + _lower_bound(tool.start, last))
     for m in w.commands.values():
-        m.missing.append("no command/done: the command never finished" + _lower_bound(m.start, last))
+        note(m, "no command/done: the command never finished" + _lower_bound(m.start, last))
     for tool in out.tools:
         if tool.start is None:
-            tool.missing.append("its tool/call has no time")
+            note(tool, "its tool/call has no time")
         elif tool.end is None and tool.end_index is not None:
-            tool.missing.append("its tool/result has no time")
+            note(tool, "its tool/result has no time")
         elif tool.end is not None and tool.end < tool.start:
-            tool.missing.append(f"the clock ran backwards: result {tool.start - tool.end:,} ms before the call")
+            note(tool, f"the clock ran backwards: result {tool.start - tool.end:,} ms before the call")
     for _time_, at, _cid, _turn in w.asked.values():
         w.mark("approval", at)  # asked, never decided
     if pairing is not None:
@@ -350,44 +350,49 @@ def split_turn(timing: Timing, turn: TurnTiming) -> dict:
     lo, hi = turn.start, turn.end
     if lo is None or hi is None or hi < lo:
         if lo is not None and hi is not None:
-            turn.missing.append(f"the clock ran backwards: turn/end {lo - hi:,} ms before turn/start")
+            note(turn, f"the clock ran backwards: turn/end {lo - hi:,} ms before turn/start")
         return {}
-    edges: list[tuple[int, int, int]] = []  # (time, +1/-1, activity rank)
-
-    def add(rank: int, a: int | None, b: int | None) -> None:
-        if a is None or b is None or b <= a:
-            return
-        a, b = max(a, lo), min(b, hi)
-        if b > a:
-            edges.append((a, 1, rank))
-            edges.append((b, -1, rank))
-
+    spans = []  # (start, end, activity rank), clipped to the turn
+    calls, tools = timing.calls, timing.tools
     for k in turn.calls:
-        c = timing.calls[k]
-        add(3, c.start, c.end if c.end is not None else c.last_output)
+        c = calls[k]
+        spans.append((c.start, c.end if c.end is not None else c.last_output, 3))
         for r in c.retries:
-            add(2, r[2], r[5])
+            spans.append((r[2], r[5], 2))
     for k in turn.tools:
-        t = timing.tools[k]
-        add(1, t.start, t.end)
+        t = tools[k]
+        spans.append((t.start, t.end, 1))
     for asked, decided, _index, _outcome in turn.approvals:
-        add(0, asked, decided)
-    edges.sort()
+        spans.append((asked, decided, 0))
+    spans = [(a, b, rank) for a, b, rank in
+             [(lo if a < lo else a, hi if b > hi else b, rank) for a, b, rank in spans if a is not None and b is not None]
+             if b > a]
+    spent = [0, 0, 0, 0]
+    spans.sort()
+    reach = lo
+    for a, b, rank in spans:  # the common turn: one thing at a time, each span after the last
+        if a < reach:
+            spent = _sweep(spans, lo)
+            break
+        spent[rank] += b - a
+        reach = b
+    split = {f"{name}_ms": spent[r] for r, name in enumerate(_ORDER)}
+    split["idle_ms"] = (hi - lo) - sum(spent)
+    return split
+
+
+def _sweep(spans: list, lo: int) -> list[int]:
+    """Time per activity rank where spans overlap: each moment goes to the lowest rank going on."""
+    edges = sorted([e for a, b, rank in spans for e in ((a, 1, rank), (b, -1, rank))])
     spent = [0, 0, 0, 0]
     active = [0, 0, 0, 0]
     prev = lo
     for at, delta, rank in edges:
         if at > prev:
-            if active[0]:
-                spent[0] += at - prev
-            elif active[1]:
-                spent[1] += at - prev
-            elif active[2]:
-                spent[2] += at - prev
-            elif active[3]:
-                spent[3] += at - prev
+            for r in range(4):
+                if active[r]:
+                    spent[r] += at - prev
+                    break
             prev = at
         active[rank] += delta
-    split = {f"{name}_ms": spent[r] for r, name in enumerate(_ORDER)}
-    split["idle_ms"] = (hi - lo) - sum(spent)
-    return split
+    return spent

@@ -49,8 +49,8 @@ class ModelCall:
     output_tokens: int | None = None
     stall_ms: int = 0  # the longest gap between two outputs of one attempt
     stall_index: int | None = None  # the event after that gap
-    retries: list = field(default_factory=list)  # [index, seq, time, delayMs, wait ms, resumed at]
-    missing: list = field(default_factory=list)
+    retries: list | tuple = ()  # [index, seq, time, delayMs, wait ms, resumed at] (a list once there is one)
+    missing: list | tuple = ()  # why a figure is unknown (`note`)
 
     @property
     def ttft_ms(self) -> int | None:
@@ -90,7 +90,7 @@ class ToolTiming:
     end_index: int | None = None
     approval_ms: int | None = None  # time spent waiting on approvals that name this call
     status: str = "open"  # "ok" | "error" | "open"
-    missing: list = field(default_factory=list)
+    missing: list | tuple = ()
 
     @property
     def duration_ms(self) -> int | None:
@@ -105,7 +105,7 @@ class CommandTiming:
     seq: int
     start: int | None = None
     end: int | None = None
-    missing: list = field(default_factory=list)
+    missing: list | tuple = ()
 
     @property
     def duration_ms(self) -> int | None:
@@ -125,7 +125,7 @@ class TurnTiming:
     tools: list = field(default_factory=list)  # positions in Timing.tools
     approvals: list = field(default_factory=list)  # [asked time, decided time, asked index, outcome]
     split: dict = field(default_factory=dict)  # model/retry/tool/approval/idle ms (empty: no wall time)
-    missing: list = field(default_factory=list)
+    missing: list | tuple = ()
 
     @property
     def wall_ms(self) -> int | None:
@@ -179,6 +179,15 @@ COLUMNS = (("kind", "kind", str), ("turn", "turn", int), ("step", "step", int), 
            ("duration_ms", "total ms", int), ("ttft_ms", "TTFT ms", int), ("decode_ms", "decode ms", int),
            ("tokens_per_s", "tok/s", float), ("stall_ms", "stall ms", int), ("wait_ms", "wait ms", int),
            ("seq", "seq", int), ("missing", "missing", str))
+
+
+def note(item: Any, why: str) -> None:
+    """Add to an item's ``missing``: an empty tuple until the first note (most items have none, and
+    a big log has hundreds of thousands of items)."""
+    if item.missing:
+        item.missing.append(why)
+    else:
+        item.missing = [why]
 
 
 def _span(a: int | None, b: int | None) -> int | None:
