@@ -14,6 +14,7 @@ from typing import Any
 
 from ..reading.facts import (CHUNKS, R_EVENTS, R_FIRST, R_GAP, R_GAP_AT, R_LAST, R_STEP, R_TURN, R_UNTIMED,
                              TIME_KEY)
+from .packed import PACK_AT, PackedList
 from .timing import CommandTiming, ModelCall, Timing, ToolTiming, TurnTiming, note
 
 _SAFE = 2**53 - 1
@@ -36,6 +37,7 @@ class _Walk:
         self.asked: dict[str, list] = {}  # approval id -> [time, index, callId key, turn]
         self.commands: dict[str, CommandTiming] = {}
         self.marks: dict[str, list] = {}
+        self.n_calls = self.n_tools = 0  # len(self.out.calls), len(self.out.tools)
 
     def mark(self, kind: str, index: int) -> None:
         self.marks.setdefault(kind, []).append(index)
@@ -46,8 +48,9 @@ class _Walk:
         c = self.call = ModelCall(turn, step, index, seq)
         self.run_end, self.attempt_runs = -1, 0
         if self.turn is not None:
-            self.turn.calls.append(len(self.out.calls))
+            self.turn.calls.append(self.n_calls)
         self.out.calls.append(c)
+        self.n_calls += 1
         return c
 
     def close_call(self, why: str) -> None:
@@ -115,6 +118,25 @@ class _Walk:
                 c.attempt_start = time
                 break
 
+    def done(self, tool: ToolTiming) -> None:
+        """A tool call has its result, or never will (called again by its callId, or the log ended)."""
+        if tool.start is None:
+            note(tool, "its tool/call has no time")
+        elif tool.end is None and tool.end_index is not None:
+            note(tool, "its tool/result has no time")
+        elif tool.end is not None and tool.end < tool.start:
+            note(tool, f"the clock ran backwards: result {tool.start - tool.end:,} ms before the call")
+        self.out.tools.settle(tool)
+
+    def pack(self) -> None:
+        """Keep what is finished as columns (packed.py) once enough waits: every call but the open one,
+        every tool call (those still waiting for a result stay live objects)."""
+        calls, tools = self.out.calls, self.out.tools
+        if len(calls.pending) > PACK_AT:
+            calls.pack(len(calls.pending) - (self.call is not None))
+        if len(tools.pending) > PACK_AT:
+            tools.pack(live={id(t) for t in self.tools.values()})
+
     # -- the walk ----------------------------------------------------------------------------
     def turn_start(self, t, index, seq, d) -> None:
         self.close_turn("a new turn/start came first")
@@ -162,8 +184,9 @@ class _Walk:
         c = self.call = ModelCall(d[0], d[1], index, seq, d[-1], "step/start")
         self.run_end, self.attempt_runs = -1, 0
         if self.turn is not None:
-            self.turn.calls.append(len(self.out.calls))
+            self.turn.calls.append(self.n_calls)
         self.out.calls.append(c)
+        self.n_calls += 1
 
     def request(self, t, index, seq, d) -> None:
         time = d[-1]
@@ -192,10 +215,12 @@ class _Walk:
         earlier = self.tools.get(key)
         if earlier is not None:
             note(earlier, f"no tool/result before the next tool/call of its callId (seq {seq})")
+            self.done(earlier)
         self.tools[key] = tool
         if self.turn is not None:
-            self.turn.tools.append(len(self.out.tools))
+            self.turn.tools.append(self.n_tools)
         self.out.tools.append(tool)
+        self.n_tools += 1
 
     def tool_result(self, t, index, seq, d) -> None:
         if d[6]:  # a pruning rewrite of an earlier result, not an outcome
@@ -207,6 +232,7 @@ class _Walk:
         tool = self.tools.pop(d[2] if type(d[2]) is str else _key(d[2]), None)
         if tool is not None:
             tool.end, tool.end_index, tool.status = time, index, "error" if bad else "ok"
+            self.done(tool)
 
     def approval(self, t, index, seq, d) -> None:
         time = d.get(TIME_KEY)
@@ -275,6 +301,7 @@ class TimingWalk:
             if h is not None:
                 h(t, index, seq, d)
         self.fed = end
+        self.w.pack()
 
     def finish(self, facts: list, pairing=None, projected: bool = False) -> Timing:
         """The Timing of the whole log; ``pairing`` (pairing.py, closed) adds the unpaired calls and
@@ -295,15 +322,11 @@ def _finish(w: _Walk, pairing, projected: bool) -> Timing:
     last = _last_time(out)
     for tool in w.tools.values():
         note(tool, "no tool/result: the call never finished" + _lower_bound(tool.start, last))
+    w.tools, tools = {}, w.tools
     for m in w.commands.values():
         note(m, "no command/done: the command never finished" + _lower_bound(m.start, last))
-    for tool in out.tools:
-        if tool.start is None:
-            note(tool, "its tool/call has no time")
-        elif tool.end is None and tool.end_index is not None:
-            note(tool, "its tool/result has no time")
-        elif tool.end is not None and tool.end < tool.start:
-            note(tool, f"the clock ran backwards: result {tool.start - tool.end:,} ms before the call")
+    for tool in tools.values():
+        w.done(tool)
     for _time_, at, _cid, _turn in w.asked.values():
         w.mark("approval", at)  # asked, never decided
     if pairing is not None:
@@ -316,18 +339,23 @@ def _finish(w: _Walk, pairing, projected: bool) -> Timing:
             if p.close is None or p.open is None:
                 w.mark("unpaired", p.open if p.open is not None else p.close)
     out.marks = {k: sorted(set(v)) for k, v in w.marks.items()}
-    items = [*out.turns, *out.calls, *out.tools, *out.commands]
-    untimed = sum(x.start is None for x in items)
+    items = len(out.turns) + len(out.calls) + len(out.tools) + len(out.commands)
+    untimed = sum(_untimed(group) for group in (out.turns, out.calls, out.tools, out.commands))
     if projected:
         out.missing.append("a projected fixture: its events carry no times")
-    elif items and untimed == len(items):
+    elif items and untimed == items:
         out.missing.append("no turn, call or command has a usable start time")
     elif untimed:
-        out.missing.append(f"{untimed:,} of {len(items):,} turns, calls and commands have no usable start time")
-    if untimed < len(items) and not any(c.chunks for c in out.calls) and any(c.end is not None for c in out.calls):
+        out.missing.append(f"{untimed:,} of {items:,} turns, calls and commands have no usable start time")
+    if untimed < items and not any(c.chunks for c in out.calls) and any(c.end is not None for c in out.calls):
         out.missing.append("no model output events were timed (time to first token, decoding and stalls "
                            "need the chunk events' times)")
     return out
+
+
+def _untimed(items) -> int:
+    """How many of ``items`` have no start time (a packed list's without making its records)."""
+    return items.count_none("start") if isinstance(items, PackedList) else sum(x.start is None for x in items)
 
 
 def _last_time(out: Timing) -> int | None:

@@ -18,7 +18,10 @@ from bisect import bisect_right
 from heapq import nlargest
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
+
+from .packed import PackedList
 
 STALL_MS = 30_000  # default threshold of the "stall" anomaly: a gap between a call's outputs longer than this
 
@@ -197,10 +200,24 @@ def _span(a: int | None, b: int | None) -> int | None:
     return b - a
 
 
+CALL_INTS = ("index", "seq", "start", "attempt_start", "first_output", "last_output", "end", "end_index", "chunks",
+             "untimed", "output_tokens", "stall_ms", "stall_index")
+TOOL_INTS = ("index", "seq", "start", "end", "end_index", "approval_ms")
+
+
+def call_list(items: Iterable = ()) -> PackedList:
+    """Model calls, the finished ones kept as columns (packed.py)."""
+    return PackedList.of(ModelCall, CALL_INTS, ("retries", "missing"), items)
+
+
+def tool_list(items: Iterable = ()) -> PackedList:
+    return PackedList.of(ToolTiming, TOOL_INTS, ("missing",), items)
+
+
 @dataclass
 class Timing:
-    calls: list[ModelCall] = field(default_factory=list)
-    tools: list[ToolTiming] = field(default_factory=list)
+    calls: Sequence[ModelCall] = field(default_factory=call_list)  # a PackedList, or any sequence (tests)
+    tools: Sequence[ToolTiming] = field(default_factory=tool_list)
     commands: list[CommandTiming] = field(default_factory=list)
     turns: list[TurnTiming] = field(default_factory=list)
     marks: dict = field(default_factory=dict)  # anomaly kind (but stall) -> sorted event indexes
@@ -218,9 +235,9 @@ class Timing:
 
     def slowest(self, n: int = 20, kinds: tuple = ("model", "tool")) -> list[Row]:
         """The ``n`` slowest of ``kinds`` ("model", "tool", "command"), slowest first, ties by position."""
-        items = [(c.duration_ms, -c.index, k, c) for k, group, make in
-                 (("model", self.calls, call_row), ("tool", self.tools, tool_row), ("command", self.commands, command_row))
-                 if k in kinds for c in group if c.duration_ms is not None]
+        items = ((c.duration_ms, -c.index, k, c) for k, group in
+                 (("model", self.calls), ("tool", self.tools), ("command", self.commands))
+                 if k in kinds for c in group if c.duration_ms is not None)  # not a list: n are kept, not all
         top = nlargest(n, items, key=lambda x: (x[0], x[1]))
         return [{"model": call_row, "tool": tool_row, "command": command_row}[k](c) for _d, _i, k, c in top]
 
@@ -362,7 +379,7 @@ class Timing:
         if not (type(plain) is tuple and len(plain) == 7 and plain[0] == PLAIN_VERSION):
             return cls(missing=["no timing in this diagnosis"])
         _v, calls, tools, commands, turns, marks, missing = plain
-        return cls([ModelCall(*c) for c in calls], [ToolTiming(*t) for t in tools],
+        return cls(call_list(ModelCall(*c) for c in calls), tool_list(ToolTiming(*t) for t in tools),
                    [CommandTiming(*c) for c in commands], [TurnTiming(*t) for t in turns], marks, missing)
 
 

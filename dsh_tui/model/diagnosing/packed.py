@@ -1,0 +1,193 @@
+"""A list of timing records (timing.py's slotted dataclasses) that keeps its finished ones as columns.
+
+A big log has hundreds of thousands of model and tool calls. As objects, each costs ~500 bytes
+(the object, and an int object for each time and index); as a row of 8-byte columns, ~100. The timing
+pass appends the records it opens and, from time to time, `pack`s the leading ones it is done with;
+indexing and iteration give a record back (made anew from its row: read it, do not change it).
+A record still open when packed (a tool call waiting for its result) stays ``live``: its object is
+what indexing gives, changes to it count, and `settle` writes its row once it is done, so one call
+that never gets a result holds back nothing after it. Packing goes a batch at a time, by C loops (map, itemgetter, array.extend), so the pass pays little
+for it: records made and packed in one window reuse the memory of the last window's.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterable, Iterator
+from dataclasses import fields
+from itertools import compress, islice, repeat
+from operator import attrgetter
+from typing import Any
+
+NONE = -(2**63)  # an int column's None
+ODD = NONE + 1  # an int column's value that is not a 64-bit int (kept in ``odd``)
+_TO_ROW = {None: NONE}  # value -> cell, by dict.get(v, v): None to NONE, every int to itself
+_FROM_ROW = {NONE: None}
+# Records are packed once this many wait: a log that has fewer keeps them as objects (~10 MB at most),
+# so packing (~3 us a record) costs nothing on a common log and bounds the memory of a big one.
+PACK_AT = 16384
+
+
+class PackedList:
+    """The records of one dataclass in log order: ``ints`` (int or None) in int64 columns, ``sparse``
+    (falsy for most records: a note list, a retry list) in a dict by position, the rest in lists."""
+
+    def __init__(self, cls: type, ints: Iterable[str], sparse: Iterable[str] = ()) -> None:
+        self.cls = cls
+        self.names = tuple(f.name for f in fields(cls))
+        self.ints = {n: array("q") for n in ints}
+        self.sparse: dict[str, dict[int, Any]] = {n: {} for n in sparse}
+        self.objs: dict[str, list] = {n: [] for n in self.names if n not in self.ints and n not in self.sparse}
+        self.odd: dict[tuple[str, int], Any] = {}  # (column, position) -> a value past int64 (or not an int)
+        self.packed = 0  # rows in the columns; the records after them are in ``pending``
+        self.pending: list = []
+        self.live: dict[int, Any] = {}  # position -> a record packed while open (its object wins)
+        self._live_at: dict[int, int] = {}  # id(record) -> its position
+        self._defaults = {f.name: f.default for f in fields(cls)}
+
+    # -- the list -------------------------------------------------------------------------------
+    def append(self, item: Any) -> None:
+        self.pending.append(item)
+
+    def __len__(self) -> int:
+        return self.packed + len(self.pending)
+
+    def __bool__(self) -> bool:
+        return bool(self.packed or self.pending)
+
+    def __getitem__(self, k: int) -> Any:
+        j = k - self.packed
+        if j >= 0:
+            return self.pending[j]  # (IndexError past the end)
+        if k < 0:
+            if k + len(self) < 0:
+                raise IndexError("PackedList index out of range")
+            return self[k + len(self)]
+        got = self.live.get(k)
+        return got if got is not None else next(self._rows(k, k + 1))
+
+    def __iter__(self) -> Iterator:
+        yield from self._rows(0, self.packed)
+        yield from list(self.pending)
+
+    def column(self, name: str) -> list:
+        """One field of every record, in order (an int column without making the records)."""
+        if name not in self.ints:
+            return [getattr(x, name) for x in self]
+        col = self.ints[name]
+        out = list(map(_FROM_ROW.get, col, col))
+        for (n, k), v in self.odd.items():
+            if n == name:
+                out[k] = v
+        for k, x in self.live.items():
+            out[k] = getattr(x, name)
+        return out + [getattr(x, name) for x in self.pending]
+
+    def count_none(self, name: str) -> int:
+        """How many records have None in int field ``name`` (without making the records)."""
+        col = self.ints[name]
+        return (col.count(NONE) - sum(getattr(x, name) is not None for k, x in self.live.items() if col[k] == NONE)
+                + sum(getattr(x, name) is None for k, x in self.live.items() if col[k] != NONE)
+                + sum(getattr(x, name) is None for x in self.pending))
+
+    # -- packing --------------------------------------------------------------------------------
+    def pack(self, count: int | None = None, live: frozenset | set = frozenset()) -> None:
+        """Move the first ``count`` pending records (all by default) into the columns; those whose id()
+        is in ``live`` are still open: they stay objects until `settle`d."""
+        batch = self.pending[:count] if count is not None else self.pending
+        if not batch:
+            return
+        base = self.packed
+        for name, col in self.ints.items():
+            values = list(map(attrgetter(name), batch))
+            try:
+                if NONE in values or ODD in values:  # a crafted value equal to a marker
+                    raise OverflowError
+                col.extend(map(_TO_ROW.get, values, values))
+            except (TypeError, OverflowError):  # a value past int64 or not an int: this batch cell by cell
+                del col[base:]
+                for k, v in enumerate(values, base):
+                    col.append(NONE)
+                    self._set_int(name, col, k, v)
+        for name, col in self.objs.items():
+            col.extend(map(attrgetter(name), batch))
+        for name, kept in self.sparse.items():
+            values = list(map(attrgetter(name), batch))
+            for k in compress(range(len(values)), values):
+                kept[base + k] = values[k]
+        if live:
+            for k, item in enumerate(batch, base):
+                if id(item) in live:
+                    self.live[k] = item
+                    self._live_at[id(item)] = k
+        self.packed += len(batch)
+        del self.pending[:len(batch)]
+
+    def settle(self, item: Any) -> None:
+        """A live record is done: its row takes its final values (a pending one is packed later)."""
+        k = self._live_at.pop(id(item), None)
+        if k is None:
+            return
+        del self.live[k]
+        for name, col in self.ints.items():
+            self.odd.pop((name, k), None)
+            self._set_int(name, col, k, getattr(item, name))
+        for name, col in self.objs.items():
+            col[k] = getattr(item, name)
+        for name, kept in self.sparse.items():
+            v = getattr(item, name)
+            if v:
+                kept[k] = v
+            else:
+                kept.pop(k, None)
+
+    def _set_int(self, name: str, col: array, k: int, v: Any) -> None:
+        try:
+            if v is not None and (type(v) is not int or v == NONE or v == ODD):
+                raise TypeError
+            col[k] = NONE if v is None else v
+        except (TypeError, OverflowError):
+            col[k] = ODD
+            self.odd[(name, k)] = v
+
+    @classmethod
+    def of(cls_, cls: type, ints: Iterable[str], sparse: Iterable[str], items: Iterable) -> PackedList:
+        """A list of ``items`` (records), packed as the timing pass packs them (`PACK_AT`)."""
+        out = cls_(cls, ints, sparse)
+        it = iter(items)
+        while batch := list(islice(it, PACK_AT)):
+            if out.pending:
+                out.pack()
+            out.pending.extend(batch)
+        return out
+
+    # -- records back -----------------------------------------------------------------------------
+    def _rows(self, lo: int, hi: int) -> Iterator:
+        if lo >= hi:
+            return iter(())
+        cols = []
+        for name in self.names:
+            if name in self.ints:
+                c = self.ints[name][lo:hi]
+                cols.append(map(_FROM_ROW.get, c, c))
+            elif name in self.objs:
+                cols.append(islice(self.objs[name], lo, hi))
+            else:
+                cols.append(map(self.sparse[name].get, range(lo, hi), repeat(self._defaults[name])))
+        rows = map(self.cls, *cols)
+        if not self.odd and not self.live:
+            return rows
+        return self._overlaid(rows, lo)
+
+    def _overlaid(self, rows: Iterator, lo: int) -> Iterator:
+        odd: dict[int, list] = {}
+        for (name, k), v in self.odd.items():
+            odd.setdefault(k, []).append((name, v))
+        live = self.live
+        for k, row in enumerate(rows, lo):
+            if k in live:
+                yield live[k]
+                continue
+            for name, v in odd.get(k, ()):
+                setattr(row, name, v)
+            yield row

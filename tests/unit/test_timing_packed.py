@@ -1,0 +1,97 @@
+"""Timing records kept as columns (model/diagnosing/packed.py): what goes in comes out, whatever a
+crafted log puts in a field, and a timing pass that packs gives the timing of one that does not."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from dsh_tui.model.diagnosing import packed, timewalk
+from dsh_tui.model.diagnosing.packed import NONE, ODD, PackedList
+from dsh_tui.model.diagnosing.timing import CALL_INTS, ModelCall, ToolTiming, Timing, call_list, tool_list
+from dsh_tui.model.presenting.timing_text import timing_json
+from dsh_tui.model.reading.open import OpenOptions, open_file
+
+from ..support.logs import shared_log
+
+
+def _calls() -> list[ModelCall]:
+    odd = [2**70, -(2**63), ODD, 1.5, None, True]  # past int64, the markers themselves, not ints
+    out = []
+    for k in range(40):
+        c = ModelCall(k % 3, "s" if k == 7 else k, k * 10, k + 1, start=None if k % 5 == 0 else 1_700_000_000_000 + k)
+        c.chunks = k
+        c.output_tokens = odd[k % len(odd)]
+        if k % 4 == 0:
+            c.missing = [f"note {k}"]
+        if k % 9 == 0:
+            c.retries = [[k, k, None, None, None, None]]
+        out.append(c)
+    return out
+
+
+def _same(a, b) -> bool:
+    return [repr(x) for x in a] == [repr(x) for x in b]
+
+
+def test_records_come_back_as_they_went_in() -> None:
+    items = _calls()
+    got = PackedList(ModelCall, CALL_INTS, ("retries", "missing"))
+    for k, c in enumerate(items):
+        got.append(c)
+        if k in (9, 25):
+            got.pack(len(got.pending) - 1)  # the last stays an object, as the open call does
+    assert got.packed == 25 and len(got) == 40
+    assert _same(got, items)
+    assert _same([got[k] for k in range(40)], items) and repr(got[-1]) == repr(items[-1])
+    assert type(got[3].output_tokens) is float and got[0].output_tokens == 2**70 and got[1].output_tokens == -(2**63)
+    assert got.column("start") == [c.start for c in items]
+    assert got.column("turn") == [c.turn for c in items]
+    assert got.count_none("start") == sum(c.start is None for c in items)
+    with pytest.raises(IndexError):
+        got[40]
+    with pytest.raises(IndexError):
+        got[-41]
+
+
+def test_a_record_packed_while_open_is_its_object_until_settled() -> None:
+    tools = [ToolTiming(f"c{k}", "read", 1, k, k, k, start=100 + k) for k in range(6)]
+    got = PackedList(ToolTiming, ("index", "seq", "start", "end", "end_index", "approval_ms"), ("missing",))
+    for t in tools:
+        got.append(t)
+    got.pack(live={id(tools[1])})
+    tools[1].end, tools[1].status, tools[1].approval_ms = 2**64, "ok", 5  # its result (a crafted time) comes later
+    tools[1].missing = ["a note"]
+    assert got[1] is tools[1] and _same(got, tools)
+    got.settle(tools[1])
+    assert got[1] is not tools[1] and repr(got[1]) == repr(tools[1])
+    assert got.count_none("end") == 5
+
+
+def test_plain_form_round_trips_through_packed_lists() -> None:
+    timing = Timing(call_list(_calls()), tool_list([ToolTiming("c", None, 1, 2, 3, 4)]))
+    again = Timing.from_plain(timing.plain())
+    assert _same(again.calls, timing.calls) and _same(again.tools, timing.tools)
+
+
+@pytest.mark.parametrize("name", ["large/big-936k-events__session.jsonl.zstd", "large/medium-4550-events__session.jsonl.zstd"])
+def test_a_pass_that_packs_gives_the_same_timing(name: str, monkeypatch) -> None:
+    path = shared_log(name)
+    log, diag = open_file(path, OpenOptions(use_cache=False, write_cache=False, keep_facts=True))
+    facts = log.res.facts
+    whole = timewalk.compute_timing(facts, log.res.usage_calls, diag.pairing, log.res.projected)
+    assert whole.calls.packed == 0  # under PACK_AT records: all kept as objects
+    monkeypatch.setattr(timewalk, "PACK_AT", 7)
+    monkeypatch.setattr(packed, "PACK_AT", 7)
+    walk = timewalk.TimingWalk(log.res.usage_calls)
+    for k in range(0, len(facts), 1013):  # fed in slices, as a split read's head is
+        walk.feed(facts[:k])
+    small = walk.finish(facts, diag.pairing, log.res.projected)
+    assert small.calls.packed > 0 and small.tools.packed > 0
+    dump = lambda t: orjson.dumps([t.plain(), timing_json(log, t), t.rows(), t.activity(80)],  # noqa: E731
+                                  option=orjson.OPT_NON_STR_KEYS, default=repr)
+    assert dump(small) == dump(whole)
+    for a, b in zip(whole.turns[::37], small.turns[::37]):
+        assert repr(whole.lanes(a)) == repr(small.lanes(b))
+    assert [small.time_at(i) for i in range(0, facts[-1][1], 1009)] == [whole.time_at(i) for i in range(0, facts[-1][1], 1009)]
+    assert NONE not in small.calls.column("start")
