@@ -35,7 +35,7 @@ import sys
 
 import orjson
 
-from ..diagnosing.usage import tokens
+from ..diagnosing.usage import TOKEN_KEYS, tokens
 
 PREVIEW = 240
 CHUNK = "assistant/chunk"
@@ -101,9 +101,19 @@ def is_usage_chunk(chunk: Any) -> bool:
 # assistant/message's the final one (equal in every real log here). Kept apart from the facts,
 # this is 1/7 fewer facts to build, send from the tail helper and walk three times.
 
+def _tokens(usage: Any) -> tuple[int, ...] | None:
+    """usage.tokens, with no call per key for the usual object (exact ints, a key or two missing)."""
+    if type(usage) is dict:
+        counts = tuple(map(usage.get, TOKEN_KEYS))
+        none = counts.count(None)
+        if list(map(type, counts)).count(int) + none == len(counts):
+            return tuple([0 if v is None else v for v in counts]) if none else counts
+    return tokens(usage)
+
+
 def note_chunk_usage(calls: dict, d: dict, chunk: dict, seq: int) -> None:
     """The usage chunk ``chunk`` of an assistant/chunk event whose ``data`` is ``d``."""
-    counts = tokens(chunk.get("usage"))
+    counts = _tokens(chunk.get("usage"))
     if counts is not None:
         t, s = d.get("turn"), d.get("step")
         calls[(t if type(t) in _PLAIN else _preview(t), s if type(s) in _PLAIN else _preview(s))] = (seq, counts, True)
@@ -111,7 +121,7 @@ def note_chunk_usage(calls: dict, d: dict, chunk: dict, seq: int) -> None:
 
 def note_message_usage(calls: dict, fact: tuple, d: dict, seq: int) -> None:
     """The usage of an assistant/message whose fact is ``fact`` and ``data`` is ``d``."""
-    counts = tokens(d.get("usage"))
+    counts = _tokens(d.get("usage"))
     if counts is not None:
         calls[fact[:2]] = (seq, counts, False)  # an assistant/message fact starts (turn, step)
 
@@ -277,9 +287,10 @@ class ChunkClock:
             run[R_LAST] = time
         run[R_EVENTS] += 1
 
-    def row(self, append, obj: dict, seq: Any, index: int, m: int) -> None:
+    def row(self, append, obj: dict, seq: Any, index: int, m: int, top: int | None = None) -> None:
         """A packed row ``obj`` standing for ``m`` chunk events from ``index``: member k's time is
-        time0 + dt[0] + ... + dt[k-1]. A projected fixture's rows (no seq0, no time0) have no times."""
+        time0 + dt[0] + ... + dt[k-1]. A projected fixture's rows (no seq0, no time0) have no times.
+        ``top``: max(dt) when the scan has found its 'dt' a non-empty list of ints (one pass less)."""
         time0 = obj.get("time0")
         if time0 is None and "seq0" not in obj:
             return
@@ -291,7 +302,7 @@ class ChunkClock:
         if type(time0) is int and type(dt) is list and len(dt) == m - 1:
             try:
                 last = time0 + sum(dt)  # a str or None in dt: TypeError; a float: a float
-                gap = max(dt) if dt else 0
+                gap = top if top is not None else max(dt) if dt else 0
             except TypeError:
                 last = None
             if type(last) is int and type(gap) is int:

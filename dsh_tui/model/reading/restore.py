@@ -156,6 +156,36 @@ def _turn_end_problem(data: dict) -> str | None:
 def envelope_problem(obj: dict) -> str | None:
     """Stage 3, the envelope and the event-local surface rules (assertSessionEventEnvelope,
     surfaceOpOf, the local half of assertProvenance). ``obj`` is the logical event as stored."""
+    return None if _envelope_plain(obj) else envelope_rules(obj)
+
+
+def _envelope_plain(obj: dict) -> bool:
+    """True for the shape dsh writes, proven in a few C-level steps (False: not proven, the full rules
+    decide). A surface event names the run of chunks it was made of: consecutive seqs, so one compare
+    with a range and a count of the exact ints stand for the per-value, duplicate and order checks."""
+    seq, time = obj.get("seq"), obj.get("time")
+    if not (type(seq) is int and type(time) is int and 0 <= seq <= MAX_SAFE and -MAX_SAFE <= time <= MAX_SAFE
+            and "data" in obj and "ignorable" not in obj and ENVELOPE_KEYS.issuperset(obj)):
+        return False
+    etype = obj.get("type")
+    if etype not in SURFACE_TYPES:
+        return (type(etype) is str and etype != "request/header-delta" and "surfaceOp" not in obj
+                and "sourceEventSeqs" not in obj)
+    if obj.get("surfaceOp") != "append":
+        return False
+    sources = obj.get("sourceEventSeqs", ())
+    if sources == ():
+        return True  # none (an absent key): nothing to check
+    if type(sources) is not list or not sources:
+        return False
+    first = sources[0]
+    return (type(first) is int and 0 <= first and first + len(sources) <= seq
+            and sources == list(range(first, first + len(sources)))
+            and list(map(type, sources)).count(int) == len(sources))
+
+
+def envelope_rules(obj: dict) -> str | None:
+    """envelope_problem, rule by rule (what the common shape's proof falls back to)."""
     if obj.get("type") == "request/header-delta":
         return "uses unsupported legacy request/header-delta format"
     if not ENVELOPE_KEYS.issuperset(obj):

@@ -24,8 +24,8 @@ from typing import Any
 
 import orjson
 
-from .facts import (CHUNK, FACT_EXTRACTORS, FINISH, LEGACY_CANDIDATES, MESSAGE, ChunkClock, Fact, finish_fact,
-                    is_usage_chunk, note_chunk_usage, note_message_usage)
+from .facts import (CHUNK, FACT_EXTRACTORS, FINISH, LEGACY_CANDIDATES, MESSAGE, R_EVENTS, R_GAP, R_GAP_AT, R_LAST,
+                    ChunkClock, Fact, finish_fact, is_usage_chunk, note_chunk_usage, note_message_usage)
 from .jsonparse import parse_json
 from .legacy import upgrade
 from .restore import (LEGACY, RESTORE, UNKNOWN, VOCABULARY, Problem, Refusals, envelope_problem, legacy_problem,
@@ -44,6 +44,10 @@ MAX_CORRUPTION = 1000  # corruption reports kept; the rest are counted (ScanResu
 MAX_SKIPPED_LINES = 10_000
 SHAPED = frozenset({"request/header", "user/message", "assistant/message", "tool/result"})  # restore.shape_problem
 LEGACY_SHAPED = frozenset({"turn/start", "turn/end", "steering/message"})  # restore.legacy_problem
+# A legacy candidate's kind (the plan's legacy field; 0: not a candidate): what proves it is of the
+# current shape, so neither restore.legacy_problem nor legacy.upgrade has anything to do with it.
+_OTHER, _MSG, _START, _USER = 1, 2, 3, 4  # none; "message" in data; no "trigger"; "id" and "role" in data
+_LEGACY_KIND = {"assistant/message": _MSG, "tool/result": _MSG, "turn/start": _START, "user/message": _USER}
 
 
 @dataclass(slots=True)
@@ -233,7 +237,7 @@ class Scanner:
         rec0 = rec = len(rec_first_ev)
         nev = self.index_base + len(ev_type)
         rf_append, et_append, facts_append = rec_first_ev.append, ev_type.append, facts.append
-        tick = self.clock.tick
+        clock = self.clock
         for line in lines:
             try:
                 obj = loads(line)
@@ -267,7 +271,15 @@ class Scanner:
                 seq = expected  # the int seq this event answers to (resynchronised on gaps)
                 expected += 1
                 et_append(chunk_id)
-                tick(facts_append, time, obj, seq, nev)
+                run = clock.run  # ChunkClock.tick's usual case inlined: a timed event going on a run
+                if type(time) is int and nev == clock.next and run is not None and run[R_LAST] is not None:
+                    clock.next = nev + 1
+                    if time - run[R_LAST] > run[R_GAP]:
+                        run[R_GAP], run[R_GAP_AT] = time - run[R_LAST], run[R_EVENTS]
+                    run[R_LAST] = time
+                    run[R_EVENTS] += 1
+                else:
+                    clock.tick(facts_append, time, obj, seq, nev)
                 try:  # inlined is_usage_chunk: this runs for most records of a big log
                     ctype = obj["data"]["chunk"]["type"]
                 except (KeyError, TypeError):  # not the dicts dsh writes: no usage, no finish
@@ -290,11 +302,11 @@ class Scanner:
                 plan = self._plan(etype)
             tid, row, known, legacy, extract, name = plan
             if row is not None:
-                m = self._row_members(obj, row, rec, rec - rec0 + len(skipped))
+                m, top = self._row_members(obj, row, rec, rec - rec0 + len(skipped))
                 seq = obj.get("seq0")
                 if not projected and seq != expected:
                     expected = self._on_gap(rec, nev, expected, seq)
-                self.clock.row(facts_append, obj, expected, nev, m)
+                self.clock.row(facts_append, obj, expected, nev, m, top)
                 expected += m
                 ev_type.extend(array("B", (chunk_id,)) * m)
                 nev += m
@@ -330,7 +342,9 @@ class Scanner:
             data = obj.get("data")
             if type(data) is dict:
                 etype_fact = name
-                if legacy:
+                # A legacy candidate of the current shape (most of them) has nothing to check or upgrade.
+                if legacy and not (legacy == _MSG and "message" in data or legacy == _START and "trigger" not in data
+                                   or legacy == _USER and "id" in data and "role" in data):
                     if not projected and etype in LEGACY_SHAPED:
                         problem = legacy_problem(etype, data)
                         if problem is not None:
@@ -469,12 +483,15 @@ class Scanner:
         if tid is None and row is None:  # a row's members are chunk events: the row type gets no id
             tid = _type_id(etype, self.type_ids, self.res.types)
         plan = (tid, row, etype in KNOWN_EVENT_TYPES or etype in LEGACY_TYPES,
-                etype in LEGACY_CANDIDATES, FACT_EXTRACTORS.get(etype), sys.intern(etype))
+                _LEGACY_KIND.get(etype, _OTHER) if etype in LEGACY_CANDIDATES else 0, FACT_EXTRACTORS.get(etype),
+                sys.intern(etype))
         self.plans[etype] = plan
         return plan
 
-    def _row_members(self, obj: dict, row: tuple[str, str], rec: int, k: int) -> int:
-        """Member count of a packed row; a malformed row is reported (dsh calls it corruption)."""
+    def _row_members(self, obj: dict, row: tuple[str, str], rec: int, k: int) -> tuple[int, int | None]:
+        """Member count of a packed row, and the largest of its well-formed 'dt' (None if not known
+        here): the clock needs it too (ChunkClock.row). A malformed row is reported (dsh calls it
+        corruption)."""
         d = obj.get("data")
         if type(d) is dict:  # fast path: the checks below, done with C-level passes
             members, dt = d.get(row[1]), d.get("dt")
@@ -485,10 +502,13 @@ class Scanner:
                 except TypeError:
                     pass
                 else:
-                    if not dt or (list(map(type, dt)).count(int) == len(dt)  # exact ints only: no bool
-                                  and -MAX_SAFE <= min(dt) and max(dt) <= MAX_SAFE):
-                        return len(members)
-        return self._row_checked(obj, row, rec, k)
+                    if not dt:
+                        return len(members), None
+                    if list(map(type, dt)).count(int) == len(dt):  # exact ints only: no bool
+                        top = max(dt)
+                        if -MAX_SAFE <= min(dt) and top <= MAX_SAFE:
+                            return len(members), top
+        return self._row_checked(obj, row, rec, k), None
 
     def _row_checked(self, obj: dict, row: tuple[str, str], rec: int, k: int) -> int:
         res = self.res

@@ -1,0 +1,78 @@
+"""The scan's cheap checks of the common shape decide exactly as the full checks they stand in for."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from dsh_tui.model.diagnosing.usage import tokens
+from dsh_tui.model.reading import restore
+from dsh_tui.model.reading.facts import _tokens
+from dsh_tui.model.reading.legacy import upgrade
+from dsh_tui.model.reading.scan import _LEGACY_KIND, _MSG, _START, _USER, Scanner
+from dsh_tui.model.reading.vocabulary import MAX_SAFE, PACKED_ROWS
+
+# Values near the edges the rules draw: bools and floats that equal ints, the safe-integer bounds.
+EDGY = st.sampled_from([0, 1, 2, 3, -1, True, False, 1.0, 2.5, None, "1", MAX_SAFE, MAX_SAFE + 1, -MAX_SAFE - 1,
+                        [], {}])
+NUM = st.one_of(st.integers(-3, 200), EDGY)
+
+
+@st.composite
+def envelopes(draw) -> dict:
+    obj = {"type": draw(st.sampled_from(["assistant/message", "user/message", "tool/result", "step/start",
+                                         "request/header-delta", 7]))}
+    seq = draw(st.one_of(st.integers(0, 300), EDGY))
+    for key, value in (("seq", seq), ("time", draw(st.one_of(st.integers(-5, 10**6), EDGY))),
+                       ("data", {}), ("surfaceOp", draw(st.sampled_from(["append", "replace", {"op": "replace"}])))):
+        if draw(st.integers(0, 9)):  # mostly present
+            obj[key] = value
+    if draw(st.booleans()):
+        first = draw(st.integers(-2, 250))
+        sources = list(range(first, first + draw(st.integers(0, 80))))
+        if sources and draw(st.booleans()):  # a value off the run, a duplicate, or an int-equal non-int
+            sources[draw(st.integers(0, len(sources) - 1))] = draw(NUM)
+        obj["sourceEventSeqs"] = sources if draw(st.integers(0, 5)) else draw(EDGY)
+    if not draw(st.integers(0, 7)):
+        obj[draw(st.sampled_from(["ignorable", "extra"]))] = draw(EDGY)
+    return obj
+
+
+@settings(max_examples=3000, deadline=None)
+@given(envelopes())
+def test_envelope_shortcut_agrees_with_the_rules(obj):
+    assert restore.envelope_problem(obj) == restore.envelope_rules(obj)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.one_of(st.dictionaries(st.sampled_from(["inputTokens", "outputTokens", "cacheReadTokens",
+                                                  "cacheWriteTokens", "reasoningTokens", "other"]),
+                                 st.one_of(st.integers(-5, 10**9), EDGY, st.floats(allow_nan=True))), EDGY))
+def test_usage_shortcut_agrees_with_tokens(usage):
+    assert _tokens(usage) == tokens(usage)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.sampled_from(sorted(PACKED_ROWS)), st.lists(st.one_of(st.text(max_size=3), EDGY), max_size=6),
+       st.one_of(st.lists(st.one_of(st.integers(-3, 9), EDGY), max_size=6), EDGY))
+def test_row_check_gives_the_largest_dt_it_proved(tag, members, dt):
+    row = PACKED_ROWS[tag]
+    obj = {"type": tag, "seq0": 1, "time0": 5, "data": {row[1]: members, "dt": dt}}
+    fast, full = Scanner(0, None), Scanner(0, None)
+    fast._lines = full._lines = [b"{}"]  # the window a malformed row's report points into
+    m, top = fast._row_members(obj, row, 0, 0)
+    assert m == full._row_checked(obj, row, 0, 0)
+    assert fast.res.malformed_rows == full.res.malformed_rows
+    if top is not None:
+        assert top == max(dt) and list(map(type, dt)).count(int) == len(dt)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.sampled_from(sorted(_LEGACY_KIND)),
+       st.dictionaries(st.sampled_from(["message", "trigger", "id", "role", "content", "callId", "turn"]), EDGY))
+def test_current_shape_needs_neither_legacy_check_nor_upgrade(etype, data):
+    kind = _LEGACY_KIND[etype]
+    current = (kind == _MSG and "message" in data or kind == _START and "trigger" not in data
+               or kind == _USER and "id" in data and "role" in data)
+    if current:
+        assert restore.legacy_problem(etype, data) is None
+        assert upgrade(etype, data, 3, "s") == (etype, data, None)
