@@ -71,13 +71,18 @@ class PackedList:
         yield from list(self.pending)
 
     def column(self, name: str) -> list:
-        """One field of every record, in order (an int column without making the records)."""
-        if name not in self.ints:
-            return [getattr(x, name) for x in self]
-        col = self.ints[name]
-        out = list(map(_FROM_ROW.get, col, col))
-        for (n, k), v in self.odd.items():
-            if n == name:
+        """One field of every record, in order, without making the records."""
+        if name in self.ints:
+            col = self.ints[name]
+            out = list(map(_FROM_ROW.get, col, col))
+            for (n, k), v in self.odd.items():
+                if n == name:
+                    out[k] = v
+        elif name in self.objs:
+            out = self.objs[name][:]
+        else:
+            out = [self._defaults[name]] * self.packed
+            for k, v in self.sparse[name].items():
                 out[k] = v
         for k, x in self.live.items():
             out[k] = getattr(x, name)
@@ -191,3 +196,10 @@ class PackedList:
             for name, v in odd.get(k, ()):
                 setattr(row, name, v)
             yield row
+
+
+def columns(items: Any, *names: str) -> list[list]:
+    """Fields of every record of ``items`` (a PackedList, or any sequence of records), one list a name."""
+    if isinstance(items, PackedList):
+        return [items.column(n) for n in names]
+    return [[getattr(x, n) for x in items] for n in names]

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..reading.facts import (CHUNKS, R_EVENTS, R_FIRST, R_GAP, R_GAP_AT, R_LAST, R_STEP, R_TURN, R_UNTIMED,
                              TIME_KEY)
-from .packed import PACK_AT, PackedList
+from .packed import PACK_AT, PackedList, columns
 from .timing import CommandTiming, ModelCall, Timing, ToolTiming, TurnTiming, note
 
 _SAFE = 2**53 - 1
@@ -347,7 +347,8 @@ def _finish(w: _Walk, pairing, projected: bool) -> Timing:
         out.missing.append("no turn, call or command has a usable start time")
     elif untimed:
         out.missing.append(f"{untimed:,} of {items:,} turns, calls and commands have no usable start time")
-    if untimed < items and not any(c.chunks for c in out.calls) and any(c.end is not None for c in out.calls):
+    chunks, ends = columns(out.calls, "chunks", "end")
+    if untimed < items and not any(chunks) and any(e is not None for e in ends):
         out.missing.append("no model output events were timed (time to first token, decoding and stalls "
                            "need the chunk events' times)")
     return out

@@ -21,7 +21,7 @@ from operator import attrgetter
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
-from .packed import PackedList
+from .packed import PackedList, columns
 
 STALL_MS = 30_000  # default threshold of the "stall" anomaly: a gap between a call's outputs longer than this
 
@@ -235,16 +235,23 @@ class Timing:
 
     def slowest(self, n: int = 20, kinds: tuple = ("model", "tool")) -> list[Row]:
         """The ``n`` slowest of ``kinds`` ("model", "tool", "command"), slowest first, ties by position."""
-        items = ((c.duration_ms, -c.index, k, c) for k, group in
-                 (("model", self.calls), ("tool", self.tools), ("command", self.commands))
-                 if k in kinds for c in group if c.duration_ms is not None)  # not a list: n are kept, not all
+        items = []
+        for kind, group in (("model", self.calls), ("tool", self.tools), ("command", self.commands)):
+            if kind in kinds:  # read by columns: a big log's calls are not made into records for this
+                starts, ends, indexes = columns(group, "start", "end", "index")
+                if kind == "model":  # a call without its message is timed to its last output
+                    ends = [e if e is not None else o for e, o in zip(ends, columns(group, "last_output")[0])]
+                items += [(d, -i, kind, k) for k, (d, i) in enumerate(zip(map(_span, starts, ends), indexes))
+                          if d is not None]
         top = nlargest(n, items, key=lambda x: (x[0], x[1]))
-        return [{"model": call_row, "tool": tool_row, "command": command_row}[k](c) for _d, _i, k, c in top]
+        make = {"model": (call_row, self.calls), "tool": (tool_row, self.tools), "command": (command_row, self.commands)}
+        return [make[kind][0](make[kind][1][k]) for _d, _i, kind, k in top]
 
     def stalls(self, n: int | None = 20, threshold_ms: int = 0) -> list[Stall]:
         """Each call's longest gap between outputs, longest first (those over ``threshold_ms``)."""
-        out = [Stall(c.turn, c.step, c.stall_index, c.stall_ms) for c in self.calls
-               if c.stall_index is not None and c.stall_ms > threshold_ms]
+        out = [Stall(turn, step, at, ms) for turn, step, at, ms in
+               zip(*columns(self.calls, "turn", "step", "stall_index", "stall_ms"))
+               if at is not None and ms > threshold_ms]
         out.sort(key=lambda s: (-s.duration_ms, s.index))
         return out if n is None else out[:n]
 
@@ -294,17 +301,23 @@ class Timing:
         """(event indexes, items) per kind of item, each in log order (made on first use)."""
         got = self.__dict__.get("_indexed_cache")
         if got is None:
-            got = self.__dict__["_indexed_cache"] = [([x.index for x in items], items)
+            got = self.__dict__["_indexed_cache"] = [(columns(items, "index")[0], items)
                                                for items in (self.calls, self.tools, self.turns, self.commands)]
         return got
+
+    def _times(self) -> list[list]:
+        """Every timed start and end (and a call's outputs), one list a field, None where unknown."""
+        out = []
+        for items in (self.turns, self.commands, self.tools):
+            out += columns(items, "start", "end")
+        return out + columns(self.calls, "start", "first_output", "last_output", "end")
 
     @property
     def span(self) -> tuple[int, int] | None:
         """(first, last) time of the session's timed starts, ends and outputs, or None without times."""
         got = self.__dict__.get("_span", False)
         if got is False:
-            times = [t for x in (*self.turns, *self.commands, *self.tools) for t in (x.start, x.end) if t is not None]
-            times += [t for c in self.calls for t in (c.start, c.first_output, c.last_output, c.end) if t is not None]
+            times = [t for col in self._times() for t in col if t is not None]
             got = self.__dict__["_span"] = (min(times), max(times)) if times else None
         return got
 
@@ -318,18 +331,19 @@ class Timing:
             return out
         lo, hi = span
         width = hi - lo + 1
-        for x in (*self.turns, *self.commands, *self.tools, *self.calls):
-            for t in (x.start, x.end):
+        times = self._times()
+        for col in times[:-3] + times[-1:]:  # starts and ends (not a call's outputs: spread below)
+            for t in col:
                 if t is not None:
                     out[(t - lo) * n // width] += 1
-        for c in self.calls:
-            if c.chunks and c.first_output is not None and c.last_output is not None:
-                a = (c.first_output - lo) * n // width
-                b = max(a, (c.last_output - lo) * n // width)
+        for chunks, first, last in zip(*columns(self.calls, "chunks", "first_output", "last_output")):
+            if chunks and first is not None and last is not None:
+                a = (first - lo) * n // width
+                b = max(a, (last - lo) * n // width)
                 if a == b:
-                    out[a] += c.chunks
+                    out[a] += chunks
                     continue
-                share, rest = divmod(c.chunks, b - a + 1)
+                share, rest = divmod(chunks, b - a + 1)
                 for k in range(a, b + 1):
                     out[k] += share + (k - a < rest)
         return out

@@ -15,6 +15,7 @@ from operator import attrgetter, is_, is_not
 from typing import Any, NamedTuple
 
 from ...safety import one_line
+from ..diagnosing.packed import columns
 from ..diagnosing.timing import ANOMALY_KINDS, Row, Timing, TurnTiming, sort_rows
 
 NO_CLOCK = "no clock"
@@ -68,7 +69,8 @@ def duration(ms: int | None) -> str:
 def stranded_calls(timing: Timing) -> frozenset[int]:
     """The event indexes of the tool calls without a tool/result (never finished, or called again by
     their callId first): their total reads "no result", where a result without a time reads "no clock"."""
-    return frozenset(t.index for t in timing.tools if t.end_index is None)
+    indexes, ends = columns(timing.tools, "index", "end_index")
+    return frozenset(i for i, end in zip(indexes, ends) if end is None)
 
 
 def _cell(row: Row, key: str, stranded: frozenset[int]) -> tuple[str, str]:
