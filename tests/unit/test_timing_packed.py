@@ -95,3 +95,32 @@ def test_a_pass_that_packs_gives_the_same_timing(name: str, monkeypatch) -> None
         assert repr(whole.lanes(a)) == repr(small.lanes(b))
     assert [small.time_at(i) for i in range(0, facts[-1][1], 1009)] == [whole.time_at(i) for i in range(0, facts[-1][1], 1009)]
     assert NONE not in small.calls.column("start")
+
+
+def test_the_cache_carries_calls_as_columns_and_checks_them() -> None:
+    from array import array
+
+    from dsh_tui.model.reading.cachecodec import decode, encode
+    timing = Timing(call_list(_calls()), tool_list([ToolTiming("c", None, 1, 2, 3, 4, start=5)]))
+    plain = timing.plain()
+    assert type(plain[1][2]["start"]) is array  # a binary part of the entry, not a JSON number a call
+    tree, parts = encode(plain)
+    again = Timing.from_plain(decode(tree, b"".join(parts)))
+    assert _same(again.calls, timing.calls) and _same(again.tools, timing.tools)
+    assert again.calls.packed == 40 and not again.calls.pending
+
+    def broken(change) -> Timing:
+        p = list(plain)
+        calls = list(p[1])
+        change(calls)
+        p[1] = tuple(calls)
+        return Timing.from_plain(tuple(p))
+
+    for change in (lambda c: c.__setitem__(1, 41),  # a length the columns do not have
+                   lambda c: c[2].__setitem__("start", array("i", [0] * 40)),  # not int64
+                   lambda c: c[2].pop("seq"),  # a column missing
+                   lambda c: c[4]["turn"].pop(),  # a short list
+                   lambda c: c[5]["missing"].__setitem__(40, ["x"]),  # a note past the end
+                   lambda c: c[3].append(["start", 2, 7]),  # an odd value where the column holds no marker
+                   lambda c: c.__setitem__(0, "rows")):
+        assert broken(change).missing == ["no timing in this diagnosis"]

@@ -166,6 +166,59 @@ class PackedList:
             out.pending.extend(batch)
         return out
 
+    # -- the index cache's form -------------------------------------------------------------------
+    def plain(self) -> tuple:
+        """Plain values only (cachecodec): the int columns as arrays (binary parts of the entry, not
+        a JSON number each), the other columns as lists, the sparse ones as {position: value}."""
+        n, ints, odd = len(self), {}, []
+        for name in self.ints:
+            values = self.column(name)
+            try:
+                if NONE in values or ODD in values:
+                    raise OverflowError
+                col = array("q", map(_TO_ROW.get, values, values))
+            except (TypeError, OverflowError):  # an odd value (packed.odd): this column cell by cell
+                col = array("q")
+                for k, v in enumerate(values):
+                    if v is not None and (type(v) is not int or v == NONE or v == ODD or not NONE < v < 2**63):
+                        odd.append([name, k, v])
+                        v = ODD
+                    col.append(NONE if v is None else v)
+            ints[name] = col
+        objs = {name: self.column(name) for name in self.objs}
+        sparse = {name: {k: v for k, v in enumerate(self.column(name)) if v} for name in self.sparse}
+        return ("columns", n, ints, odd, objs, sparse)
+
+    @classmethod
+    def from_plain(cls_, cls: type, ints: Iterable[str], sparse: Iterable[str], plain: Any) -> PackedList:
+        """`plain`'s value back; ValueError if it is not one (a cache entry is checked, not trusted)."""
+        out = cls_(cls, ints, sparse)
+        if not (type(plain) is tuple and len(plain) == 6 and plain[0] == "columns" and type(plain[1]) is int):
+            raise ValueError("not a packed list")
+        _tag, n, cols, odd, objs, kept = plain
+        if not (type(cols) is dict and set(cols) == set(out.ints) and type(objs) is dict and set(objs) == set(out.objs)
+                and type(kept) is dict and set(kept) == set(out.sparse) and type(odd) is list):
+            raise ValueError("not the columns of this record")
+        for name, col in cols.items():
+            if type(col) is not array or col.typecode != "q" or len(col) != n:
+                raise ValueError(f"a bad column {name}")
+            out.ints[name] = col
+        for name, col in objs.items():
+            if type(col) is not list or len(col) != n:
+                raise ValueError(f"a bad column {name}")
+            out.objs[name] = col
+        for name, values in kept.items():
+            if type(values) is not dict or not all(type(k) is int and 0 <= k < n for k in values):
+                raise ValueError(f"a bad column {name}")
+            out.sparse[name] = values
+        for item in odd:
+            if not (type(item) is list and len(item) == 3 and item[0] in out.ints and type(item[1]) is int
+                    and 0 <= item[1] < n and out.ints[item[0]][item[1]] == ODD):
+                raise ValueError("a bad odd value")
+            out.odd[(item[0], item[1])] = item[2]
+        out.packed = n
+        return out
+
     # -- records back -----------------------------------------------------------------------------
     def _rows(self, lo: int, hi: int) -> Iterator:
         if lo >= hi:

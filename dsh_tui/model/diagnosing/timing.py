@@ -205,13 +205,16 @@ CALL_INTS = ("index", "seq", "start", "attempt_start", "first_output", "last_out
 TOOL_INTS = ("index", "seq", "start", "end", "end_index", "approval_ms")
 
 
+CALL_SPARSE, TOOL_SPARSE = ("retries", "missing"), ("missing",)
+
+
 def call_list(items: Iterable = ()) -> PackedList:
     """Model calls, the finished ones kept as columns (packed.py)."""
-    return PackedList.of(ModelCall, CALL_INTS, ("retries", "missing"), items)
+    return PackedList.of(ModelCall, CALL_INTS, CALL_SPARSE, items)
 
 
 def tool_list(items: Iterable = ()) -> PackedList:
-    return PackedList.of(ToolTiming, TOOL_INTS, ("missing",), items)
+    return PackedList.of(ToolTiming, TOOL_INTS, TOOL_SPARSE, items)
 
 
 @dataclass
@@ -383,21 +386,28 @@ class Timing:
 
     # -- the cache's plain form ----------------------------------------------------------------
     def plain(self) -> tuple:
-        """Only tuples, lists, dicts and scalars: what the index cache holds (cachecodec)."""
-        return (PLAIN_VERSION, *[list(map(_FIELDS[cls], items)) for cls, items in
-                                 ((ModelCall, self.calls), (ToolTiming, self.tools), (CommandTiming, self.commands),
-                                  (TurnTiming, self.turns))], self.marks, self.missing)
+        """Only tuples, lists, dicts, arrays and scalars: what the index cache holds (cachecodec).
+        Model and tool calls go as columns (packed.py): a big log has hundreds of thousands."""
+        calls, tools = (x if isinstance(x, PackedList) else make(x) for x, make in ((self.calls, call_list),
+                                                                                    (self.tools, tool_list)))
+        return (PLAIN_VERSION, calls.plain(), tools.plain(),
+                *[list(map(_FIELDS[cls], items)) for cls, items in ((CommandTiming, self.commands),
+                                                                    (TurnTiming, self.turns))], self.marks, self.missing)
 
     @classmethod
     def from_plain(cls, plain: Any) -> Timing:
         if not (type(plain) is tuple and len(plain) == 7 and plain[0] == PLAIN_VERSION):
             return cls(missing=["no timing in this diagnosis"])
         _v, calls, tools, commands, turns, marks, missing = plain
-        return cls(call_list(ModelCall(*c) for c in calls), tool_list(ToolTiming(*t) for t in tools),
-                   [CommandTiming(*c) for c in commands], [TurnTiming(*t) for t in turns], marks, missing)
+        try:
+            calls = PackedList.from_plain(ModelCall, CALL_INTS, CALL_SPARSE, calls)
+            tools = PackedList.from_plain(ToolTiming, TOOL_INTS, TOOL_SPARSE, tools)
+        except ValueError:
+            return cls(missing=["no timing in this diagnosis"])
+        return cls(calls, tools, [CommandTiming(*c) for c in commands], [TurnTiming(*t) for t in turns], marks, missing)
 
 
-PLAIN_VERSION = 1
+PLAIN_VERSION = 2  # 2: model and tool calls as columns
 _FIELDS = {cls: attrgetter(*(f.name for f in fields(cls))) for cls in (ModelCall, ToolTiming, CommandTiming, TurnTiming)}
 
 
