@@ -6,8 +6,9 @@ pass appends the records it opens and, from time to time, `pack`s the leading on
 indexing and iteration give a record back (made anew from its row: read it, do not change it).
 A record still open when packed (a tool call waiting for its result) stays ``live``: its object is
 what indexing gives, changes to it count, and `settle` writes its row once it is done, so one call
-that never gets a result holds back nothing after it. Packing goes a batch at a time, by C loops (map, itemgetter, array.extend), so the pass pays little
-for it: records made and packed in one window reuse the memory of the last window's.
+that never gets a result holds back nothing after it. Packing goes a batch at a time, by C loops
+(map, attrgetter, array.extend), so the pass pays little for it: records made and packed in one
+window reuse the memory of the last window's.
 """
 
 from __future__ import annotations

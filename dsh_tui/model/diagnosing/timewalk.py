@@ -69,21 +69,22 @@ class _Walk:
         for r in c.retries:
             if r[4] is None:
                 note(c, f"retry at seq {r[1]}: no llm/retry-started (or no time): the wait is not known"
-                                 + (f" (planned {r[3]:,} ms)" if type(r[3]) is int else ""))
+                     + (f" (planned {r[3]:,} ms)" if type(r[3]) is int else ""))
                 break
 
     def output(self, t: str, index: int, seq: int, run: list) -> None:
         c = self.call
         turn, step = run[R_TURN], run[R_STEP]
-        if c is None or c.end is not None or c.chunks and (c.turn is not turn and c.turn != turn or c.step is not step and c.step != step):
-            c = self.open_call(turn, step, index, seq)
+        if c is None or c.end is not None or c.chunks and (c.turn is not turn and c.turn != turn
+                                                           or c.step is not step and c.step != step):
+            c = self.open_call(turn, step, index, seq)  # (the compare of two tuples, without making them)
         if c.turn is None and c.step is None:
             c.turn, c.step = turn, step
         first, last, events = run[R_FIRST], run[R_LAST], run[R_EVENTS]
         c.chunks += events
         c.untimed += run[R_UNTIMED]
-        if first is not None and not (type(first) is int and type(last) is int
-                                      and -_SAFE <= first <= _SAFE and -_SAFE <= last <= _SAFE):  # JavaScript's safe range
+        if first is not None and not (type(first) is int and type(last) is int  # in JavaScript's safe range
+                                      and -_SAFE <= first <= _SAFE and -_SAFE <= last <= _SAFE):
             c.untimed += events - run[R_UNTIMED]
             first = None
         if first is not None:
@@ -200,7 +201,8 @@ class _Walk:
         time = d[-1]
         c = self.call
         turn, step = d[0], d[1]
-        if c is None or c.end is not None or c.chunks and (c.turn is not turn and c.turn != turn or c.step is not step and c.step != step):
+        if c is None or c.end is not None or c.chunks and (c.turn is not turn and c.turn != turn
+                                                           or c.step is not step and c.step != step):
             c = self.open_call(turn, step, index, seq)
         c.end, c.end_index = time, index
         if time is None:
@@ -393,9 +395,9 @@ def split_turn(timing: Timing, turn: TurnTiming) -> dict:
         spans.append((t.start, t.end, 1))
     for asked, decided, _index, _outcome in turn.approvals:
         spans.append((asked, decided, 0))
-    spans = [(a, b, rank) for a, b, rank in
-             [(lo if a < lo else a, hi if b > hi else b, rank) for a, b, rank in spans if a is not None and b is not None]
-             if b > a]
+    clipped = [(lo if a < lo else a, hi if b > hi else b, rank) for a, b, rank in spans
+               if a is not None and b is not None]
+    spans = [(a, b, rank) for a, b, rank in clipped if b > a]
     spent = [0, 0, 0, 0]
     spans.sort()
     reach = lo
