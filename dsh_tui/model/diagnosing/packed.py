@@ -87,7 +87,7 @@ class PackedList:
                 out[k] = v
         for k, x in self.live.items():
             out[k] = getattr(x, name)
-        return out + [getattr(x, name) for x in self.pending]
+        return out + list(map(attrgetter(name), self.pending))
 
     def count_none(self, name: str) -> int:
         """How many records have None in int field ``name`` (without making the records)."""
@@ -256,4 +256,4 @@ def columns(items: Any, *names: str) -> list[list]:
     """Fields of every record of ``items`` (a PackedList, or any sequence of records), one list a name."""
     if isinstance(items, PackedList):
         return [items.column(n) for n in names]
-    return [[getattr(x, n) for x in items] for n in names]
+    return [list(map(attrgetter(n), items)) for n in names]

@@ -38,6 +38,8 @@ class _Walk:
         self.commands: dict[str, CommandTiming] = {}
         self.marks: dict[str, list] = {}
         self.n_calls = self.n_tools = 0  # len(self.out.calls), len(self.out.tools)
+        self.turn_calls: list[ModelCall] = []  # the open turn's records (its calls and tools are positions)
+        self.turn_tools: list[ToolTiming] = []
 
     def mark(self, kind: str, index: int) -> None:
         self.marks.setdefault(kind, []).append(index)
@@ -45,10 +47,14 @@ class _Walk:
     # -- model calls -------------------------------------------------------------------------
     def open_call(self, turn: Any, step: Any, index: int, seq: int) -> ModelCall:
         self.close_call("a new model call began without one")
-        c = self.call = ModelCall(turn, step, index, seq)
+        return self.add_call(ModelCall(turn, step, index, seq))
+
+    def add_call(self, c: ModelCall) -> ModelCall:
+        self.call = c
         self.run_end, self.attempt_runs = -1, 0
         if self.turn is not None:
             self.turn.calls.append(self.n_calls)
+            self.turn_calls.append(c)
         self.out.calls.append(c)
         self.n_calls += 1
         return c
@@ -127,7 +133,8 @@ class _Walk:
             note(tool, "its tool/result has no time")
         elif tool.end is not None and tool.end < tool.start:
             note(tool, f"the clock ran backwards: result {tool.start - tool.end:,} ms before the call")
-        self.out.tools.settle(tool)
+        if self.out.tools.live:  # it was packed while open
+            self.out.tools.settle(tool)
 
     def pack(self) -> None:
         """Keep what is finished as columns (packed.py) once enough waits: every call but the open one,
@@ -142,6 +149,7 @@ class _Walk:
     def turn_start(self, t, index, seq, d) -> None:
         self.close_turn("a new turn/start came first")
         self.turn = TurnTiming(d[0], index, seq, start=d[-1])
+        self.turn_calls, self.turn_tools = [], []
         self.out.turns.append(self.turn)
 
     def turn_end(self, t, index, seq, d) -> None:
@@ -157,7 +165,7 @@ class _Walk:
         if time is None:
             note(turn, "its turn/end has no time")
         self.turn = None
-        turn.split = split_turn(self.out, turn)
+        turn.split = split_turn(self.out, turn, self.turn_calls, self.turn_tools)
 
     def close_turn(self, why: str) -> None:
         """An open turn is timed to the last time its calls, tools and approvals show."""
@@ -165,29 +173,22 @@ class _Walk:
         self.turn = None
         if turn is None or not turn.open:
             return
-        out = self.out
         times = [turn.start]
-        for k in turn.calls:
-            c = out.calls[k]
+        for c in self.turn_calls:
             times += (c.start, c.last_output, c.end, *[r[5] for r in c.retries])
-        for k in turn.tools:
-            times += (out.tools[k].start, out.tools[k].end)
+        for t in self.turn_tools:
+            times += (t.start, t.end)
         for a in turn.approvals:
             times += a[:2]
         times = [t for t in times if t is not None]
         turn.end = max(times) if times else None
         note(turn, f"no turn/end ({why}): timed to its last event")
-        turn.split = split_turn(out, turn)
+        turn.split = split_turn(self.out, turn, self.turn_calls, self.turn_tools)
 
     def step_start(self, t, index, seq, d) -> None:
         if self.call is not None:
             self.close_call("a new model call began without one")
-        c = self.call = ModelCall(d[0], d[1], index, seq, d[-1], "step/start")
-        self.run_end, self.attempt_runs = -1, 0
-        if self.turn is not None:
-            self.turn.calls.append(self.n_calls)
-        self.out.calls.append(c)
-        self.n_calls += 1
+        self.add_call(ModelCall(d[0], d[1], index, seq, d[-1], "step/start"))
 
     def request(self, t, index, seq, d) -> None:
         time = d[-1]
@@ -221,6 +222,7 @@ class _Walk:
         self.tools[key] = tool
         if self.turn is not None:
             self.turn.tools.append(self.n_tools)
+            self.turn_tools.append(tool)
         self.out.tools.append(tool)
         self.n_tools += 1
 
@@ -376,28 +378,48 @@ def _lower_bound(start: int | None, last: int | None) -> str:
 _ORDER = ("approval", "tool", "retry", "model")  # what a moment counts as when several are going on
 
 
-def split_turn(timing: Timing, turn: TurnTiming) -> dict:
-    """The turn's wall time by activity (module docstring); empty when it has no wall time."""
+_SPLIT_KEYS = tuple(f"{name}_ms" for name in _ORDER)
+
+
+def split_turn(timing: Timing, turn: TurnTiming, calls: list | None = None, tools: list | None = None) -> dict:
+    """The turn's wall time by activity (module docstring); empty when it has no wall time.
+    ``calls``, ``tools``: the turn's records, when the caller holds them (else read from ``timing``)."""
     lo, hi = turn.start, turn.end
     if lo is None or hi is None or hi < lo:
         if lo is not None and hi is not None:
             note(turn, f"the clock ran backwards: turn/end {lo - hi:,} ms before turn/start")
         return {}
-    spans = []  # (start, end, activity rank), clipped to the turn
-    calls, tools = timing.calls, timing.tools
-    for k in turn.calls:
-        c = calls[k]
-        spans.append((c.start, c.end if c.end is not None else c.last_output, 3))
+    if calls is None:
+        calls = [timing.calls[k] for k in turn.calls]
+    if tools is None:
+        tools = [timing.tools[k] for k in turn.tools]
+    spans = []  # (start, end, activity rank), clipped to the turn; those with no time left out
+
+    def add(a: int | None, b: int | None, rank: int) -> None:
+        if a is not None and b is not None:
+            if a < lo:
+                a = lo
+            if b > hi:
+                b = hi
+            if b > a:
+                spans.append((a, b, rank))
+
+    for c in calls:
+        a, b = c.start, c.end if c.end is not None else c.last_output
+        if a is not None and b is not None:  # add(), inlined for the many
+            a, b = a if a > lo else lo, b if b < hi else hi
+            if b > a:
+                spans.append((a, b, 3))
         for r in c.retries:
-            spans.append((r[2], r[5], 2))
-    for k in turn.tools:
-        t = tools[k]
-        spans.append((t.start, t.end, 1))
+            add(r[2], r[5], 2)
+    for t in tools:
+        a, b = t.start, t.end
+        if a is not None and b is not None:
+            a, b = a if a > lo else lo, b if b < hi else hi
+            if b > a:
+                spans.append((a, b, 1))
     for asked, decided, _index, _outcome in turn.approvals:
-        spans.append((asked, decided, 0))
-    clipped = [(lo if a < lo else a, hi if b > hi else b, rank) for a, b, rank in spans
-               if a is not None and b is not None]
-    spans = [(a, b, rank) for a, b, rank in clipped if b > a]
+        add(asked, decided, 0)
     spent = [0, 0, 0, 0]
     spans.sort()
     reach = lo
@@ -407,7 +429,7 @@ def split_turn(timing: Timing, turn: TurnTiming) -> dict:
             break
         spent[rank] += b - a
         reach = b
-    split = {f"{name}_ms": spent[r] for r, name in enumerate(_ORDER)}
+    split = dict(zip(_SPLIT_KEYS, spent))
     split["idle_ms"] = (hi - lo) - sum(spent)
     return split
 

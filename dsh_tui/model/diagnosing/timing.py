@@ -17,7 +17,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from heapq import nlargest
 from dataclasses import dataclass, field, fields
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
@@ -238,25 +238,40 @@ class Timing:
 
     def slowest(self, n: int = 20, kinds: tuple = ("model", "tool")) -> list[Row]:
         """The ``n`` slowest of ``kinds`` ("model", "tool", "command"), slowest first, ties by position."""
-        items = []
-        for kind, group in (("model", self.calls), ("tool", self.tools), ("command", self.commands)):
-            if kind in kinds:  # read by columns: a big log's calls are not made into records for this
-                starts, ends, indexes = columns(group, "start", "end", "index")
+        make = {"model": (call_row, self.calls), "tool": (tool_row, self.tools), "command": (command_row, self.commands)}
+        top = nlargest(n, (x for x in self._timed() if x[2] in kinds), key=_RANK)
+        return [make[kind][0](make[kind][1][k]) for _d, _i, kind, k in top]
+
+    def _timed(self) -> list[tuple]:
+        """(duration, -event index, kind, position) of every timed call, tool call and command (made on
+        first use: `check` asks three times)."""
+        got = self.__dict__.get("_timed_cache")
+        if got is None:
+            got = []
+            for kind, group in (("model", self.calls), ("tool", self.tools), ("command", self.commands)):
+                starts, ends, indexes = columns(group, "start", "end", "index")  # no record made for this
                 if kind == "model":  # a call without its message is timed to its last output
                     ends = [e if e is not None else o for e, o in zip(ends, columns(group, "last_output")[0])]
-                items += [(d, -i, kind, k) for k, (d, i) in enumerate(zip(map(_span, starts, ends), indexes))
-                          if d is not None]
-        top = nlargest(n, items, key=lambda x: (x[0], x[1]))
-        make = {"model": (call_row, self.calls), "tool": (tool_row, self.tools), "command": (command_row, self.commands)}
-        return [make[kind][0](make[kind][1][k]) for _d, _i, kind, k in top]
+                got += [(b - a, -i, kind, k) for k, (a, b, i) in enumerate(zip(starts, ends, indexes))
+                        if a is not None and b is not None and b >= a]  # (_span, inlined)
+            self.__dict__["_timed_cache"] = got
+        return got
 
     def stalls(self, n: int | None = 20, threshold_ms: int = 0) -> list[Stall]:
         """Each call's longest gap between outputs, longest first (those over ``threshold_ms``)."""
-        out = [Stall(turn, step, at, ms) for turn, step, at, ms in
-               zip(*columns(self.calls, "turn", "step", "stall_index", "stall_ms"))
-               if at is not None and ms > threshold_ms]
-        out.sort(key=lambda s: (-s.duration_ms, s.index))
-        return out if n is None else out[:n]
+        got = self.__dict__.get("_stalls_cache")
+        if got is None:  # (-ms, event index, position): sorted once, the Stall made only for what is asked
+            got = [(-ms, at, k) for k, (at, ms) in enumerate(zip(*columns(self.calls, "stall_index", "stall_ms")))
+                   if at is not None and ms > 0]
+            got.sort()
+            self.__dict__["_stalls_cache"] = got
+        out = []
+        for neg, at, k in got:
+            if -neg <= threshold_ms or n is not None and len(out) >= n:
+                break
+            c = self.calls[k]
+            out.append(Stall(c.turn, c.step, at, -neg))
+        return out
 
     # -- one turn ------------------------------------------------------------------------------
     def turn_of(self, turn: Any) -> TurnTiming | None:
@@ -378,7 +393,8 @@ class Timing:
     def anomalies(self, kind: str, stall_ms: int = STALL_MS) -> list[int]:
         """Sorted event indexes of one anomaly kind (ANOMALY_KINDS); ``stall_ms`` is the stall threshold."""
         if kind == "stall":
-            return sorted({s.index for s in self.stalls(None, stall_ms)})
+            self.stalls(0)  # (sorts them once)
+            return sorted({at for neg, at, _k in self.__dict__["_stalls_cache"] if -neg > stall_ms})
         return list(self.marks.get(kind, ()))
 
     def anomaly_counts(self, stall_ms: int = STALL_MS) -> dict[str, int]:
@@ -442,6 +458,7 @@ def sort_rows(rows: list[Row], column: str = "duration_ms", descending: bool = T
 
 
 _INDEX = attrgetter("index")
+_RANK = itemgetter(0, 1)
 
 
 def _key(v: Any) -> Any:
