@@ -132,8 +132,7 @@ def alternated(path: Path, workdir: Path, repeat: int, *, jq: bool) -> tuple[dic
 def reopen(path: Path, workdir: Path, repeat: int) -> dict:
     """Cold (no cache) vs warm (index cache) opens: `check` as a process and `open_session` in-process."""
     env = proc.child_env(workdir)
-    prime = proc.run([sys.executable, "-c", "import sys; from dsh_tui.model.reading.open import open_session; "
-                      "open_session(sys.argv[1])", str(path)], env=env)
+    prime = proc.prime_cache(path, workdir)
     if prime.rc != 0:
         raise RuntimeError(f"priming the cache failed: {prime.stderr.decode(errors='replace')[-2000:]}")
     cached_check = check(path, workdir, repeat, cache=True)
@@ -156,14 +155,15 @@ def reopen(path: Path, workdir: Path, repeat: int) -> dict:
     warm = [w for w, _ in warm_runs]
     return {"cold_best": min(cold), "cold_runs": cold, "warm_best": min(warm), "warm_runs": warm,
             "warm_hit_cache": all(hit for _, hit in warm_runs), "ratio": min(warm) / min(cold),
-            "check_cached": cached_check, "prime_wall": prime.wall, "timing": timing(path, repeat)}
+            "check_cached": cached_check, "prime_wall": prime.wall, "timing": timing(path, workdir, repeat)}
 
 
-def timing(path: Path, repeat: int) -> dict:
-    """What the timing pass adds to a cold open (in-process, the way `check` opens a log: the split
-    read, the diagnosis advanced while the tail helper reads): cold opens with it and with a pass that
-    walks nothing, alternated; the pass alone, timed as the diagnosis runs it; and what the timing
-    view needs from the model after a warm open (made in a worker once the log is shown): the timing
+def timing(path: Path, workdir: Path, repeat: int) -> dict:
+    """What the timing pass adds to `check --no-cache --format json` (whole processes, the same code
+    but for a pass that walks nothing, alternated: the pass and the timing's share of the output), and
+    to a cold open in-process (the way `check` opens a log: the split read, the diagnosis advanced while
+    the tail helper reads); the pass alone, timed as the diagnosis runs it; and what the timing view
+    needs from the model after a warm open (made in a worker once the log is shown): the timing
     rebuilt from the cache, its sorted table, the last turn's waterfall and an 80-column histogram."""
     from ..model.diagnosing import diagnosis
     from ..model.diagnosing.timewalk import compute_timing
@@ -177,6 +177,16 @@ def timing(path: Path, repeat: int) -> dict:
         gc.collect()
         return wall
 
+    env = proc.child_env(workdir, no_cache=True)
+    checks: dict[str, list[float]] = {"with": [], "without": []}
+    for _ in range(max(repeat, 7)):
+        for variant in checks:
+            run = proc.run([sys.executable, "-c", _CHECK_VARIANT, variant, "check", str(path), "--format", "json",
+                            "--no-cache"], env=env)
+            if run.rc not in (0, 1):
+                raise RuntimeError(f"check ({variant} the timing pass) exited {run.rc}: "
+                                   f"{run.stderr.decode(errors='replace')[-2000:]}")
+            checks[variant].append(run.wall)
     real = diagnosis.TimingWalk
     with_it, without = [], []
     try:
@@ -209,9 +219,18 @@ def timing(path: Path, repeat: int) -> dict:
         gc.collect()
     # The median of the pairs' ratios: each pair ran back to back, so the machine's drift cancels.
     added = statistics.median(a / b for a, b in zip(with_it, without)) - 1
-    return {"with_best": min(with_it), "with_runs": with_it, "without_best": min(without), "without_runs": without,
+    check_added = statistics.median(a / b for a, b in zip(checks["with"], checks["without"])) - 1
+    return {"check_with": checks["with"], "check_without": checks["without"], "check_added": check_added,
+            "with_best": min(with_it), "with_runs": with_it, "without_best": min(without), "without_runs": without,
             "added": added, "pass_best": min(passes), "pass_runs": passes,
             "view_best": min(views), "view_runs": views}
+
+
+# `check` with the timing pass, or with `_NoTimingWalk` in its place: both import the same modules.
+_CHECK_VARIANT = ("import sys; from dsh_tui.model.diagnosing import diagnosis; "
+                  "from dsh_tui.benchmarks.core import _NoTimingWalk; from dsh_tui.cli import main\n"
+                  "if sys.argv[1] == 'without': diagnosis.TimingWalk = _NoTimingWalk\n"
+                  "sys.exit(main(sys.argv[2:]))")
 
 
 class _NoTimingWalk:
