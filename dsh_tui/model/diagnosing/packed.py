@@ -25,7 +25,7 @@ ODD = NONE + 1  # an int column's value that is not a 64-bit int (kept in ``odd`
 _TO_ROW = {None: NONE}  # value -> cell, by dict.get(v, v): None to NONE, every int to itself
 _FROM_ROW = {NONE: None}
 # Records are packed once this many wait: a log that has fewer keeps them as objects (~10 MB at most),
-# so packing (~3 us a record) costs nothing on a common log and bounds the memory of a big one.
+# so packing (a few us a record) costs nothing on a common log and bounds the memory of a big one.
 PACK_AT = 16384
 
 
