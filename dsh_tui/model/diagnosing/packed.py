@@ -29,6 +29,14 @@ _FROM_ROW = {NONE: None}
 PACK_AT = 16384
 
 
+def _cell(v: Any) -> int:
+    """An int column's cell for ``v``: NONE for None, ODD for what must be kept apart (not an int, past
+    int64, or equal to a marker), else ``v``."""
+    if v is None:
+        return NONE
+    return v if type(v) is int and ODD < v < 2**63 else ODD
+
+
 class PackedList:
     """The records of one dataclass in log order: ``ints`` (int or None) in int64 columns, ``sparse``
     (falsy for most records: a note list, a retry list) in a dict by position, the rest in lists."""
@@ -148,12 +156,8 @@ class PackedList:
                 kept.pop(k, None)
 
     def _set_int(self, name: str, col: array, k: int, v: Any) -> None:
-        try:
-            if v is not None and (type(v) is not int or v == NONE or v == ODD):
-                raise TypeError
-            col[k] = NONE if v is None else v
-        except (TypeError, OverflowError):
-            col[k] = ODD
+        col[k] = cell = _cell(v)
+        if cell == ODD:
             self.odd[(name, k)] = v
 
     @classmethod
@@ -181,10 +185,10 @@ class PackedList:
             except (TypeError, OverflowError):  # an odd value (packed.odd): this column cell by cell
                 col = array("q")
                 for k, v in enumerate(values):
-                    if v is not None and (type(v) is not int or v == NONE or v == ODD or not NONE < v < 2**63):
+                    cell = _cell(v)
+                    if cell == ODD:
                         odd.append([name, k, v])
-                        v = ODD
-                    col.append(NONE if v is None else v)
+                    col.append(cell)
             ints[name] = col
         objs = {name: self.column(name) for name in self.objs}
         sparse = {name: {k: v for k, v in enumerate(self.column(name)) if v} for name in self.sparse}
