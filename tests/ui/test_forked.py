@@ -9,7 +9,7 @@ import pytest
 
 from dsh_tui.demo import write_demo
 from dsh_tui.model.reading import forked
-from dsh_tui.model.reading.forked import ForkedCall, drop_at_exit
+from dsh_tui.model.reading.forked import ForkedCall
 from dsh_tui.model.reading.tail import start_tail_probe, tail_verdict
 
 from ..support.logs import no_children
@@ -21,15 +21,13 @@ def _boom() -> None:
     raise RuntimeError("child failed")
 
 
-def _kept_in_child() -> tuple[bool, bool]:
-    obj = object()
-    drop_at_exit(obj)
-    return any(k is obj for k in forked._kept), forked._in_child
+def _in_child() -> bool:
+    return forked._in_child
 
 
-def test_only_a_forked_child_keeps_what_it_drops_at_exit():
-    assert ForkedCall(_kept_in_child).collect() == (True, True)
-    assert _kept_in_child() == (False, False) and forked._kept == []  # here it is freed as usual
+def test_only_a_forked_child_knows_it_is_one():
+    assert ForkedCall(_in_child).collect() is True
+    assert _in_child() is False
 
 
 def test_result_comes_back_and_the_child_is_reaped(tmp_path):

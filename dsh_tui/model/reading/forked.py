@@ -28,15 +28,6 @@ _exit = os._exit  # bound at import: the child leaves through it whatever happen
 
 _LEN = struct.Struct("<Q")
 _in_child = False  # set in a forked child, which leaves through os._exit
-_kept: list = []
-
-
-def drop_at_exit(obj: Any) -> None:
-    """In a forked child, keep ``obj`` alive instead of letting it be freed: the child leaves
-    through os._exit, which frees nothing (freeing each tail slice's ~10k facts one by one cost
-    ~3% of the tail helper's time). Anywhere else this does nothing."""
-    if _in_child:
-        _kept.append(obj)
 
 
 def can_fork() -> bool:

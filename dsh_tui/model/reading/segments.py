@@ -29,7 +29,7 @@ from typing import Iterator
 
 import orjson
 
-from .forked import ForkedCall, can_fork, drop_at_exit
+from .forked import ForkedCall, can_fork
 from .header import parse_header
 from .scan import CHUNK, Scanner, _type_id
 from .filewindow import FileBytes
@@ -209,8 +209,7 @@ def _slice(part: RawLog, scanner: Scanner, first: int, produced: int, frames0: i
         return None
     res = scanner.res
     facts = (res.facts, res.usage_calls)
-    if packed:
-        drop_at_exit(facts)
+    if packed:  # the objects are freed here: kept to the child's exit, they held ~60% of its peak
         facts = marshal.dumps(facts)
     res.facts, res.usage_calls = [], {}
     frame_plain = part.frame_plain[frames0:]
