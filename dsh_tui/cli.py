@@ -108,7 +108,7 @@ def _check(argv: list[str]) -> int:
         print(f"dsh-tui: {note}", file=sys.stderr)
     early = _early_check_helper(args)
     from .model.reading.target import OpenOptions, open_target
-    from .model.presenting.report import check_json, check_text
+    from .model.presenting.report import check_text, write_check_json
     from .model.reading.source import LogUnreadable
     try:
         log, diag = open_target(args.file, OpenOptions(lenient=args.lenient, max_plain=args.max_plain_size,
@@ -134,7 +134,7 @@ def _check(argv: list[str]) -> int:
         lineage = find_lineage(log.path, log.session_id, max_plain=args.max_plain_size)
         link_findings(diag.findings, lineage)
     if args.format == "json":
-        _print_json(check_json(log, diag, lineage))
+        write_check_json(sys.stdout.write, log, diag, lineage)
     else:
         from .safety import clean
         text = check_text(log, diag, markdown=args.format == "markdown", lineage=lineage)

@@ -33,11 +33,12 @@ class Usage:
         through a fork seed, in its four buckets (it keeps no reasoning count)."""
         return {k: self.session[k] + self.inherited[k] for k in DSH_METER_KEYS}
 
-    def as_dict(self) -> dict:
+    def as_dict(self, many=list) -> dict:
+        """``many``: what makes the per-turn list (`jsonstream.Items` writes it as it goes)."""
         return {"session": self.session, "inherited": self.inherited, "dsh_total": self.dsh_total,
                 "calls": self.calls,
                 "calls_from_message_usage": self.from_message,
-                "turns": [{"turn": t, **v} for t, v in self.turns.items()],
+                "turns": many({"turn": t, **v} for t, v in self.turns.items()),
                 "source": "the last usage per (turn, step): assistant/message.usage, else its usage chunk"}
 
 

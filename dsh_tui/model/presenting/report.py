@@ -13,8 +13,9 @@ from typing import Any
 import orjson
 
 from ... import __version__
-from ...safety import escape_json, one_line
+from ...safety import one_line
 from ..diagnosing.diagnosis import Diagnosis, Finding
+from .jsonstream import Items, dump, json_pieces
 from .summary import ABSENT, decode_text, field_text, plural, preset_text, turn_step
 from .timing_text import slowest_lines, timing_json, turn_markdown
 from ..reading.session import SessionLog
@@ -282,19 +283,17 @@ def json_text(obj: Any) -> str:
 
     C0/C1 controls, DEL, bidi controls, U+2028/2029, noncharacters and lone surrogates (a lenient
     parse keeps ``\\ud83d`` as it was written) are ``\\uXXXX`` escapes inside their strings: the
-    JSON means exactly what the log held, and no byte of it is a terminal control.
+    JSON means exactly what the log held, and no byte of it is a terminal control. `json_pieces`
+    writes the same text a piece at a time.
     """
-    try:
-        text = orjson.dumps(obj, option=orjson.OPT_INDENT_2).decode()
-    except TypeError:  # lone surrogates (orjson refuses them) or a non-JSON value
-        import json
-        text = json.dumps(obj, indent=2, ensure_ascii=False, default=str)
-    return escape_json(text)
+    return dump(obj)
 
 
-def check_json(log: SessionLog, diag: Diagnosis, lineage=None) -> dict[str, Any]:
-    """The `check --format json` object (``json_text`` prints it)."""
+def check_json(log: SessionLog, diag: Diagnosis, lineage=None, *, lazy: bool = False) -> dict[str, Any]:
+    """The `check --format json` object (``json_text`` prints it). ``lazy``: its long lists (findings,
+    turn ends, per-turn usage and timing) as `jsonstream.Items`, made as `json_pieces` writes them."""
     raw, r = log.raw, log.res
+    many = Items if lazy else list
     from ..diagnosing.lineage import lineage_json
     return {
         "lineage": _human_lineage(lineage_json(lineage)) if lineage is not None else None,
@@ -324,19 +323,27 @@ def check_json(log: SessionLog, diag: Diagnosis, lineage=None) -> dict[str, Any]
         "legacy_shapes": dict(r.legacy),
         "envelope_issues": r.envelope_issues,
         "lenient_json_records": r.lenient_records,
-        "findings": [_human(f.as_dict()) for f in diag.findings],
+        "findings": many(_human(f.as_dict()) for f in diag.findings),
         "verdict": _human(diag.verdict.as_dict()) if diag.verdict else None,
         "open_turn": diag.open_turn,
         "repair_closers": diag.closers,
-        "turn_ends": [{"turn": t, "reason": k} for t, k in diag.turn_ends],
+        "turn_ends": many({"turn": t, "reason": k} for t, k in diag.turn_ends),
         "runs": diag.runs,
         "pairs": {"tool": len(diag.pairing.tools), "command": len(diag.pairing.commands),
                   "approval": len(diag.pairing.approvals)},
-        "usage": diag.usage.as_dict(),
-        "timing": timing_json(log, diag.timing),
+        "usage": diag.usage.as_dict(many),
+        "timing": timing_json(log, diag.timing, many),
         "snippet": snippet(log, diag, mask=False),
         "dsh_tui_version": __version__,
     }
+
+
+def write_check_json(write, log: SessionLog, diag: Diagnosis, lineage=None) -> None:
+    """`check --format json`: `json_text` of `check_json` and a newline, passed to ``write`` a piece at
+    a time (the long lists are never held whole, as a tree or as text)."""
+    for piece in json_pieces(check_json(log, diag, lineage, lazy=True)):
+        write(piece)
+    write("\n")
 
 
 def check_text(log: SessionLog, diag: Diagnosis, *, markdown: bool = False, lineage=None) -> str:

@@ -36,8 +36,9 @@ def _turn_json(t: TurnTiming) -> dict[str, Any]:
             **{k: t.split.get(k) for k in SPLIT_KEYS}, "missing": t.missing or None}
 
 
-def timing_json(log, timing: Timing) -> dict[str, Any]:
-    """`check --format json`'s ``timing``: per turn, the slowest calls and stalls, totals, anomaly counts."""
+def timing_json(log, timing: Timing, many=list) -> dict[str, Any]:
+    """`check --format json`'s ``timing``: per turn, the slowest calls and stalls, totals, anomaly counts.
+    ``many``: what makes the per-turn list (`jsonstream.Items` writes it as it goes)."""
     totals = {k: sum(t.split.get(k, 0) for t in timing.turns) for k in SPLIT_KEYS}
     totals["wall_ms"] = sum(t.wall_ms or 0 for t in timing.turns)
     return {
@@ -46,7 +47,7 @@ def timing_json(log, timing: Timing) -> dict[str, Any]:
         "totals": totals,
         "counts": {"turns": len(timing.turns), "model_calls": len(timing.calls), "tool_calls": len(timing.tools),
                    "commands": len(timing.commands)},
-        "turns": [_turn_json(t) for t in timing.turns],
+        "turns": many(_turn_json(t) for t in timing.turns),
         "slowest": [_row_json(log, r) for r in timing.slowest(TOP)],
         "stalls": [{"seq": _seq(log, s.index), "turn": s.turn, "step": s.step, "duration_ms": s.duration_ms}
                    for s in timing.stalls(TOP)],

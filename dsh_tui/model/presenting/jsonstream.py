@@ -1,0 +1,76 @@
+"""JSON text written a piece at a time: `check --format json` of a big log without its whole tree.
+
+On a 10M-event log the JSON's long lists (findings, turn ends, per-turn usage and timing) are
+~25 MB of text; built as one object and dumped whole they cost ~90 MiB at the end of `check`,
+after the decode's peak. `Items` stands for such a list in the object; `json_pieces` yields the
+text of the object with each of its items dumped, escaped and let go in turn. The pieces joined
+are the text `report.json_text` makes of the same object with the lists made whole (orjson's
+two-space indentation; a value orjson refuses, such as a lone surrogate, falls back to the
+standard library's dump of that piece alone).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import orjson
+
+from ...safety import escape_json
+
+
+class Items:
+    """A list in a JSON object, made item by item as it is written (iterable once)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: Iterable[Any]) -> None:
+        self.items = items
+
+
+def _whole(value: Any) -> Any:
+    if isinstance(value, Items):
+        return list(value.items)
+    raise TypeError
+
+
+def dump(value: Any) -> str:
+    """``value`` as indented JSON text, escaped for a terminal (`Items` made whole)."""
+    try:
+        text = orjson.dumps(value, option=orjson.OPT_INDENT_2, default=_whole).decode()
+    except TypeError:  # lone surrogates (orjson refuses them) or a non-JSON value
+        text = json.dumps(value, indent=2, ensure_ascii=False, default=lambda v: _safe_default(v))
+    return escape_json(text)
+
+
+def _safe_default(value: Any) -> Any:
+    return list(value.items) if isinstance(value, Items) else str(value)
+
+
+def _lazy(value: Any) -> bool:
+    return isinstance(value, Items) or type(value) is dict and any(map(_lazy, value.values()))
+
+
+def json_pieces(value: Any, indent: int = 0) -> Iterator[str]:
+    """The text of ``value`` at nesting ``indent`` (spaces), in pieces: a dict holding `Items` key by
+    key, an `Items` item by item, anything else in one piece. A piece's newlines carry the indent:
+    JSON strings hold none raw, so every newline in a dump is its layout's."""
+    pad = " " * indent
+    if isinstance(value, Items):
+        first = True
+        for item in value.items:
+            yield ("[\n" if first else ",\n") + pad + "  " + dump(item).replace("\n", "\n" + pad + "  ")
+            first = False
+        yield "[]" if first else "\n" + pad + "]"
+    elif _lazy(value):
+        last = len(value) - 1
+        yield "{"
+        for k, (key, item) in enumerate(value.items()):
+            yield "\n" + pad + "  " + dump(key) + ": "
+            yield from json_pieces(item, indent + 2)
+            if k < last:
+                yield ","
+        yield "\n" + pad + "}"
+    else:
+        yield dump(value).replace("\n", "\n" + pad) if indent else dump(value)

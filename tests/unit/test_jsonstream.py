@@ -1,0 +1,106 @@
+"""`check --format json` written a piece at a time is the text of the whole object, byte for byte."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from dsh_tui.cli import main
+from dsh_tui.model.diagnosing.diagnosis import diagnose
+from dsh_tui.model.presenting.jsonstream import Items, dump, json_pieces
+from dsh_tui.model.presenting.report import check_json, json_text
+from dsh_tui.model.reading.session import load_session
+from dsh_tui.model.reading.source import LogUnreadable
+
+from ..support.logs import DSH_LOGS, HEADER, crash_records, ev, lines_of
+
+LEAF = st.one_of(st.none(), st.booleans(), st.integers(-2**53, 2**53), st.floats(allow_nan=False, allow_infinity=False),
+                 st.text(max_size=8))  # text: controls, bidi marks and astral characters too (escaped alike)
+VALUE = st.recursive(LEAF, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                   st.dictionaries(st.text(max_size=4), inner, max_size=4)),
+                     max_leaves=20)
+
+
+@st.composite
+def lazy_and_whole(draw, depth: int = 0):
+    """A dict whose values may be `Items` (some nested in a dict), and the same dict with plain lists."""
+    lazy, whole = {}, {}
+    for key in draw(st.lists(st.text(max_size=5), max_size=5, unique=True)):
+        kind = draw(st.sampled_from(["value", "items", "dict"] if depth < 2 else ["value", "items"]))
+        if kind == "items":
+            items = draw(st.lists(VALUE, max_size=4))
+            lazy[key], whole[key] = Items(iter(items)), items
+        elif kind == "dict":
+            lazy[key], whole[key] = draw(lazy_and_whole(depth + 1))
+        else:
+            lazy[key] = whole[key] = draw(VALUE)
+    return lazy, whole
+
+
+@settings(max_examples=300, deadline=None)
+@given(lazy_and_whole())
+def test_pieces_are_the_whole_dump(pair):
+    lazy, whole = pair
+    assert "".join(json_pieces(lazy)) == dump(whole)
+
+
+def test_a_value_orjson_refuses_falls_back_in_its_piece_alone():
+    lone = "a\ud83db"  # a lenient parse keeps a lone surrogate as the log wrote it
+    text = "".join(json_pieces({"ok": 1, "items": Items(iter([{"x": lone}, {"y": "\x1b[31m"}]))}))
+    assert text.encode("utf-8")  # valid UTF-8: the lone surrogate is shown, not written raw
+    back = json.loads(text)
+    assert back["ok"] == 1 and back["items"][1] == {"y": "\x1b[31m"} and "\x1b" not in text
+    assert "U+D83D" in back["items"][0]["x"]
+
+
+def test_items_are_made_as_they_are_written():
+    made = []
+
+    def items():
+        for k in range(3):
+            made.append(k)
+            yield {"k": k}
+    pieces = json_pieces({"a": Items(items()), "b": 2})
+    assert next(pieces) == "{" and made == []
+    "".join(pieces)
+    assert made == [0, 1, 2]
+
+
+def _crash_log(tmp_path, copies: int):
+    """A log with many findings and turns: ``copies`` of the crash records, seqs renumbered."""
+    out, seq = [HEADER], 0
+    for _ in range(copies):
+        for r in crash_records():
+            out.append({**r, "seq": seq})
+            seq += 1
+    out.append(ev("turn/start", seq, {"turn": 2}))
+    p = tmp_path / "session.jsonl"
+    p.write_bytes(b"\n".join(lines_of(out)) + b"\n")
+    return p
+
+
+@pytest.mark.parametrize("copies", [1, 40])
+def test_check_json_lazy_and_whole_agree(tmp_path, capsys, copies):
+    path = _crash_log(tmp_path, copies)
+    log = load_session(path, lenient=True)
+    diag = diagnose(log)
+    whole = json_text(check_json(log, diag))
+    assert "".join(json_pieces(check_json(log, diag, lazy=True))) == whole
+    assert main(["check", "--no-cache", "--no-lineage", "--lenient", "--format", "json", str(path)]) in (0, 1)
+    assert capsys.readouterr().out == whole + "\n"
+
+
+def test_every_shared_log_agrees(tmp_path):
+    logs = sorted(p for p in DSH_LOGS.rglob("*") if p.suffix in (".zstd", ".jsonl") and p.stat().st_size < 8 << 20) \
+        if DSH_LOGS.is_dir() else []
+    if not logs:
+        pytest.skip("shared logs not available (../shared absent)")
+    for path in logs:
+        try:
+            log = load_session(path, lenient=True)
+        except LogUnreadable:  # unreadable ones are check's error path, not its JSON
+            continue
+        diag = diagnose(log)
+        assert "".join(json_pieces(check_json(log, diag, lazy=True))) == json_text(check_json(log, diag)), path
