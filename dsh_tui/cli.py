@@ -106,6 +106,8 @@ def _check(argv: list[str]) -> int:
         return _fail(str(exc), EXIT_USAGE if exc.exit_code == EXIT_USAGE else EXIT_UNREADABLE)
     if note:
         print(f"dsh-tui: {note}", file=sys.stderr)
+    from .memtune import before_big_decode
+    before_big_decode(args.file)
     early = _early_check_helper(args)
     from .model.reading.target import OpenOptions, open_target
     from .model.presenting.report import check_text, write_check_json
@@ -211,9 +213,12 @@ def start_background(path, max_plain: int | None = None) -> dict:
     from .sessions.targets import is_zip_target
     if is_zip_target(path):
         return {}
+    from .memtune import before_big_decode
     from .model.reading.segments import TailHelper
     from .model.reading.tail import start_tail_probe
-    return {"tail_probe": start_tail_probe(path, max_plain), "early_tail": TailHelper.early(path, max_plain)}
+    probe = start_tail_probe(path, max_plain)  # first: the verdict waits on nothing else
+    before_big_decode(path)
+    return {"tail_probe": probe, "early_tail": TailHelper.early(path, max_plain)}
 
 
 def run_ui(argv: list[str]) -> int:
