@@ -337,3 +337,14 @@ def test_a_call_with_a_decided_approval_is_not_said_to_wait(write_jsonl):
                                  ev("approval/decided", 6, {"id": "ap", "outcome": "allowed-once"})]
     diag = diagnose(load_session(write_jsonl(records)))
     assert diag.verdict.call_id == "call_a" and "waiting on approval" not in diag.verdict.message
+
+
+def test_a_result_keeps_its_first_line_and_the_finding_shows_it(write_jsonl):
+    recs = crash_records() + [result(5, "call_a", text="boom: exit 2\nstack line 1\nstack line 2", is_error=True),
+                              result(6, "call_b", text="\nsecond line only", is_error=True)]
+    diag = diagnose(load_session(write_jsonl(recs)))
+    a, b = diag.pairing.tools["call_a"], diag.pairing.tools["call_b"]
+    assert a.result == "boom: exit 2\n" and b.result == "\n"  # the line break kept: a blank first line is still a result
+    f = {x.call_id: x for x in diag.findings if x.call_id}
+    assert f["call_a"].message.endswith(" - boom: exit 2") and "stack" not in f["call_a"].message
+    assert f["call_b"].message.endswith(" - ")

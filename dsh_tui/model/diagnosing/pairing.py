@@ -38,7 +38,7 @@ class Pair:
     turn: Any = None
     step: Any = None
     detail: str = ""  # args preview / outcome / command text
-    result: str = ""  # result preview
+    result: str = ""  # the result preview's first line, with its line break (tool); outcome (approval)
     repaired: bool = False  # the closing result was written by dsh's crash repair
     seqs: dict = field(default_factory=dict)  # role -> seq
     # Why a tool call left dsh's pending set without a result ("step/end at seq 12"); for a
@@ -179,7 +179,9 @@ def feed_facts(out: Pairing, facts: list[Fact]) -> None:
             p.seqs["result"] = seq
             err = err or {}
             p.code = err.get("code") if isinstance(err.get("code"), str) else None
-            p.result = text or ""
+            # Its first line (with its line break: truthy as the whole) is all that is ever shown of it
+            # (findings, the pairs view): ~200 bytes less a call on a 10M-event log's 100k+ calls.
+            p.result = text.splitlines(True)[0] if text else ""
             if p.code in REPAIR_CODES:
                 p.status, p.repaired = p.code, True
             elif p.code or is_error:
