@@ -143,3 +143,14 @@ def test_shared_logs_read_as_with_every_fact(rel, monkeypatch, isolated_xdg):
             _kept(path, True)
         return
     _assert_same(path, log, diag)
+
+
+def test_a_fact_holds_one_int_for_its_index_and_an_equal_seq(tmp_path):
+    """What the diagnosis keeps of a fact (pairs, findings, timing) holds its seq: where it equals the
+    index, as on every log without a gap, one object serves both."""
+    path = tmp_path / "session.jsonl"
+    write_synthetic(path, 3000)
+    facts = load_session(path).res.facts
+    # Small ints are shared anyway; a chunk run's fact is made on the hot path, which is left alone.
+    shared = [f for f in facts if f[1] == f[2] and f[1] > 256 and f[0] != "assistant/chunk run"]
+    assert len(shared) > 100 and all(f[1] is f[2] for f in shared)

@@ -315,7 +315,10 @@ class Scanner:
             seq = obj.get("seq")
             if not projected and seq != expected:
                 expected = self._on_gap(rec, nev, expected, seq)
-            seq = expected  # by position in projected logs; resynchronised on gaps otherwise
+            # By position in projected logs; resynchronised on gaps otherwise. Where it equals the index
+            # (until a gap, always) the facts carry one int object for both: pairs, findings and timing
+            # keep hundreds of thousands of them on a big log.
+            seq = nev if expected == nev else expected
             expected += 1
             if len(obj) > 4 and not ENVELOPE_KEYS.issuperset(obj) and len(res.envelope_issues) < 50:
                 extra = sorted(set(obj) - ENVELOPE_KEYS)
