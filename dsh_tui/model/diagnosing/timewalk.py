@@ -14,6 +14,7 @@ from typing import Any
 
 from ..reading.facts import (CHUNKS, R_EVENTS, R_FIRST, R_GAP, R_GAP_AT, R_LAST, R_STEP, R_TURN, R_UNTIMED,
                              TIME_KEY)
+from .interning import shared_name
 from .packed import PACK_AT, PackedList, columns
 from .timing import CommandTiming, ModelCall, Timing, ToolTiming, TurnTiming, note
 
@@ -213,7 +214,7 @@ class _Walk:
         self.close_call("")
 
     def tool_call(self, t, index, seq, d) -> None:
-        tool = ToolTiming(d[2], d[3], d[0], d[1], index, seq, d[-1])
+        tool = ToolTiming(d[2], shared_name(d[3]), d[0], d[1], index, seq, d[-1])
         key = d[2] if type(d[2]) is str else _key(d[2])
         earlier = self.tools.get(key)
         if earlier is not None:

@@ -21,6 +21,7 @@ from operator import attrgetter, itemgetter
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
+from .interning import shared_name
 from .packed import PackedList, columns
 
 STALL_MS = 30_000  # default threshold of the "stall" anomaly: a gap between a call's outputs longer than this
@@ -200,9 +201,10 @@ def _span(a: int | None, b: int | None) -> int | None:
     return b - a
 
 
-CALL_INTS = ("index", "seq", "start", "attempt_start", "first_output", "last_output", "end", "end_index", "chunks",
-             "untimed", "output_tokens", "stall_ms", "stall_index")
-TOOL_INTS = ("index", "seq", "start", "end", "end_index", "approval_ms")
+# A turn and step are ints but for a crafted log's (kept in the list's ``odd``, as they are).
+CALL_INTS = ("turn", "step", "index", "seq", "start", "attempt_start", "first_output", "last_output", "end",
+             "end_index", "chunks", "untimed", "output_tokens", "stall_ms", "stall_index")
+TOOL_INTS = ("turn", "step", "index", "seq", "start", "end", "end_index", "approval_ms")
 
 
 CALL_SPARSE, TOOL_SPARSE = ("retries", "missing"), ("missing",)
@@ -420,10 +422,11 @@ class Timing:
             tools = PackedList.from_plain(ToolTiming, TOOL_INTS, TOOL_SPARSE, tools)
         except ValueError:
             return cls(missing=["no timing in this diagnosis"])
+        tools.objs["name"] = list(map(shared_name, tools.objs["name"]))  # one str a name, as the pass keeps them
         return cls(calls, tools, [CommandTiming(*c) for c in commands], [TurnTiming(*t) for t in turns], marks, missing)
 
 
-PLAIN_VERSION = 2  # 2: model and tool calls as columns
+PLAIN_VERSION = 3  # 2: model and tool calls as columns; 3: their turn and step as int columns
 _FIELDS = {cls: attrgetter(*(f.name for f in fields(cls))) for cls in (ModelCall, ToolTiming, CommandTiming, TurnTiming)}
 
 
