@@ -1,4 +1,4 @@
-"""One str object per distinct tool name.
+"""One str object per distinct tool name (or turn-end reason).
 
 A big log repeats a few tool names ~100k times, each parsed into a str of its own; the pairing's and
 the timing's records keep one each. Interned, they share one: what is kept is a pointer.

@@ -157,7 +157,7 @@ class _Walk:
     def turn_end(self, t, index, seq, d) -> None:
         time = d[-1]
         self.close_call("its turn ended")
-        reason = d[1].get("kind") if isinstance(d[1], dict) else None
+        reason = shared_name(d[1].get("kind")) if isinstance(d[1], dict) else None  # (the diagnosis keeps it too)
         if reason != "completed":
             self.mark("turn-end", index)
         turn = self.turn
