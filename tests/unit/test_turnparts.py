@@ -35,7 +35,7 @@ def _timing() -> Timing:
 def test_positions_that_run_on_are_a_range_else_a_list():
     assert positions([]) is NO_POSITIONS
     assert positions([4]) == range(4, 5) and positions([3, 4, 5]) == range(3, 6)
-    for odd in ([3, 5], [5, 4], [2, 2, 3]):
+    for odd in ([3, 5], [5, 4], [2, 2, 3], [7, 9, 10]):
         got = positions(odd)
         assert type(got) is list and got == odd
 
@@ -73,11 +73,11 @@ def test_the_split_reads_as_a_dict():
     with pytest.raises(KeyError):
         split[0]
     assert _timing().turns[1].split == {"approval_ms": 0, "tool_ms": 0, "retry_ms": 0, "model_ms": 0, "idle_ms": 10}
-    empty = Split()  # (no wall time)
+    empty = Split("q")  # (no wall time)
     assert empty == {} and not empty and empty.get("idle_ms", 0) == 0 and list(empty) == [] and empty.items() == []
     with pytest.raises(KeyError):
         NO_SPLIT["idle_ms"]
-    assert Split(split.values()) == split and Split() == NO_SPLIT and split != NO_SPLIT and split != [1]
+    assert Split("q", split.values()) == split and Split("q") == NO_SPLIT and split != NO_SPLIT and split != [1]
 
 
 def test_turns_round_trip_through_the_cache_form():

@@ -10,11 +10,11 @@ name), commands by commandId.
 
 from __future__ import annotations
 
+from sys import intern
 from typing import Any
 
 from ..reading.facts import (CHUNKS, R_EVENTS, R_FIRST, R_GAP, R_GAP_AT, R_LAST, R_STEP, R_TURN, R_UNTIMED,
                              TIME_KEY)
-from .interning import shared_name
 from .packed import PACK_AT, PackedList, columns
 from .timing import CommandTiming, ModelCall, Timing, ToolTiming, TurnTiming, note
 from .turnparts import NO_SPLIT, Split, positions
@@ -150,14 +150,17 @@ class _Walk:
     # -- the walk ----------------------------------------------------------------------------
     def turn_start(self, t, index, seq, d) -> None:
         self.close_turn("a new turn/start came first")
-        self.turn = TurnTiming(d[0], index, seq, start=d[-1], calls=[], tools=[])  # (ranges once closed)
+        # Every field up to its split given, by position: no default made only to be replaced at its close.
+        self.turn = TurnTiming(d[0], index, seq, d[-1], None, None, True, [], [], (), NO_SPLIT)
         self.turn_calls, self.turn_tools = [], []
         self.out.turns.append(self.turn)
 
     def turn_end(self, t, index, seq, d) -> None:
         time = d[-1]
         self.close_call("its turn ended")
-        reason = shared_name(d[1].get("kind")) if isinstance(d[1], dict) else None  # (the diagnosis keeps it too)
+        reason = d[1].get("kind") if isinstance(d[1], dict) else None
+        if type(reason) is str:
+            reason = intern(reason)  # (interning.py, inlined: the diagnosis keeps the same kind)
         if reason != "completed":
             self.mark("turn-end", index)
         turn = self.turn
@@ -167,9 +170,6 @@ class _Walk:
         if time is None:
             note(turn, "its turn/end has no time")
         self.turn = None
-        self.closed(turn)
-
-    def closed(self, turn: TurnTiming) -> None:
         turn.split = split_turn(self.out, turn, self.turn_calls, self.turn_tools)
         turn.calls, turn.tools = positions(turn.calls), positions(turn.tools)
 
@@ -189,7 +189,8 @@ class _Walk:
         times = [t for t in times if t is not None]
         turn.end = max(times) if times else None
         note(turn, f"no turn/end ({why}): timed to its last event")
-        self.closed(turn)
+        turn.split = split_turn(self.out, turn, self.turn_calls, self.turn_tools)
+        turn.calls, turn.tools = positions(turn.calls), positions(turn.tools)
 
     def step_start(self, t, index, seq, d) -> None:
         if self.call is not None:
@@ -219,7 +220,10 @@ class _Walk:
         self.close_call("")
 
     def tool_call(self, t, index, seq, d) -> None:
-        tool = ToolTiming(d[2], shared_name(d[3]), d[0], d[1], index, seq, d[-1])
+        name = d[3]
+        if type(name) is str:
+            name = intern(name)  # (interning.py, inlined: one a tool call)
+        tool = ToolTiming(d[2], name, d[0], d[1], index, seq, d[-1])
         key = d[2] if type(d[2]) is str else _key(d[2])
         earlier = self.tools.get(key)
         if earlier is not None:
@@ -437,7 +441,8 @@ def split_turn(timing: Timing, turn: TurnTiming, calls: list | None = None, tool
             break
         spent[rank] += b - a
         reach = b
-    return Split((*spent, (hi - lo) - sum(spent)))  # and idle
+    spent.append((hi - lo) - sum(spent))  # idle
+    return Split("q", spent)
 
 
 def _sweep(spans: list, lo: int) -> list[int]:

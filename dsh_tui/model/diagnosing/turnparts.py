@@ -20,22 +20,21 @@ NO_POSITIONS = range(0)  # a turn without calls (or tools): shared, as a range c
 
 
 def positions(items: list) -> range | list:
-    """A closed turn's positions in the timing's calls (or tools): a range when they run on, which
-    they do (each is the next position when appended); a list that does not stays one."""
+    """A closed turn's positions in the timing's calls (or tools), appended in increasing order: a range
+    when they run on, which they do (each is the next position when appended); a list that skips stays
+    one. (Increasing, they run on exactly when the last is the first plus their number less one.)"""
     if not items:
         return NO_POSITIONS
-    lo, hi = items[0], items[-1] + 1
-    return range(lo, hi) if hi - lo == len(items) and all(map(int.__lt__, items, items[1:])) else items
+    lo = items[0]
+    return range(lo, items[-1] + 1) if items[-1] - lo + 1 == len(items) else items
 
 
 class Split(array):
     """A turn's wall time by activity (ms a key of SPLIT_KEYS; empty: no wall time), read as the dict
-    it stands for is: ``get``, ``[key]``, keys, values, items, iteration over its keys, ``==`` a dict."""
+    it stands for is: ``get``, ``[key]``, keys, values, items, iteration over its keys, ``==`` a dict.
+    Made as an array is, ``Split("q", figures)`` (no __new__ of its own: the pass makes one a turn)."""
 
     __slots__ = ()
-
-    def __new__(cls, values: Any = ()) -> Split:
-        return super().__new__(cls, "q", values)
 
     def __getitem__(self, key: str) -> int:
         k = _AT.get(key) if type(key) is str else None
@@ -77,7 +76,7 @@ class Split(array):
         return repr(dict(self.items()))
 
 
-NO_SPLIT = Split()  # a turn without wall time (shared: nothing changes a split once made)
+NO_SPLIT = Split("q")  # a turn without wall time (shared: nothing changes a split once made)
 
 
 # -- the index cache's form (timing.py's Timing.plain / from_plain) ------------------------------------
@@ -103,7 +102,7 @@ def split_plain(s: Any) -> list:
 def split_from_plain(s: Any) -> Split:
     if not (type(s) is list and len(s) in (0, len(SPLIT_KEYS)) and all(type(v) is int and v in _INT64 for v in s)):
         raise ValueError("not a turn's split")
-    return Split(s) if s else NO_SPLIT
+    return Split("q", s) if s else NO_SPLIT
 
 
 def approvals_from_plain(a: Any) -> list | tuple:
