@@ -8,7 +8,8 @@ import pytest
 
 from dsh_tui.model.diagnosing import packed, timewalk
 from dsh_tui.model.diagnosing.packed import NONE, ODD, PackedList
-from dsh_tui.model.diagnosing.timing import CALL_INTS, ModelCall, ToolTiming, Timing, call_list, tool_list
+from dsh_tui.model.diagnosing.timing import (CALL_INTS, PLAIN_VERSION, ModelCall, ToolTiming, Timing, call_list,
+                                            tool_list)
 from dsh_tui.model.presenting.timing_text import timing_json
 from dsh_tui.model.reading.open import OpenOptions, open_file
 
@@ -121,8 +122,61 @@ def test_the_cache_carries_calls_as_columns_and_checks_them() -> None:
     for change in (lambda c: c.__setitem__(1, 41),  # a length the columns do not have
                    lambda c: c[2].__setitem__("start", array("i", [0] * 40)),  # not int64
                    lambda c: c[2].pop("seq"),  # a column missing
-                   lambda c: c[4]["turn"].pop(),  # a short list
+                   lambda c: c[4]["start_from"].pop(),  # a short list
                    lambda c: c[5]["missing"].__setitem__(40, ["x"]),  # a note past the end
                    lambda c: c[3].append(["start", 2, 7]),  # an odd value where the column holds no marker
                    lambda c: c.__setitem__(0, "rows")):
         assert broken(change).missing == ["no timing in this diagnosis"]
+
+
+def test_turn_and_step_are_int_columns_that_keep_a_crafted_value_as_it_is() -> None:
+    odd = [True, False, 1.0, "3", ["x"], {"k": 1}, 2**64, -(2**63), None, 7]
+    items = [ModelCall(odd[k % len(odd)], odd[(k + 3) % len(odd)], k, k) for k in range(30)]
+    tools = [ToolTiming(f"c{k}", None, odd[k % len(odd)], odd[(k + 5) % len(odd)], k, k) for k in range(30)]
+    calls, tool_rows = call_list(items), tool_list(tools)
+    calls.pack()
+    tool_rows.pack()
+    assert "turn" in calls.ints and "step" in tool_rows.ints and "turn" not in calls.objs
+    again = Timing.from_plain(Timing(calls, tool_rows).plain())
+    for got in (list(calls), list(again.calls)):
+        assert [(type(c.turn), c.turn, type(c.step), c.step) for c in got] == \
+            [(type(c.turn), c.turn, type(c.step), c.step) for c in items]
+    for got in (list(tool_rows), list(again.tools)):
+        assert [(type(t.turn), t.turn, type(t.step), t.step) for t in got] == \
+            [(type(t.turn), t.turn, type(t.step), t.step) for t in tools]
+    assert calls.column("turn") == [c.turn for c in items] and type(calls.column("turn")[0]) is bool
+
+
+def test_a_column_of_plain_ints_packs_a_bool_apart() -> None:
+    got = call_list([ModelCall(1, 2, 3, 4)] * 5 + [ModelCall(True, 2, 3, 4)])
+    got.pack()
+    assert got.odd == {("turn", 5): True} and got[5].turn is True and got[0].turn == 1
+    assert packed._cells([1, None, 3]) == packed.array("q", [1, NONE, 3])
+    assert packed._cells([1, True]) is None and packed._cells([1, 2.0]) is None and packed._cells([2**63]) is None
+
+
+def test_tool_names_are_one_object_a_name() -> None:
+    names = ["read_" + str(k % 2) for k in range(6)] + [None, 1, True, ["x"]]
+    tools = [ToolTiming(f"c{k}", name, 1, 1, k, k) for k, name in enumerate(names)]
+    again = Timing.from_plain(Timing(call_list(), tool_list(tools)).plain())
+    got = [t.name for t in again.tools]
+    assert got == names and [type(n) for n in got] == [type(n) for n in names]
+    assert len({id(n) for n in got[:6]}) == 2
+    path = shared_log("large/medium-4550-events__session.jsonl.zstd")
+    _log, diag = open_file(path, OpenOptions(use_cache=False, write_cache=False))
+    walked = [t.name for t in diag.timing.tools]
+    assert len({id(n) for n in walked}) == len(set(walked))
+    assert len(walked) > len(set(walked))
+    pairs = diag.pairing.tools
+    assert all(pairs[t.call_id].name is t.name for t in diag.timing.tools)  # the pairing's the same objects
+
+
+def test_the_cache_form_of_an_older_layout_reads_as_no_timing() -> None:
+    timing = Timing(call_list(_calls()), tool_list([ToolTiming("c", "read", 1, 2, 3, 4)]))
+    plain = timing.plain()
+    assert plain[0] == PLAIN_VERSION
+    assert Timing.from_plain((PLAIN_VERSION - 1, *plain[1:])).missing == ["no timing in this diagnosis"]
+    calls = list(plain[1])
+    calls[2] = {k: v for k, v in calls[2].items() if k not in ("turn", "step")}  # turn and step as objects (v2)
+    calls[4] = {**calls[4], "turn": [c.turn for c in _calls()], "step": [c.step for c in _calls()]}
+    assert Timing.from_plain((PLAIN_VERSION, tuple(calls), *plain[2:])).missing == ["no timing in this diagnosis"]

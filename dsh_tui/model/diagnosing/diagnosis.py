@@ -24,6 +24,7 @@ from .findings import (ADVICE, ALL_KINDS, FAILURE_KINDS, REPAIR_KINDS, TOOL_KIND
                        command_and_approval_findings, event_findings, integrity_findings, retry_findings,
                        tool_findings, tool_set_findings, turn_end_finding)
 from ..reading.gcpause import gc_paused
+from .interning import shared_name
 from .notes import Notes, take_notes
 from .pairing import Pair, Pairing, close_pairing, feed_facts
 from ..reading.session import SessionLog
@@ -158,7 +159,7 @@ def _diagnose(log: SessionLog, head: Head | None) -> Diagnosis:
 
 
 def _reason_kind(reason: Any) -> Any:
-    return reason.get("kind") if isinstance(reason, dict) else None
+    return shared_name(reason.get("kind")) if isinstance(reason, dict) else None  # (one str a kind: the timing's too)
 
 
 def _rank(kind: str) -> int:

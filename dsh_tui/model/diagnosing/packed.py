@@ -29,6 +29,20 @@ _FROM_ROW = {NONE: None}
 PACK_AT = 16384
 
 
+_INTS = frozenset({int, type(None)})  # the types a column takes by C loops (not bool: True is not 1 here)
+
+
+def _cells(values: list) -> array | None:
+    """``values`` as an int column by C loops, or None when some need a cell of their own (`_cell`):
+    not an int (a bool, a float, a string), past int64, or equal to a marker."""
+    if not _INTS.issuperset(map(type, values)) or NONE in values or ODD in values:
+        return None
+    try:
+        return array("q", map(_TO_ROW.get, values, values))
+    except OverflowError:
+        return None
+
+
 def _cell(v: Any) -> int:
     """An int column's cell for ``v``: NONE for None, ODD for what must be kept apart (not an int, past
     int64, or equal to a marker), else ``v``."""
@@ -114,12 +128,10 @@ class PackedList:
         base = self.packed
         for name, col in self.ints.items():
             values = list(map(attrgetter(name), batch))
-            try:
-                if NONE in values or ODD in values:  # a crafted value equal to a marker
-                    raise OverflowError
-                col.extend(map(_TO_ROW.get, values, values))
-            except (TypeError, OverflowError):  # a value past int64 or not an int: this batch cell by cell
-                del col[base:]
+            cells = _cells(values)
+            if cells is not None:
+                col.extend(cells)
+            else:  # an odd value (a crafted log's): this batch cell by cell
                 for k, v in enumerate(values, base):
                     col.append(NONE)
                     self._set_int(name, col, k, v)
@@ -178,11 +190,8 @@ class PackedList:
         n, ints, odd = len(self), {}, []
         for name in self.ints:
             values = self.column(name)
-            try:
-                if NONE in values or ODD in values:
-                    raise OverflowError
-                col = array("q", map(_TO_ROW.get, values, values))
-            except (TypeError, OverflowError):  # an odd value (packed.odd): this column cell by cell
+            col = _cells(values)
+            if col is None:  # an odd value (packed.odd): this column cell by cell
                 col = array("q")
                 for k, v in enumerate(values):
                     cell = _cell(v)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..reading.facts import Fact
+from .interning import shared_name
 
 REPAIR_CODES = ("TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN")
 
@@ -104,7 +105,7 @@ def _tool_pair(tools: dict[str, Pair], cid: str, name: Any, turn: Any, step: Any
     """The pair for ``cid``, created on first sight (from a tool-call block or a tool/call)."""
     p = tools.get(cid)
     if p is None:
-        p = tools[cid] = Pair("tool", cid, name, turn=turn, step=step)
+        p = tools[cid] = Pair("tool", cid, shared_name(name), turn=turn, step=step)
     return p
 
 
@@ -159,7 +160,7 @@ def feed_facts(out: Pairing, facts: list[Fact]) -> None:
             p = _tool_pair(tools, cid, name, turn, step)
             p.open = index
             p.seqs["call"] = seq
-            p.name = name or p.name
+            p.name = shared_name(name) or p.name
             p.detail = args or p.detail
             out.tool_set[cid] = latest_tools
             if cid in st.pending:

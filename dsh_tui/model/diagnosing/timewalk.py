@@ -10,12 +10,14 @@ name), commands by commandId.
 
 from __future__ import annotations
 
+from sys import intern
 from typing import Any
 
 from ..reading.facts import (CHUNKS, R_EVENTS, R_FIRST, R_GAP, R_GAP_AT, R_LAST, R_STEP, R_TURN, R_UNTIMED,
                              TIME_KEY)
 from .packed import PACK_AT, PackedList, columns
 from .timing import CommandTiming, ModelCall, Timing, ToolTiming, TurnTiming, note
+from .turnparts import NO_SPLIT, Split, positions
 
 _SAFE = 2**53 - 1
 _UNPAIRED_TOOL = frozenset({"unpaired", "TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN", "result-without-call"})
@@ -148,7 +150,8 @@ class _Walk:
     # -- the walk ----------------------------------------------------------------------------
     def turn_start(self, t, index, seq, d) -> None:
         self.close_turn("a new turn/start came first")
-        self.turn = TurnTiming(d[0], index, seq, start=d[-1])
+        # Every field up to its split given, by position: no default made only to be replaced at its close.
+        self.turn = TurnTiming(d[0], index, seq, d[-1], None, None, True, [], [], (), NO_SPLIT)
         self.turn_calls, self.turn_tools = [], []
         self.out.turns.append(self.turn)
 
@@ -156,6 +159,8 @@ class _Walk:
         time = d[-1]
         self.close_call("its turn ended")
         reason = d[1].get("kind") if isinstance(d[1], dict) else None
+        if type(reason) is str:
+            reason = intern(reason)  # (interning.py, inlined: the diagnosis keeps the same kind)
         if reason != "completed":
             self.mark("turn-end", index)
         turn = self.turn
@@ -166,6 +171,7 @@ class _Walk:
             note(turn, "its turn/end has no time")
         self.turn = None
         turn.split = split_turn(self.out, turn, self.turn_calls, self.turn_tools)
+        turn.calls, turn.tools = positions(turn.calls), positions(turn.tools)
 
     def close_turn(self, why: str) -> None:
         """An open turn is timed to the last time its calls, tools and approvals show."""
@@ -184,6 +190,7 @@ class _Walk:
         turn.end = max(times) if times else None
         note(turn, f"no turn/end ({why}): timed to its last event")
         turn.split = split_turn(self.out, turn, self.turn_calls, self.turn_tools)
+        turn.calls, turn.tools = positions(turn.calls), positions(turn.tools)
 
     def step_start(self, t, index, seq, d) -> None:
         if self.call is not None:
@@ -213,7 +220,10 @@ class _Walk:
         self.close_call("")
 
     def tool_call(self, t, index, seq, d) -> None:
-        tool = ToolTiming(d[2], d[3], d[0], d[1], index, seq, d[-1])
+        name = d[3]
+        if type(name) is str:
+            name = intern(name)  # (interning.py, inlined: one a tool call)
+        tool = ToolTiming(d[2], name, d[0], d[1], index, seq, d[-1])
         key = d[2] if type(d[2]) is str else _key(d[2])
         earlier = self.tools.get(key)
         if earlier is not None:
@@ -251,8 +261,12 @@ class _Walk:
         if ask is None:
             return
         asked, at, cid, turn = ask
-        if turn is not None:
-            turn.approvals.append([asked, time, at, outcome if isinstance(outcome, str) else repr(outcome)])
+        if turn is not None:  # (its turn may be closed: an approval is decided after it ended)
+            a = [asked, time, at, outcome if isinstance(outcome, str) else repr(outcome)]
+            if turn.approvals:
+                turn.approvals.append(a)
+            else:
+                turn.approvals = [a]  # an empty tuple until the first (most turns have none)
         tool = self.tools.get(cid) if cid is not None else None
         if tool is not None and asked is not None and time is not None and time >= asked:
             tool.approval_ms = (tool.approval_ms or 0) + time - asked
@@ -375,20 +389,18 @@ def _lower_bound(start: int | None, last: int | None) -> str:
     return f" (ran at least {last - start:,} ms, to the log's last time)"
 
 
-_ORDER = ("approval", "tool", "retry", "model")  # what a moment counts as when several are going on
+# What a moment counts as when several are going on (a Split's figures are these, then idle: SPLIT_KEYS).
+_ORDER = ("approval", "tool", "retry", "model")
 
 
-_SPLIT_KEYS = tuple(f"{name}_ms" for name in _ORDER)
-
-
-def split_turn(timing: Timing, turn: TurnTiming, calls: list | None = None, tools: list | None = None) -> dict:
+def split_turn(timing: Timing, turn: TurnTiming, calls: list | None = None, tools: list | None = None) -> Split:
     """The turn's wall time by activity (module docstring); empty when it has no wall time.
     ``calls``, ``tools``: the turn's records, when the caller holds them (else read from ``timing``)."""
     lo, hi = turn.start, turn.end
     if lo is None or hi is None or hi < lo:
         if lo is not None and hi is not None:
             note(turn, f"the clock ran backwards: turn/end {lo - hi:,} ms before turn/start")
-        return {}
+        return NO_SPLIT
     if calls is None:
         calls = [timing.calls[k] for k in turn.calls]
     if tools is None:
@@ -429,9 +441,8 @@ def split_turn(timing: Timing, turn: TurnTiming, calls: list | None = None, tool
             break
         spent[rank] += b - a
         reach = b
-    split = dict(zip(_SPLIT_KEYS, spent))
-    split["idle_ms"] = (hi - lo) - sum(spent)
-    return split
+    spent.append((hi - lo) - sum(spent))  # idle
+    return Split("q", spent)
 
 
 def _sweep(spans: list, lo: int) -> list[int]:

@@ -21,7 +21,9 @@ from operator import attrgetter, itemgetter
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
+from .interning import shared_name
 from .packed import PackedList, columns
+from .turnparts import NO_POSITIONS, NO_SPLIT, Split, records_from_plain, turn_plain
 
 STALL_MS = 30_000  # default threshold of the "stall" anomaly: a gap between a call's outputs longer than this
 
@@ -124,10 +126,11 @@ class TurnTiming:
     end: int | None = None  # its turn/end, else (open) its last event's time
     reason: Any = None  # the turn/end reason kind; None while open
     open: bool = True
-    calls: list = field(default_factory=list)  # positions in Timing.calls
-    tools: list = field(default_factory=list)  # positions in Timing.tools
-    approvals: list = field(default_factory=list)  # [asked time, decided time, asked index, outcome]
-    split: dict = field(default_factory=dict)  # model/retry/tool/approval/idle ms (empty: no wall time)
+    calls: range | list = NO_POSITIONS  # positions in Timing.calls (a range once closed: turnparts.py)
+    tools: range | list = NO_POSITIONS  # positions in Timing.tools
+    approvals: list | tuple = ()  # [asked time, decided time, asked index, outcome] (a list once there is one)
+    # model/retry/tool/approval/idle ms, empty without a wall time: a turnparts.Split (a dict's stand-in)
+    split: Split | dict = field(default_factory=lambda: NO_SPLIT)
     missing: list | tuple = ()
 
     @property
@@ -200,9 +203,10 @@ def _span(a: int | None, b: int | None) -> int | None:
     return b - a
 
 
-CALL_INTS = ("index", "seq", "start", "attempt_start", "first_output", "last_output", "end", "end_index", "chunks",
-             "untimed", "output_tokens", "stall_ms", "stall_index")
-TOOL_INTS = ("index", "seq", "start", "end", "end_index", "approval_ms")
+# A turn and step are ints but for a crafted log's (kept in the list's ``odd``, as they are).
+CALL_INTS = ("turn", "step", "index", "seq", "start", "attempt_start", "first_output", "last_output", "end",
+             "end_index", "chunks", "untimed", "output_tokens", "stall_ms", "stall_index")
+TOOL_INTS = ("turn", "step", "index", "seq", "start", "end", "end_index", "approval_ms")
 
 
 CALL_SPARSE, TOOL_SPARSE = ("retries", "missing"), ("missing",)
@@ -406,9 +410,8 @@ class Timing:
         Model and tool calls go as columns (packed.py): a big log has hundreds of thousands."""
         calls, tools = (x if isinstance(x, PackedList) else make(x) for x, make in ((self.calls, call_list),
                                                                                     (self.tools, tool_list)))
-        return (PLAIN_VERSION, calls.plain(), tools.plain(),
-                *[list(map(_FIELDS[cls], items)) for cls, items in ((CommandTiming, self.commands),
-                                                                    (TurnTiming, self.turns))], self.marks, self.missing)
+        return (PLAIN_VERSION, calls.plain(), tools.plain(), list(map(_FIELDS[CommandTiming], self.commands)),
+                list(map(turn_plain, map(_FIELDS[TurnTiming], self.turns))), self.marks, self.missing)
 
     @classmethod
     def from_plain(cls, plain: Any) -> Timing:
@@ -418,12 +421,14 @@ class Timing:
         try:
             calls = PackedList.from_plain(ModelCall, CALL_INTS, CALL_SPARSE, calls)
             tools = PackedList.from_plain(ToolTiming, TOOL_INTS, TOOL_SPARSE, tools)
+            commands, turns = records_from_plain(CommandTiming, TurnTiming, commands, turns, len(calls), len(tools))
         except ValueError:
             return cls(missing=["no timing in this diagnosis"])
-        return cls(calls, tools, [CommandTiming(*c) for c in commands], [TurnTiming(*t) for t in turns], marks, missing)
+        tools.objs["name"] = list(map(shared_name, tools.objs["name"]))  # one str a name, as the pass keeps them
+        return cls(calls, tools, commands, turns, marks, missing)
 
 
-PLAIN_VERSION = 2  # 2: model and tool calls as columns
+PLAIN_VERSION = 4  # 2: model and tool calls as columns; 3: their turn and step as int columns; 4: turns' parts
 _FIELDS = {cls: attrgetter(*(f.name for f in fields(cls))) for cls in (ModelCall, ToolTiming, CommandTiming, TurnTiming)}
 
 
