@@ -36,7 +36,8 @@ from typing import Any
 from ... import __version__
 from . import privatedir
 
-FORMAT = 13  # 13: the timing's model and tool calls as columns (arrays);
+FORMAT = 14  # 14: the timing's turn and step columns, compact turns (an older entry would read as no timing);
+# 13: the timing's model and tool calls as columns (arrays);
 # 12: facts carry their event's time, the diagnosis its clock (timing);
 # 11: data only, authenticated (cachecodec, HMAC); 10: a call's usage is its last
 CHUNK = 1024 * 1024
