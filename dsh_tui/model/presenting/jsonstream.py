@@ -30,9 +30,15 @@ class Items:
 
 
 def _whole(value: Any) -> Any:
+    """What a serialiser writes for a value it does not know: an `Items`' list; anything else refused."""
     if isinstance(value, Items):
         return list(value.items)
     raise TypeError
+
+
+def _whole_or_text(value: Any) -> Any:
+    """The standard library's fallback: an `Items`' list, anything else as its str."""
+    return list(value.items) if isinstance(value, Items) else str(value)
 
 
 def dump(value: Any) -> str:
@@ -40,12 +46,8 @@ def dump(value: Any) -> str:
     try:
         text = orjson.dumps(value, option=orjson.OPT_INDENT_2, default=_whole).decode()
     except TypeError:  # lone surrogates (orjson refuses them) or a non-JSON value
-        text = json.dumps(value, indent=2, ensure_ascii=False, default=lambda v: _safe_default(v))
+        text = json.dumps(value, indent=2, ensure_ascii=False, default=_whole_or_text)
     return escape_json(text)
-
-
-def _safe_default(value: Any) -> Any:
-    return list(value.items) if isinstance(value, Items) else str(value)
 
 
 def _lazy(value: Any) -> bool:
