@@ -61,7 +61,8 @@ def test_odd_values_come_back_as_they_were():
 
 
 def test_dataclasses_are_built_by_their_constructor_and_shared_ones_stay_shared():
-    pair = Pair("tool", "c1", "bash", seqs={"call": 3})
+    pair = Pair("tool", "c1", "bash")
+    pair.set_seq("o", 3)
     back = roundtrip({"tools": {"c1": pair}, "pending": {"c1": pair}, "list": [pair]})
     assert back["tools"]["c1"] == pair and type(back["tools"]["c1"]) is Pair
     assert back["pending"]["c1"] is back["tools"]["c1"] is back["list"][0]

@@ -136,10 +136,10 @@ def tool_findings(pairing: Pairing, found: list[Finding], torn=None) -> None:
 def tool_set_findings(pairing: Pairing, found: list[Finding]) -> None:
     """A tool the latest request/header did not offer. Whether a subagent child calls it is the
     lineage's to say (lineage.link_findings); the advice covers the case where none does."""
-    for cid, tools in pairing.tool_set.items():
-        p = pairing.tools[cid]
+    for cid, p in pairing.tools.items():
+        tools = p.offered
         if isinstance(tools, tuple) and p.name is not None and p.name not in tools:
-            found.append(Finding("NOT_IN_TOOL_SET", p.open, p.seqs.get("call"),
+            found.append(Finding("NOT_IN_TOOL_SET", p.open, p.seq_open,
                                  f"tool {p.name!r} is not in this session's tool set (latest request/header)",
                                  severity="warning", call_id=cid, name=p.name, turn=p.turn, step=p.step))
 

@@ -132,6 +132,6 @@ def _tool_set_step(diag) -> Step:
         if any(f.child_session is None for f in outside):
             lines.append(outside[0].advice or "")
         return Step(5, title, "warn", lines, outside[0].index)
-    if not any(isinstance(t, tuple) for t in diag.pairing.tool_set.values()):
+    if not any(isinstance(p.offered, tuple) for p in diag.pairing.tools.values()):
         return Step(5, title, "info", ["no request/header tool list before the calls: cannot check"])
     return Step(5, title, "ok", ["every called tool is in the tool set"])
