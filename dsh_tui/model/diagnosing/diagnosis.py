@@ -24,7 +24,6 @@ from .findings import (ADVICE, ALL_KINDS, FAILURE_KINDS, REPAIR_KINDS, TOOL_KIND
                        command_and_approval_findings, event_findings, integrity_findings, retry_findings,
                        tool_findings, tool_set_findings, turn_end_finding)
 from ..reading.gcpause import gc_paused
-from .interning import shared_name
 from .notes import Notes, take_notes
 from .pairing import Pair, Pairing, close_pairing, feed_facts
 from ..reading.session import SessionLog
@@ -135,7 +134,7 @@ def _diagnose(log: SessionLog, head: Head | None) -> Diagnosis:
     tool_findings(pairing, found, log.raw.torn)
     tool_set_findings(pairing, found)
     command_and_approval_findings(pairing, found)
-    found += [x for x in map(turn_end_finding, notes.turn_ends) if x is not None]
+    found += [x for x in map(turn_end_finding, notes.bad_turn_ends) if x is not None]
     retry_findings(notes, st.open_turn, found)
     event_findings(notes, st.open_turn_index, found)
     if st.open_turn_index is not None:
@@ -153,13 +152,9 @@ def _diagnose(log: SessionLog, head: Head | None) -> Diagnosis:
                      compute_usage(log, head.tally),
                      notes.preset[0] if notes.preset else log.header.get("agentPreset"),
                      st.open_turn, notes.latest_tools, notes.descriptor, bool(log.raw.corruption or log.res.corruption),
-                     _closers(log, pairing), [(f[3][0], _reason_kind(f[3][1])) for f in notes.turn_ends], runs)
+                     _closers(log, pairing), notes.turn_ends, runs)
     diag.__dict__["timing"] = timing  # the cached property's value: no rebuild from the plain form
     return diag
-
-
-def _reason_kind(reason: Any) -> Any:
-    return shared_name(reason.get("kind")) if isinstance(reason, dict) else None  # (one str a kind: the timing's too)
 
 
 def _rank(kind: str) -> int:
@@ -222,8 +217,8 @@ def _verdict(found: list[Finding], open_turn_index: int | None, notes: Notes) ->
         for f in in_turn:
             if f.kind == "OPEN_TURN":
                 return f
-    if notes.turn_ends:
-        last_end = notes.turn_ends[-1][1]
+    if notes.last_turn_end is not None:
+        last_end = notes.last_turn_end
         for f in live:
             if f.kind == "TURN_NOT_COMPLETED" and f.index == last_end and f.severity == "failure":
                 if f.code == "interrupted":  # a crash dsh has repaired: the calls it closed say more

@@ -10,15 +10,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..reading.facts import FINISH, key_value
+from .interning import shared_name
 
 
 @dataclass
 class Notes:
-    turn_ends: list = field(default_factory=list)  # turn/end facts, in log order
+    # Every turn/end as (turn, reason kind), in log order; the facts of those not "completed" (a finding
+    # each), and the index of the last. Not every fact: a big log has tens of thousands of turns.
+    turn_ends: list = field(default_factory=list)
+    bad_turn_ends: list = field(default_factory=list)
+    last_turn_end: int | None = None
     turn_end_kind: dict = field(default_factory=dict)  # turn -> reason.kind of its (last) turn/end
     retries: dict = field(default_factory=dict)  # (turn, step) -> llm/retry and llm/retry-started facts
-    answered: dict = field(default_factory=dict)  # (turn, step) -> index of its latest assistant/message
-    step_starts: dict = field(default_factory=dict)  # turn -> index of its latest step/start
+    # What tells a retry's outcome, kept only once a retry is noted (what came before cannot be after
+    # it): (turn, step) -> index of its latest assistant/message; turn -> index of its latest step/start.
+    answered: dict = field(default_factory=dict)
+    step_starts: dict = field(default_factory=dict)
+    retry_turns: set = field(default_factory=set)
     preset: list = field(default_factory=list)  # the latest agent-preset/selected's agentPreset, if any
     descriptor: dict | None = None
     latest_tools: object = None
@@ -36,19 +44,26 @@ BLOCKING_HOOK_DECISIONS = frozenset({"block", "deny", "blocked", "denied"})
 
 
 def take_notes(notes: Notes, facts) -> None:
-    retries, answered = notes.retries, notes.answered
+    retries, answered, retry_turns = notes.retries, notes.answered, notes.retry_turns
     for f in facts:
         t, index, seq, d = f
         if t == "turn/end":
-            notes.turn_ends.append(f)
             reason = d[1]
-            notes.turn_end_kind[d[0]] = reason.get("kind") if isinstance(reason, dict) else None
+            kind = reason.get("kind") if isinstance(reason, dict) else None
+            notes.turn_ends.append((d[0], shared_name(kind)))
+            if kind != "completed":
+                notes.bad_turn_ends.append(f)
+            notes.last_turn_end = index
+            notes.turn_end_kind[d[0]] = kind
         elif t == "step/start":
-            notes.step_starts[d[0]] = index
+            if d[0] in retry_turns:
+                notes.step_starts[d[0]] = index
         elif t in ("llm/retry", "llm/retry-started"):
             retries.setdefault((d.get("turn"), d.get("step")), []).append(f)
+            retry_turns.add(d.get("turn"))
         elif t == "assistant/message":
-            answered[(d[0], d[1])] = index
+            if (d[0], d[1]) in retries:
+                answered[(d[0], d[1])] = index
             if d[3]:
                 notes.cut_messages.append(f)
         elif t == FINISH:
