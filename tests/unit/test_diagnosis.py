@@ -348,3 +348,44 @@ def test_a_result_keeps_its_first_line_and_the_finding_shows_it(write_jsonl):
     f = {x.call_id: x for x in diag.findings if x.call_id}
     assert f["call_a"].message.endswith(" - boom: exit 2") and "stack" not in f["call_a"].message
     assert f["call_b"].message.endswith(" - ")
+
+
+def test_a_retry_keeps_of_its_failure_what_the_finding_quotes(write_jsonl):
+    """A retry's fact keeps the failure's code and the start of its message, not the upstream body:
+    the findings read the same as from the whole event."""
+    body = {"detail": ["x" * 100] * 50}
+    message = "upstream said no " * 40  # longer than the 160 characters a finding quotes
+    recs = [
+        ev("turn/start", 0, {"turn": 1}), ev("step/start", 1, {"turn": 1, "step": 1}),
+        ev("llm/retry", 2, {"retryId": "r1", "turn": 1, "step": 1, "retry": 1, "maxRetries": 1,
+                            "failure": {"message": message, "code": "UPSTREAM", "body": body}}),
+        ev("step/start", 3, {"turn": 1, "step": 2}),  # a later step: the request failed for good
+        ev("step/end", 4, {"turn": 1, "step": 2}),
+        ev("turn/end", 5, {"turn": 1, "reason": {"kind": "completed"}}),
+    ]
+    log = load_session(write_jsonl(recs))
+    fact = next(f for f in log.res.facts if f[0] == "llm/retry")
+    assert fact[3]["failure"] == {"code": "UPSTREAM", "message": message[:160]}
+    diag = diagnose(log)
+    failed = next(f for f in diag.findings if f.kind == "MODEL_REQUEST_FAILED")
+    assert failed.code == "UPSTREAM" and failed.message.endswith(f"(UPSTREAM: {message[:160]})")
+    retry = next(f for f in diag.findings if f.kind == "LLM_RETRY")
+    assert retry.message == f"model request retry 1/1 after UPSTREAM: {message[:160]}"
+
+
+def test_only_what_follows_a_retry_tells_its_outcome(write_jsonl):
+    """An answer (assistant/message) or a later step before the retry says nothing of it; after, it does."""
+    def run(after_retry: bool):
+        answer = ev("assistant/message", 0, {"turn": 1, "step": 1, "message": {
+            "id": "m", "role": "assistant", "content": [], "source": MODEL_SOURCE}}, surfaceOp="append")
+        retry = ev("llm/retry", 0, {"retryId": "r1", "turn": 1, "step": 1, "retry": 1,
+                                    "failure": {"message": "m", "code": "C"}})
+        body = [retry, answer] if after_retry else [answer, retry]
+        recs = [ev("turn/start", 0, {"turn": 1}), ev("step/start", 0, {"turn": 1, "step": 1}), *body]
+        for seq, rec in enumerate(recs):
+            rec["seq"] = seq
+        return diagnose(load_session(write_jsonl(recs)))
+    assert next(f for f in run(True).findings if f.kind == "LLM_RETRY").severity == "info"  # recovered
+    late = run(False)
+    assert next(f for f in late.findings if f.kind == "LLM_RETRY").severity == "warning"
+    assert late.verdict.kind == "RETRY_INTERRUPTED"

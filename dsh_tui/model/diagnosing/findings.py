@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..reading.facts import RETRY_MESSAGE
 from .notes import Notes
 from .pairing import Pair, Pairing
 
@@ -215,14 +216,14 @@ def retry_findings(notes: Notes, open_turn: Any, found: list[Finding]) -> None:
             fl = data.get("failure") if isinstance(data.get("failure"), dict) else {}
             found.append(Finding("LLM_RETRY", index, seq,
                                  f"model request retry {data.get('retry')}/{data.get('maxRetries', '∞')} after "
-                                 f"{fl.get('code')}: {str(fl.get('message'))[:160]}"
+                                 f"{fl.get('code')}: {str(fl.get('message'))[:RETRY_MESSAGE]}"
                                  f"{' (recovered)' if recovered else ''}",
                                  severity="info" if recovered else "warning", turn=turn, step=step, code=fl.get("code")))
         if recovered or not retry_rows:
             continue
         last_retry = retry_rows[-1][3]
         failure = last_retry.get("failure") if isinstance(last_retry.get("failure"), dict) else {}
-        code, why = failure.get("code"), f"{failure.get('code')}: {str(failure.get('message'))[:160]}"
+        code, why = failure.get("code"), f"{failure.get('code')}: {str(failure.get('message'))[:RETRY_MESSAGE]}"
         later_step = notes.step_starts.get(turn, -1) > last_index
         ended = notes.turn_end_kind.get(turn)
         if turn == open_turn and not later_step:

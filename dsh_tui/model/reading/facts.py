@@ -42,6 +42,7 @@ CHUNK = "assistant/chunk"
 MESSAGE = "assistant/message"
 FINISH = "assistant/chunk finish"  # a finish chunk whose reason is error or aborted (finish_fact)
 CHUNKS = sys.intern("assistant/chunk run")  # a run of consecutive chunk events (ChunkClock)
+RETRY_MESSAGE = 160  # a retry failure's message as a finding quotes it (findings.retry_findings)
 TIME_KEY = "@time"  # a dict fact's envelope time (a key set after the event's own: it wins)
 
 
@@ -195,6 +196,24 @@ def _small_fields(d: dict, _op: Any, time: Any = None) -> dict:
     return out
 
 
+def _retry(d: dict, _op: Any, time: Any = None) -> dict:
+    """An llm/retry(-started): the fields the diagnosis and the timing read, as `_small_fields` keeps
+    them, and of its failure only what a finding says (its code, its message's first RETRY_MESSAGE
+    characters): a big log has tens of thousands of retries, each a dozen fields."""
+    out = {k: (v[:PREVIEW] if isinstance(v, str) else v) for k in _RETRY_FIELDS if (v := d.get(k, d)) is not d}
+    for k in ("turn", "step"):
+        if k in out:
+            out[k] = key_value(out[k])
+    failure = d.get("failure")
+    if type(failure) is dict:
+        out["failure"] = {"code": failure.get("code"), "message": str(failure.get("message"))[:RETRY_MESSAGE]}
+    out[TIME_KEY] = _when(time)
+    return out
+
+
+_RETRY_FIELDS = ("turn", "step", "retry", "maxRetries", "delayMs")
+
+
 _TOOL_SETS: dict[tuple, tuple] = {}  # one tuple per distinct tool set (marshal sends a repeat as a reference)
 
 
@@ -225,8 +244,9 @@ FACT_EXTRACTORS = {
     "turn/end": _turn_end, "tool/call": _tool_call, "tool/result": _tool_result,
     "assistant/message": _assistant_message, "request/header": _request_header, "subagent/descriptor": _scalars,
     "tool/code-dispatch-start": _code_dispatch, "tool/code-dispatch": _code_dispatch, "goal/change": _goal_change,
-    **{t: _small_fields for t in ("command/run", "command/done", "approval/asked", "approval/decided", "llm/retry",
-                                  "llm/retry-started", "agent-preset/selected", "compaction/start", "compaction/end",
+    "llm/retry": _retry, "llm/retry-started": _retry,
+    **{t: _small_fields for t in ("command/run", "command/done", "approval/asked", "approval/decided",
+                                  "agent-preset/selected", "compaction/start", "compaction/end",
                                   "tool-workflow/agent-start", "tool-workflow/agent-end", "tool-workflow/run-end",
                                   "hook/result")},
 }
