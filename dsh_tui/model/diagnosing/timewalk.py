@@ -13,8 +13,7 @@ from __future__ import annotations
 from sys import intern
 from typing import Any
 
-from ..reading.facts import (CHUNKS, R_EVENTS, R_FIRST, R_GAP, R_GAP_AT, R_LAST, R_STEP, R_TURN, R_UNTIMED,
-                             TIME_KEY)
+from ..reading.facts import CHUNKS, TIME_KEY
 from .packed import PACK_AT, PackedList, columns
 from .timing import CommandTiming, ModelCall, Timing, ToolTiming, TurnTiming, note
 from .turnparts import NO_POSITIONS, NO_SPLIT
@@ -122,8 +121,7 @@ class _Walk:
         call, runs = self.call, self.attempt_runs
         out, tools, usage, live = self.out, self.tools, self.usage, self.out.tools.live
         add_call, add_tool = out.calls.pending.append, out.tools.pending.append
-        for k in range(lo, hi):
-            t, index, seq, d = facts[k]
+        for t, index, seq, d in facts[lo:hi]:  # (a copy of the slice is cheaper than indexing each)
             if t == "step/start":
                 if call is not None:
                     _close(call, NEW_CALL)
@@ -137,13 +135,12 @@ class _Walk:
                 if call.start_from != "request/header" and call.first_output is None and not call.retries:
                     call.start, call.start_from, call.index, call.seq = d[-1], "request/header", index, seq
             elif t == CHUNKS:  # a run of output events (the scan's ChunkClock)
-                turn, step = d[R_TURN], d[R_STEP]
+                turn, step, events, first, last, gap, gap_at, untimed, _first_at = d  # (facts.py's R_* layout)
                 if call is None or call.chunks and (call.turn is not turn and call.turn != turn
                                                     or call.step is not step and call.step != step):
                     call, runs = self.new_call(call, turn, step, index, seq), 0  # (compares, no tuples made)
                 if call.turn is None and call.step is None:
                     call.turn, call.step = turn, step
-                first, last, events, untimed = d[R_FIRST], d[R_LAST], d[R_EVENTS], d[R_UNTIMED]
                 call.chunks += events
                 if untimed:
                     call.untimed += untimed
@@ -159,8 +156,8 @@ class _Walk:
                         call.attempt_start = call.start
                 elif call.last_output is not None and first - call.last_output > call.stall_ms:
                     call.stall_ms, call.stall_index = first - call.last_output, index  # a gap between runs
-                if d[R_GAP] > call.stall_ms:
-                    call.stall_ms, call.stall_index = d[R_GAP], index + d[R_GAP_AT]
+                if gap > call.stall_ms:
+                    call.stall_ms, call.stall_index = gap, index + gap_at
                 call.last_output = last
                 runs += 1
             elif t == "assistant/message":
@@ -245,7 +242,8 @@ class _Walk:
         # Every field up to its split given, by position: no default made only to be replaced at its close.
         self.turn = TurnTiming(d[0], index, seq, d[-1], None, None, True, NO_POSITIONS, NO_POSITIONS, (), NO_SPLIT)
         self.turn_parts = []
-        self.first_call, self.first_tool = len(self.out.calls), len(self.out.tools)
+        calls, tools = self.out.calls, self.out.tools  # (their len(), without its method call)
+        self.first_call, self.first_tool = calls.packed + len(calls.pending), tools.packed + len(tools.pending)
         self.out.turns.append(self.turn)
 
     def turn_end(self, index: int, d: tuple) -> None:
@@ -286,8 +284,9 @@ class _Walk:
         """Its split, and its positions (`turn_parts`)."""
         self.turn = None
         turn.split = split_parts(self.out, turn, self.turn_parts)
-        turn.calls = _positions(self.first_call, len(self.out.calls))
-        turn.tools = _positions(self.first_tool, len(self.out.tools))
+        calls, tools = self.out.calls, self.out.tools
+        turn.calls = _positions(self.first_call, calls.packed + len(calls.pending))
+        turn.tools = _positions(self.first_tool, tools.packed + len(tools.pending))
 
     def approval(self, t, index, seq, d) -> None:
         time = d.get(TIME_KEY)
