@@ -120,7 +120,8 @@ class _Walk:
         current call and its attempt's runs live in locals, handed to those methods and taken back."""
         call, runs = self.call, self.attempt_runs
         out, tools, usage, live = self.out, self.tools, self.usage, self.out.tools.live
-        add_call, add_tool = out.calls.pending.append, out.tools.pending.append
+        calls, tool_list = out.calls, out.tools
+        add_call, add_tool = calls.pending.append, tool_list.pending.append
         for t, index, seq, d in facts[lo:hi]:  # (a copy of the slice is cheaper than indexing each)
             if t == "step/start":
                 if call is not None:
@@ -204,12 +205,32 @@ class _Walk:
                     if time is None or tool.start is None or time < tool.start or live:
                         self.done(tool)  # (a note to add, or a packed row to settle: else nothing to do)
             elif t == "turn/start":
-                self.turn_start(index, seq, d)
+                if self.turn is not None:
+                    self.close_turn("a new turn/start came first")
+                # Every field up to its split given, by position: none made only to be replaced at its close.
+                self.turn = turn = TurnTiming(d[0], index, seq, d[-1], None, None, True, NO_POSITIONS, NO_POSITIONS,
+                                              (), NO_SPLIT)
+                self.turn_parts = []
+                self.first_call = calls.packed + len(calls.pending)  # (len(), without its method call)
+                self.first_tool = tool_list.packed + len(tool_list.pending)
+                out.turns.append(turn)
             elif t == "turn/end":
                 if call is not None:
                     _close(call, "its turn ended")
                     call = None
-                self.turn_end(index, d)
+                reason = d[1].get("kind") if isinstance(d[1], dict) else None
+                if type(reason) is str:
+                    reason = intern(reason)  # (interning.py, inlined: the diagnosis keeps the same kind)
+                if reason != "completed":
+                    self.mark("turn-end", index)
+                turn = self.turn
+                if turn is None or turn.turn != d[0]:
+                    continue
+                time = turn.end = d[-1]
+                turn.reason, turn.open = reason, False
+                if time is None:
+                    note(turn, "its turn/end has no time")
+                self.end_turn(turn)
             else:
                 h = rare.get(t)
                 if h is not None:
@@ -236,31 +257,6 @@ class _Walk:
                 r[4] = time - r[2] if time is not None and r[2] is not None and time >= r[2] else None
                 c.attempt_start = time
                 break
-
-    def turn_start(self, index: int, seq: int, d: tuple) -> None:
-        self.close_turn("a new turn/start came first")
-        # Every field up to its split given, by position: no default made only to be replaced at its close.
-        self.turn = TurnTiming(d[0], index, seq, d[-1], None, None, True, NO_POSITIONS, NO_POSITIONS, (), NO_SPLIT)
-        self.turn_parts = []
-        calls, tools = self.out.calls, self.out.tools  # (their len(), without its method call)
-        self.first_call, self.first_tool = calls.packed + len(calls.pending), tools.packed + len(tools.pending)
-        self.out.turns.append(self.turn)
-
-    def turn_end(self, index: int, d: tuple) -> None:
-        """(Its call closed by the walk.)"""
-        time = d[-1]
-        reason = d[1].get("kind") if isinstance(d[1], dict) else None
-        if type(reason) is str:
-            reason = intern(reason)  # (interning.py, inlined: the diagnosis keeps the same kind)
-        if reason != "completed":
-            self.mark("turn-end", index)
-        turn = self.turn
-        if turn is None or turn.turn != d[0]:
-            return
-        turn.end, turn.reason, turn.open = time, reason, False
-        if time is None:
-            note(turn, "its turn/end has no time")
-        self.end_turn(turn)
 
     def close_turn(self, why: str) -> None:
         """An open turn is timed to the last time its calls, tools and approvals show."""
