@@ -115,9 +115,10 @@ class _Walk:
 
     # -- the walk ----------------------------------------------------------------------------
     def walk(self, facts: list, lo: int, hi: int, rare: dict) -> None:
-        """Walk facts[lo:hi]. The frequent types are handled here, inline, in order of frequency (a
-        method call a fact was a fifth of the pass); ``rare`` has the methods for the others. The
-        current call and its attempt's runs live in locals, handed to those methods and taken back."""
+        """Walk facts[lo:hi]. The frequent types are handled here, inline, in order of frequency (no
+        method call a fact: on a big log that was much of the pass); ``rare`` has the methods for the
+        others. The current call and its attempt's runs live in locals, handed to those methods and
+        taken back."""
         call, runs = self.call, self.attempt_runs
         out, tools, usage, live = self.out, self.tools, self.usage, self.out.tools.live
         calls, tool_list = out.calls, out.tools
