@@ -13,18 +13,43 @@ from __future__ import annotations
 from sys import intern
 from typing import Any
 
-from ..reading.facts import (CHUNKS, R_EVENTS, R_FIRST, R_GAP, R_GAP_AT, R_LAST, R_STEP, R_TURN, R_UNTIMED,
-                             TIME_KEY)
+from ..reading.facts import CHUNKS, TIME_KEY
 from .packed import PACK_AT, PackedList, columns
 from .timing import CommandTiming, ModelCall, Timing, ToolTiming, TurnTiming, note
-from .turnparts import NO_SPLIT, Split, positions
+from .turnparts import NO_POSITIONS, NO_SPLIT
+from .turnsplit import split_parts, split_turn  # (split_turn: this module's, as it was)
 
 _SAFE = 2**53 - 1
 _UNPAIRED_TOOL = frozenset({"unpaired", "TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN", "result-without-call"})
 
 
+NEW_CALL = "a new model call began without one"
+
+
 def _key(value: Any) -> str:
     return value if isinstance(value, str) else "(absent)" if value is None else repr(value)
+
+
+def _close(c: ModelCall, why: str) -> None:
+    """A model call is done: what is missing of it, noted."""
+    if c.end_index is None:
+        note(c, f"no assistant/message: {why}" + ("; timed to its last output" if c.last_output else ""))
+    if c.start is None:
+        note(c, "no step/start or request/header time: no request start")
+    if c.untimed:
+        note(c, f"{c.untimed:,} output event(s) without a usable time")
+    if c.chunks and c.first_output is None:
+        note(c, "its output events carry no time")
+    for r in c.retries:
+        if r[4] is None:
+            note(c, f"retry at seq {r[1]}: no llm/retry-started (or no time): the wait is not known"
+                 + (f" (planned {r[3]:,} ms)" if type(r[3]) is int else ""))
+            break
+
+
+def _positions(first: int, n: int) -> range:
+    """A closed turn's positions, from the first made while it was open to the last (turnparts.positions)."""
+    return range(first, n) if n > first else NO_POSITIONS
 
 
 class _Walk:
@@ -32,100 +57,41 @@ class _Walk:
         self.out = Timing()
         self.usage = usage_calls
         self.turn: TurnTiming | None = None
-        self.call: ModelCall | None = None
-        self.run_end = -1  # the event index after the call's last output run
+        self.call: ModelCall | None = None  # never one with an end: its assistant/message closes it
         self.attempt_runs = 0  # output runs in the call's current attempt
         self.tools: dict[str, ToolTiming] = {}
         self.asked: dict[str, list] = {}  # approval id -> [time, index, callId key, turn]
         self.commands: dict[str, CommandTiming] = {}
         self.marks: dict[str, list] = {}
-        self.n_calls = self.n_tools = 0  # len(self.out.calls), len(self.out.tools)
-        self.turn_calls: list[ModelCall] = []  # the open turn's records (its calls and tools are positions)
-        self.turn_tools: list[ToolTiming] = []
+        # The open turn's calls and tool calls in the order made, and their first positions: every one
+        # made while it is open is its, so its positions are ranges known at its close.
+        self.turn_parts: list = []
+        self.first_call = self.first_tool = 0
 
     def mark(self, kind: str, index: int) -> None:
         self.marks.setdefault(kind, []).append(index)
 
     # -- model calls -------------------------------------------------------------------------
     def open_call(self, turn: Any, step: Any, index: int, seq: int) -> ModelCall:
-        self.close_call("a new model call began without one")
-        return self.add_call(ModelCall(turn, step, index, seq))
+        c = self.new_call(self.call, turn, step, index, seq)
+        self.call, self.attempt_runs = c, 0
+        return c
 
-    def add_call(self, c: ModelCall) -> ModelCall:
-        self.call = c
-        self.run_end, self.attempt_runs = -1, 0
+    def new_call(self, old: ModelCall | None, turn: Any, step: Any, index: int, seq: int) -> ModelCall:
+        """A model call not begun by a step/start (the walk's caller makes it the current one)."""
+        if old is not None:
+            _close(old, NEW_CALL)
+        c = ModelCall(turn, step, index, seq)
         if self.turn is not None:
-            self.turn.calls.append(self.n_calls)
-            self.turn_calls.append(c)
+            self.turn_parts.append(c)
         self.out.calls.append(c)
-        self.n_calls += 1
         return c
 
     def close_call(self, why: str) -> None:
         c = self.call
-        if c is None:
-            return
-        self.call = None
-        if c.end_index is None:
-            note(c, f"no assistant/message: {why}" + ("; timed to its last output" if c.last_output else ""))
-        if c.start is None:
-            note(c, "no step/start or request/header time: no request start")
-        if c.untimed:
-            note(c, f"{c.untimed:,} output event(s) without a usable time")
-        if c.chunks and c.first_output is None:
-            note(c, "its output events carry no time")
-        for r in c.retries:
-            if r[4] is None:
-                note(c, f"retry at seq {r[1]}: no llm/retry-started (or no time): the wait is not known"
-                     + (f" (planned {r[3]:,} ms)" if type(r[3]) is int else ""))
-                break
-
-    def output(self, t: str, index: int, seq: int, run: list) -> None:
-        c = self.call
-        turn, step = run[R_TURN], run[R_STEP]
-        if c is None or c.end is not None or c.chunks and (c.turn is not turn and c.turn != turn
-                                                           or c.step is not step and c.step != step):
-            c = self.open_call(turn, step, index, seq)  # (the compare of two tuples, without making them)
-        if c.turn is None and c.step is None:
-            c.turn, c.step = turn, step
-        first, last, events = run[R_FIRST], run[R_LAST], run[R_EVENTS]
-        c.chunks += events
-        c.untimed += run[R_UNTIMED]
-        if first is not None and not (type(first) is int and type(last) is int  # in JavaScript's safe range
-                                      and -_SAFE <= first <= _SAFE and -_SAFE <= last <= _SAFE):
-            c.untimed += events - run[R_UNTIMED]
-            first = None
-        if first is not None:
-            if c.first_output is None or self.attempt_runs == 0:
-                c.first_output = first
-                if c.attempt_start is None:
-                    c.attempt_start = c.start
-            elif c.last_output is not None and first - c.last_output > c.stall_ms:
-                c.stall_ms, c.stall_index = first - c.last_output, index  # a gap between runs of one attempt
-            if run[R_GAP] > c.stall_ms:
-                c.stall_ms, c.stall_index = run[R_GAP], index + run[R_GAP_AT]
-            c.last_output = last
-            self.attempt_runs += 1
-        self.run_end = index + events
-
-    def retry(self, t: str, index: int, seq: int, d: dict) -> None:
-        time = d.get(TIME_KEY)
-        c = self.call
-        if c is None or c.end is not None:
-            c = self.open_call(d.get("turn"), d.get("step"), index, seq)
-        if t == "llm/retry":
-            self.mark("retry", index)
-            r = [index, seq, time, d.get("delayMs") if type(d.get("delayMs")) is int else None, None, None]
-            c.retries = [*c.retries, r]
-            c.attempt_start = time  # until its llm/retry-started says when the new attempt began
-            self.attempt_runs = 0
-            return
-        for r in reversed(c.retries):
-            if r[5] is None:
-                r[5] = time
-                r[4] = time - r[2] if time is not None and r[2] is not None and time >= r[2] else None
-                c.attempt_start = time
-                break
+        if c is not None:
+            self.call = None
+            _close(c, why)
 
     def done(self, tool: ToolTiming) -> None:
         """A tool call has its result, or never will (called again by its callId, or the log ended)."""
@@ -148,105 +114,176 @@ class _Walk:
             tools.pack(live={id(t) for t in self.tools.values()})
 
     # -- the walk ----------------------------------------------------------------------------
-    def turn_start(self, t, index, seq, d) -> None:
-        self.close_turn("a new turn/start came first")
-        # Every field up to its split given, by position: no default made only to be replaced at its close.
-        self.turn = TurnTiming(d[0], index, seq, d[-1], None, None, True, [], [], (), NO_SPLIT)
-        self.turn_calls, self.turn_tools = [], []
-        self.out.turns.append(self.turn)
+    def walk(self, facts: list, lo: int, hi: int, rare: dict) -> None:
+        """Walk facts[lo:hi]. The frequent types are handled here, inline, in order of frequency (no
+        method call a fact: on a big log that was much of the pass); ``rare`` has the methods for the
+        others. The current call and its attempt's runs live in locals, handed to those methods and
+        taken back."""
+        call, runs = self.call, self.attempt_runs
+        out, tools, usage, live = self.out, self.tools, self.usage, self.out.tools.live
+        calls, tool_list = out.calls, out.tools
+        add_call, add_tool = calls.pending.append, tool_list.pending.append
+        for t, index, seq, d in facts[lo:hi]:  # (a copy of the slice is cheaper than indexing each)
+            if t == "step/start":
+                if call is not None:
+                    _close(call, NEW_CALL)
+                call, runs = ModelCall(d[0], d[1], index, seq, d[-1], "step/start"), 0
+                if self.turn is not None:
+                    self.turn_parts.append(call)
+                add_call(call)
+            elif t == "request/header":
+                if call is None:  # (the current call never has an end: its assistant/message closed it)
+                    call, runs = self.new_call(None, None, None, index, seq), 0
+                if call.start_from != "request/header" and call.first_output is None and not call.retries:
+                    call.start, call.start_from, call.index, call.seq = d[-1], "request/header", index, seq
+            elif t == CHUNKS:  # a run of output events (the scan's ChunkClock)
+                turn, step, events, first, last, gap, gap_at, untimed, _first_at = d  # (facts.py's R_* layout)
+                if call is None or call.chunks and (call.turn is not turn and call.turn != turn
+                                                    or call.step is not step and call.step != step):
+                    call, runs = self.new_call(call, turn, step, index, seq), 0  # (compares, no tuples made)
+                if call.turn is None and call.step is None:
+                    call.turn, call.step = turn, step
+                call.chunks += events
+                if untimed:
+                    call.untimed += untimed
+                if first is None:
+                    continue
+                if not (type(first) is int and type(last) is int  # in JavaScript's safe range
+                        and -_SAFE <= first <= _SAFE and -_SAFE <= last <= _SAFE):
+                    call.untimed += events - untimed
+                    continue
+                if runs == 0 or call.first_output is None:
+                    call.first_output = first
+                    if call.attempt_start is None:
+                        call.attempt_start = call.start
+                elif call.last_output is not None and first - call.last_output > call.stall_ms:
+                    call.stall_ms, call.stall_index = first - call.last_output, index  # a gap between runs
+                if gap > call.stall_ms:
+                    call.stall_ms, call.stall_index = gap, index + gap_at
+                call.last_output = last
+                runs += 1
+            elif t == "assistant/message":
+                turn, step = d[0], d[1]
+                if call is None or call.chunks and (call.turn is not turn and call.turn != turn
+                                                    or call.step is not step and call.step != step):
+                    call = self.new_call(call, turn, step, index, seq)
+                time = call.end = d[-1]
+                call.end_index = index
+                if time is None:
+                    note(call, "its assistant/message has no time")
+                counts = usage.get((turn, step))
+                if counts is not None and len(counts[1]) > 1:  # (else output_tokens stays None)
+                    call.output_tokens = counts[1][1]
+                if call.start is None or call.untimed or call.retries or call.chunks and call.first_output is None:
+                    _close(call, "")  # (a note to add: the usual call has none)
+                call, runs = None, 0
+            elif t == "step/end":
+                continue
+            elif t == "tool/call":
+                name = d[3]
+                if type(name) is str:
+                    name = intern(name)  # (interning.py, inlined: one a tool call)
+                tool = ToolTiming(d[2], name, d[0], d[1], index, seq, d[-1])
+                key = d[2] if type(d[2]) is str else _key(d[2])
+                earlier = tools.get(key)
+                if earlier is not None:
+                    note(earlier, f"no tool/result before the next tool/call of its callId (seq {seq})")
+                    self.done(earlier)
+                tools[key] = tool
+                if self.turn is not None:
+                    self.turn_parts.append(tool)
+                add_tool(tool)
+            elif t == "tool/result":
+                if d[6]:  # a pruning rewrite of an earlier result, not an outcome
+                    continue
+                bad = d[3] or bool(d[4] and d[4].get("code"))
+                if bad:
+                    self.mark("error", index)
+                tool = tools.pop(d[2] if type(d[2]) is str else _key(d[2]), None)
+                if tool is not None:
+                    time = tool.end = d[-1]
+                    tool.end_index, tool.status = index, "error" if bad else "ok"
+                    if time is None or tool.start is None or time < tool.start or live:
+                        self.done(tool)  # (a note to add, or a packed row to settle: else nothing to do)
+            elif t == "turn/start":
+                if self.turn is not None:
+                    self.close_turn("a new turn/start came first")
+                # Every field up to its split given, by position: none made only to be replaced at its close.
+                self.turn = turn = TurnTiming(d[0], index, seq, d[-1], None, None, True, NO_POSITIONS, NO_POSITIONS,
+                                              (), NO_SPLIT)
+                self.turn_parts = []
+                self.first_call = calls.packed + len(calls.pending)  # (len(), without its method call)
+                self.first_tool = tool_list.packed + len(tool_list.pending)
+                out.turns.append(turn)
+            elif t == "turn/end":
+                if call is not None:
+                    _close(call, "its turn ended")
+                    call = None
+                reason = d[1].get("kind") if isinstance(d[1], dict) else None
+                if type(reason) is str:
+                    reason = intern(reason)  # (interning.py, inlined: the diagnosis keeps the same kind)
+                if reason != "completed":
+                    self.mark("turn-end", index)
+                turn = self.turn
+                if turn is None or turn.turn != d[0]:
+                    continue
+                time = turn.end = d[-1]
+                turn.reason, turn.open = reason, False
+                if time is None:
+                    note(turn, "its turn/end has no time")
+                self.end_turn(turn)
+            else:
+                h = rare.get(t)
+                if h is not None:
+                    self.call, self.attempt_runs = call, runs
+                    h(t, index, seq, d)
+                    call, runs = self.call, self.attempt_runs
+        self.call, self.attempt_runs = call, runs
 
-    def turn_end(self, t, index, seq, d) -> None:
-        time = d[-1]
-        self.close_call("its turn ended")
-        reason = d[1].get("kind") if isinstance(d[1], dict) else None
-        if type(reason) is str:
-            reason = intern(reason)  # (interning.py, inlined: the diagnosis keeps the same kind)
-        if reason != "completed":
-            self.mark("turn-end", index)
-        turn = self.turn
-        if turn is None or turn.turn != d[0]:
+    def retry(self, t: str, index: int, seq: int, d: dict) -> None:
+        time = d.get(TIME_KEY)
+        c = self.call
+        if c is None:
+            c = self.open_call(d.get("turn"), d.get("step"), index, seq)
+        if t == "llm/retry":
+            self.mark("retry", index)
+            r = [index, seq, time, d.get("delayMs") if type(d.get("delayMs")) is int else None, None, None]
+            c.retries = [*c.retries, r]
+            c.attempt_start = time  # until its llm/retry-started says when the new attempt began
+            self.attempt_runs = 0
             return
-        turn.end, turn.reason, turn.open = time, reason, False
-        if time is None:
-            note(turn, "its turn/end has no time")
-        self.turn = None
-        turn.split = split_turn(self.out, turn, self.turn_calls, self.turn_tools)
-        turn.calls, turn.tools = positions(turn.calls), positions(turn.tools)
+        for r in reversed(c.retries):
+            if r[5] is None:
+                r[5] = time
+                r[4] = time - r[2] if time is not None and r[2] is not None and time >= r[2] else None
+                c.attempt_start = time
+                break
 
     def close_turn(self, why: str) -> None:
         """An open turn is timed to the last time its calls, tools and approvals show."""
         turn = self.turn
-        self.turn = None
-        if turn is None or not turn.open:
+        if turn is None:
             return
         times = [turn.start]
-        for c in self.turn_calls:
-            times += (c.start, c.last_output, c.end, *[r[5] for r in c.retries])
-        for t in self.turn_tools:
-            times += (t.start, t.end)
+        for x in self.turn_parts:
+            if type(x) is ModelCall:
+                times += (x.start, x.last_output, x.end, *[r[5] for r in x.retries])
+            else:
+                times += (x.start, x.end)
         for a in turn.approvals:
             times += a[:2]
         times = [t for t in times if t is not None]
         turn.end = max(times) if times else None
         note(turn, f"no turn/end ({why}): timed to its last event")
-        turn.split = split_turn(self.out, turn, self.turn_calls, self.turn_tools)
-        turn.calls, turn.tools = positions(turn.calls), positions(turn.tools)
+        self.end_turn(turn)
 
-    def step_start(self, t, index, seq, d) -> None:
-        if self.call is not None:
-            self.close_call("a new model call began without one")
-        self.add_call(ModelCall(d[0], d[1], index, seq, d[-1], "step/start"))
-
-    def request(self, t, index, seq, d) -> None:
-        time = d[-1]
-        c = self.call
-        if c is None or c.end is not None:
-            c = self.open_call(None, None, index, seq)
-        if c.start_from != "request/header" and c.first_output is None and not c.retries:
-            c.start, c.start_from, c.index, c.seq = time, "request/header", index, seq
-
-    def message(self, t, index, seq, d) -> None:
-        time = d[-1]
-        c = self.call
-        turn, step = d[0], d[1]
-        if c is None or c.end is not None or c.chunks and (c.turn is not turn and c.turn != turn
-                                                           or c.step is not step and c.step != step):
-            c = self.open_call(turn, step, index, seq)
-        c.end, c.end_index = time, index
-        if time is None:
-            note(c, "its assistant/message has no time")
-        counts = self.usage.get((turn, step))
-        c.output_tokens = counts[1][1] if counts is not None and len(counts[1]) > 1 else None
-        self.close_call("")
-
-    def tool_call(self, t, index, seq, d) -> None:
-        name = d[3]
-        if type(name) is str:
-            name = intern(name)  # (interning.py, inlined: one a tool call)
-        tool = ToolTiming(d[2], name, d[0], d[1], index, seq, d[-1])
-        key = d[2] if type(d[2]) is str else _key(d[2])
-        earlier = self.tools.get(key)
-        if earlier is not None:
-            note(earlier, f"no tool/result before the next tool/call of its callId (seq {seq})")
-            self.done(earlier)
-        self.tools[key] = tool
-        if self.turn is not None:
-            self.turn.tools.append(self.n_tools)
-            self.turn_tools.append(tool)
-        self.out.tools.append(tool)
-        self.n_tools += 1
-
-    def tool_result(self, t, index, seq, d) -> None:
-        if d[6]:  # a pruning rewrite of an earlier result, not an outcome
-            return
-        time = d[-1]
-        bad = d[3] or bool(d[4] and d[4].get("code"))
-        if bad:
-            self.mark("error", index)
-        tool = self.tools.pop(d[2] if type(d[2]) is str else _key(d[2]), None)
-        if tool is not None:
-            tool.end, tool.end_index, tool.status = time, index, "error" if bad else "ok"
-            self.done(tool)
+    def end_turn(self, turn: TurnTiming) -> None:
+        """Its split, and its positions (`turn_parts`)."""
+        self.turn = None
+        turn.split = split_parts(self.out, turn, self.turn_parts)
+        calls, tools = self.out.calls, self.out.tools
+        turn.calls = _positions(self.first_call, calls.packed + len(calls.pending))
+        turn.tools = _positions(self.first_tool, tools.packed + len(tools.pending))
 
     def approval(self, t, index, seq, d) -> None:
         time = d.get(TIME_KEY)
@@ -286,11 +323,9 @@ class _Walk:
         self.mark("compaction", index)
 
 
-_HANDLERS = {
-    CHUNKS: _Walk.output, "turn/start": _Walk.turn_start, "turn/end": _Walk.turn_end, "step/start": _Walk.step_start,
-"request/header": _Walk.request, "assistant/message": _Walk.message,
+# The types `_Walk.walk` does not handle inline.
+_RARE = {
     "llm/retry": _Walk.retry, "llm/retry-started": _Walk.retry,
-    "tool/call": _Walk.tool_call, "tool/result": _Walk.tool_result,
     "approval/asked": _Walk.approval, "approval/decided": _Walk.approval,
     "command/run": _Walk.command, "command/done": _Walk.command, "compaction/start": _Walk.compaction,
 }
@@ -303,7 +338,7 @@ class TimingWalk:
     def __init__(self, usage_calls: dict) -> None:
         self.w = _Walk(usage_calls)
         self.fed = 0
-        self.handlers = {t: h.__get__(self.w) for t, h in _HANDLERS.items()}
+        self.rare = {t: h.__get__(self.w) for t, h in _RARE.items()}
 
     def feed(self, facts: list, final: bool = False) -> None:
         """Walk ``facts`` from where the last feed stopped. Short of the end, a trailing CHUNKS run is
@@ -312,12 +347,7 @@ class TimingWalk:
         if not final:
             while end > self.fed and facts[end - 1][0] == CHUNKS:
                 end -= 1
-        get = self.handlers.get
-        for k in range(self.fed, end):
-            t, index, seq, d = facts[k]
-            h = get(t)
-            if h is not None:
-                h(t, index, seq, d)
+        self.w.walk(facts, self.fed, end, self.rare)
         self.fed = end
         self.w.pack()
 
@@ -387,76 +417,3 @@ def _lower_bound(start: int | None, last: int | None) -> str:
     if start is None or last is None or last < start:
         return ""
     return f" (ran at least {last - start:,} ms, to the log's last time)"
-
-
-# What a moment counts as when several are going on (a Split's figures are these, then idle: SPLIT_KEYS).
-_ORDER = ("approval", "tool", "retry", "model")
-
-
-def split_turn(timing: Timing, turn: TurnTiming, calls: list | None = None, tools: list | None = None) -> Split:
-    """The turn's wall time by activity (module docstring); empty when it has no wall time.
-    ``calls``, ``tools``: the turn's records, when the caller holds them (else read from ``timing``)."""
-    lo, hi = turn.start, turn.end
-    if lo is None or hi is None or hi < lo:
-        if lo is not None and hi is not None:
-            note(turn, f"the clock ran backwards: turn/end {lo - hi:,} ms before turn/start")
-        return NO_SPLIT
-    if calls is None:
-        calls = [timing.calls[k] for k in turn.calls]
-    if tools is None:
-        tools = [timing.tools[k] for k in turn.tools]
-    spans = []  # (start, end, activity rank), clipped to the turn; those with no time left out
-
-    def add(a: int | None, b: int | None, rank: int) -> None:
-        if a is not None and b is not None:
-            if a < lo:
-                a = lo
-            if b > hi:
-                b = hi
-            if b > a:
-                spans.append((a, b, rank))
-
-    for c in calls:
-        a, b = c.start, c.end if c.end is not None else c.last_output
-        if a is not None and b is not None:  # add(), inlined for the many
-            a, b = a if a > lo else lo, b if b < hi else hi
-            if b > a:
-                spans.append((a, b, 3))
-        for r in c.retries:
-            add(r[2], r[5], 2)
-    for t in tools:
-        a, b = t.start, t.end
-        if a is not None and b is not None:
-            a, b = a if a > lo else lo, b if b < hi else hi
-            if b > a:
-                spans.append((a, b, 1))
-    for asked, decided, _index, _outcome in turn.approvals:
-        add(asked, decided, 0)
-    spent = [0, 0, 0, 0]
-    spans.sort()
-    reach = lo
-    for a, b, rank in spans:  # the common turn: one thing at a time, each span after the last
-        if a < reach:
-            spent = _sweep(spans, lo)
-            break
-        spent[rank] += b - a
-        reach = b
-    spent.append((hi - lo) - sum(spent))  # idle
-    return Split("q", spent)
-
-
-def _sweep(spans: list, lo: int) -> list[int]:
-    """Time per activity rank where spans overlap: each moment goes to the lowest rank going on."""
-    edges = sorted([e for a, b, rank in spans for e in ((a, 1, rank), (b, -1, rank))])
-    spent = [0, 0, 0, 0]
-    active = [0, 0, 0, 0]
-    prev = lo
-    for at, delta, rank in edges:
-        if at > prev:
-            for r in range(4):
-                if active[r]:
-                    spent[r] += at - prev
-                    break
-            prev = at
-        active[rank] += delta
-    return spent
