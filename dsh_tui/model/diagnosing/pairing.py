@@ -53,8 +53,8 @@ class Pair:
     earlier_call: int | None = None  # seq of a tool/call that did not count as this call's start
     for_call: str | None = None  # approval: the callId it was asked for (approval/asked's callId)
 
-    # A tool call, a stand-in for the latest request/header's tools when it was called (a tuple of
-    # names when the header listed them); None until its tool/call.
+    # A tool call's offered tools: what the latest request/header listed when it was called (a tuple
+    # of names when it listed them); None until its tool/call (NOT_IN_TOOL_SET reads it).
     offered: Any = None
 
     @property
