@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import gc
 import math
 from array import array
 from collections import Counter, OrderedDict
@@ -13,6 +14,7 @@ from pathlib import Path
 import orjson
 import pytest
 
+from dsh_tui.gen.synthetic import write_synthetic
 from dsh_tui.model.reading import cachecodec
 from dsh_tui.model.reading.cachecodec import CodecError, decode, encode
 from dsh_tui.model.reading.open import cache_payload, from_payload, open_session
@@ -176,3 +178,22 @@ def corpus(tmp_path_factory):
 def test_every_hostile_log_round_trips(corpus):
     for name, (path, _code, _words) in sorted(corpus.items()):
         _assert_roundtrip(path, BOMB_BYTES if name == "decompression-bomb" else None)
+
+
+def test_a_decode_leaves_no_cycle_behind(tmp_path):
+    """The explorer freezes what its load made (gcpause.py), so garbage that only the collector
+    could free would stay for good: a decode must free its table and the entry's bytes by itself."""
+    path = tmp_path / "s__session.jsonl.zstd"
+    write_synthetic(path, 3_000)
+    log, diag = open_session(path, use_cache=False)
+    tree, blob = _encoded(cache_payload(log, diag))
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        back = decode(tree, blob)
+        assert gc.collect() == 0
+    finally:
+        if was:
+            gc.enable()
+    assert back["diag"].pairs == diag.pairs

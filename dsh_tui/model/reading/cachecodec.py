@@ -190,17 +190,23 @@ _PENDING = object()  # a container's slot while its items are decoded
 
 def decode(tree: bytes | memoryview, blobs: bytes | bytearray | memoryview) -> Any:
     """Build the payload back. Raises CodecError for anything `encode` would not have written."""
+    dec, done = _decoder(memoryview(blobs))
     try:
-        return _decoder(memoryview(blobs))(orjson.loads(tree))
+        return dec(orjson.loads(tree))
     except CodecError:
         raise
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError,
             MemoryError, UnicodeError) as exc:
         raise CodecError(f"{type(exc).__name__}: {exc}") from None
+    finally:
+        done()
 
 
 def _decoder(blobs: memoryview):
-    """The decoding function for one entry: a closure over its container table and binary parts."""
+    """The decoding function for one entry (a closure over its container table and binary parts),
+    and the call that ends it. `dec` calls itself, a reference cycle that would keep the table and
+    the entry's bytes alive until a collection, and the explorer freezes what its load made
+    (gcpause.py): `done` breaks the cycle, so they are freed as the decode returns."""
     table: list[Any] = []  # containers, in the order they start (what ["r", n] refers to)
     append = table.append
     by_name, n_fields, simple, post_init = _BY_NAME, _N_FIELDS, _SIMPLE, _POST_INIT
@@ -269,7 +275,13 @@ def _decoder(blobs: memoryview):
             raise CodecError(f"unknown tag {tag[:8]!r}")
         table[slot] = out
         return out
-    return dec
+
+    def done() -> None:
+        nonlocal dec, blobs
+        table.clear()
+        dec = blobs = None  # type: ignore[assignment]
+
+    return dec, done
 
 
 def _part(blobs: memoryview, offset: Any, length: Any) -> memoryview:
