@@ -169,6 +169,7 @@ def timing(path: Path, workdir: Path, repeat: int) -> dict:
     from ..model.diagnosing.timewalk import compute_timing
     from ..model.reading.gcpause import gc_paused
     from ..model.reading.open import OpenOptions, open_file, open_session
+    from ..model.presenting.timing_rows import SortOrders
 
     def cold() -> float:
         t0 = time.perf_counter()
@@ -210,7 +211,7 @@ def timing(path: Path, workdir: Path, repeat: int) -> dict:
         log, diag = open_session(path, use_cache=True, write_cache=False)
         t0 = time.perf_counter()
         tm = diag.timing
-        tm.rows()
+        SortOrders.of(tm)  # the table's rows in their default order
         if tm.turns:
             tm.lanes(tm.turns[-1])
         tm.activity(80)

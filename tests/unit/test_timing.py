@@ -21,6 +21,7 @@ from dsh_tui.model.diagnosing.timewalk import compute_timing, split_turn
 from dsh_tui.model.diagnosing.timing import STALL_MS, Timing, sort_rows
 from dsh_tui.model.reading.facts import (CHUNKS, FACT_EXTRACTORS, R_EVENTS, R_FIRST, R_GAP, R_GAP_AT, R_LAST,
                                          R_UNTIMED, ChunkClock)
+from dsh_tui.model.presenting.timing_rows import SortOrders
 from dsh_tui.model.reading.open import open_session
 
 from ..support.logs import PARITY, shared_log
@@ -130,7 +131,7 @@ def test_turn_split_adds_up_and_lanes_fit_the_turn(timed):
 @needs_times
 def test_table_rows_sort_by_any_column(timed):
     _log, timing, _evs = timed
-    rows = timing.rows()
+    rows = list(SortOrders.of(timing).rows)
     durations = [r.duration_ms for r in rows]
     assert durations == sorted(durations, reverse=True) and len(rows) == 5  # slowest first
     assert rows[0].kind == "model" and rows[0].step == 2  # the stalled call

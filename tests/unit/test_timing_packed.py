@@ -10,6 +10,7 @@ from dsh_tui.model.diagnosing import packed, timewalk
 from dsh_tui.model.diagnosing.packed import NONE, ODD, PackedList
 from dsh_tui.model.diagnosing.timing import (CALL_INTS, PLAIN_VERSION, ModelCall, ToolTiming, Timing, call_list,
                                             tool_list)
+from dsh_tui.model.presenting.timing_rows import SortOrders
 from dsh_tui.model.presenting.timing_text import timing_json
 from dsh_tui.model.reading.open import OpenOptions, open_file
 
@@ -90,7 +91,7 @@ def test_a_pass_that_packs_gives_the_same_timing(name: str, monkeypatch) -> None
         walk.feed(facts[:k])
     small = walk.finish(facts, diag.pairing, log.res.projected)
     assert small.calls.packed > 0 and small.tools.packed > 0
-    dump = lambda t: orjson.dumps([t.plain(), timing_json(log, t), t.rows(), t.activity(80)],  # noqa: E731
+    dump = lambda t: orjson.dumps([t.plain(), timing_json(log, t), list(SortOrders.of(t).rows), t.activity(80)],  # noqa: E731
                                   option=orjson.OPT_NON_STR_KEYS, default=repr)
     assert dump(small) == dump(whole)
     for a, b in zip(whole.turns[::37], small.turns[::37]):

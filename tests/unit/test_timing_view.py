@@ -10,7 +10,11 @@ from functools import cmp_to_key
 import pytest
 
 from dsh_tui.model.diagnosing.timing import Lane, Row, Span, Timing, ToolTiming, TurnTiming, sort_rows
-from dsh_tui.model.presenting.timing_view import (COLUMNS, NO_CLOCK, WIDE, SortOrders, axis, bar, duration,
+from dsh_tui.gen.synthetic import write_synthetic
+from dsh_tui.model.diagnosing.timing import call_row, command_row, tool_row
+from dsh_tui.model.presenting.timing_rows import SORTABLE, SortOrders
+from dsh_tui.model.reading.open import open_session
+from dsh_tui.model.presenting.timing_view import (COLUMNS, NO_CLOCK, WIDE, axis, bar, duration,
                                                   fit_columns, header_cells, row_cells, sparkline, stranded_calls,
                                                   waterfall_lines)
 
@@ -50,7 +54,7 @@ def test_a_tool_call_without_a_result_reads_no_result_and_one_without_a_time_no_
     stranded = ToolTiming("call_1", "bash", 1, 1, index=20, seq=20, start=1000)  # no tool/result in the log
     untimed = ToolTiming("call_2", "read", 1, 2, index=30, seq=30, end_index=31)  # its result, but no clock
     timing = Timing(tools=[stranded, untimed])
-    rows = {r.index: r for r in timing.rows()}
+    rows = {r.index: r for r in SortOrders.of(timing).rows}
     cells = lambda index: [t.strip() for t, _ in row_cells(rows[index], width, stranded_calls(timing))]  # noqa: E731
     assert cells(20)[3] == "no result" and NO_CLOCK not in cells(20)  # the total, whole
     assert cells(30)[3] == NO_CLOCK and "no result" not in cells(30)
@@ -139,15 +143,38 @@ def _many_rows(n=400, seed=7):
 @pytest.mark.parametrize("column", [c.key for c in COLUMNS + WIDE])
 def test_the_table_is_sorted_by_any_column_either_way_from_orders_made_once(column, descending):
     rows = _many_rows()
-    ahead, lazy = SortOrders(rows).make_all(), SortOrders(rows)
+    ahead, lazy = SortOrders.listed(rows).make_all(), SortOrders.listed(rows)
     want = _plain_sort(rows, column, descending)
-    assert ahead.rows_by(column, descending) == want and lazy.rows_by(column, descending) == want
-    assert ahead.rows_by(column, descending) == sort_rows(rows, column, descending)
-    assert SortOrders(rows).rows_by("duration_ms", True) is rows  # the default order: the rows themselves
+    assert list(ahead.rows_by(column, descending)) == want and list(lazy.rows_by(column, descending)) == want
+    assert list(ahead.rows_by(column, descending)) == sort_rows(rows, column, descending)
+    orders = SortOrders.listed(rows)
+    assert orders.rows_by("duration_ms", True) is orders.rows and list(orders.rows) == rows  # the default order
 
 
 def test_a_column_of_mixed_types_sorts_as_sort_rows_does():
     rows = sort_rows([_row(turn=t, index=k, seq=k, duration_ms=k) for k, t in enumerate([3, "2", None, 1, "x", 3])])
     for descending in (True, False):
-        assert SortOrders(rows).rows_by("turn", descending) == sort_rows(rows, "turn", descending)
-    assert SortOrders([]).make_all().rows_by("name", False) == []
+        assert list(SortOrders.listed(rows).rows_by("turn", descending)) == sort_rows(rows, "turn", descending)
+    assert list(SortOrders.listed([]).make_all().rows_by("name", False)) == []
+
+
+def test_the_table_made_on_demand_orders_a_log_as_sorting_every_row_did(tmp_path):
+    """The table keeps keys, not rows (a big log's rows held 70-80 MiB): each order of it, read
+    row by row, is what sorting the whole list of rows gives."""
+    path = tmp_path / "s__session.jsonl.zstd"
+    write_synthetic(path, 20_000)
+    _log, diag = open_session(path, use_cache=False)
+    t = diag.timing
+    every = [*map(call_row, t.calls), *map(tool_row, t.tools), *map(command_row, t.commands)]
+    assert len({r.kind for r in every}) >= 2 and len(every) > 100
+    orders = SortOrders.of(t)
+    base = sort_rows(every)  # the default order (slowest first), which the other orders start from
+    assert SortOrders.of(t) is orders and list(orders.rows) == base  # made once, kept on the timing
+    lazy = SortOrders(orders.rows)  # the same table, its orders made on first sort
+    orders.make_all()
+    for column in SORTABLE:
+        for descending in (False, True):
+            view = orders.rows_by(column, descending)
+            assert list(view) == sort_rows(base, column, descending) == list(lazy.rows_by(column, descending))
+            k = len(view) // 3
+            assert view.position(view.key(k)) == k and view[k] == every[view.key(k)] and view[k:k + 2] == list(view)[k:k + 2]

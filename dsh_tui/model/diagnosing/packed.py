@@ -242,8 +242,9 @@ class PackedList:
             if name in self.ints:
                 c = self.ints[name][lo:hi]
                 cols.append(map(_FROM_ROW.get, c, c))
-            elif name in self.objs:
-                cols.append(islice(self.objs[name], lo, hi))
+            elif name in self.objs:  # islice walks from 0: a row further on takes a slice
+                col = self.objs[name]
+                cols.append(islice(col, hi) if lo == 0 else col[lo:hi])
             else:
                 cols.append(map(self.sparse[name].get, range(lo, hi), repeat(self._defaults[name])))
         rows = map(self.cls, *cols)

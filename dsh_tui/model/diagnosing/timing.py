@@ -230,16 +230,7 @@ class Timing:
     marks: dict = field(default_factory=dict)  # anomaly kind (but stall) -> sorted event indexes
     missing: list = field(default_factory=list)  # why the log as a whole has no (or only some) times
 
-    # -- the table -----------------------------------------------------------------------------
-    def rows(self) -> list[Row]:
-        """Model calls, tool calls and commands, slowest first (see `sort_rows` for other orders).
-        Made on first use; the list is shared: sort a copy."""
-        got = self.__dict__.get("_rows")
-        if got is None:
-            got = self.__dict__["_rows"] = sort_rows([*map(call_row, self.calls), *map(tool_row, self.tools),
-                                                      *map(command_row, self.commands)])
-        return got
-
+    # -- the table (its rows: presenting/timing_rows.py) ------------------------------------------
     def slowest(self, n: int = 20, kinds: tuple = ("model", "tool")) -> list[Row]:
         """The ``n`` slowest of ``kinds`` ("model", "tool", "command"), slowest first, ties by position."""
         make = {"model": (call_row, self.calls), "tool": (tool_row, self.tools), "command": (command_row, self.commands)}

@@ -9,14 +9,11 @@ callIds come from the log: they pass through ``safety.one_line``.
 
 from __future__ import annotations
 
-from array import array
-from itertools import compress, repeat
-from operator import attrgetter, is_, is_not
 from typing import Any, NamedTuple
 
 from ...safety import one_line
 from ..diagnosing.packed import columns
-from ..diagnosing.timing import ANOMALY_KINDS, Row, Timing, TurnTiming, sort_rows
+from ..diagnosing.timing import ANOMALY_KINDS, Row, Timing, TurnTiming
 
 NO_CLOCK = "no clock"
 NO_RESULT = "no result"  # a tool call the log has no tool/result for: no duration, clock or not
@@ -131,58 +128,6 @@ def row_cells(row: Row, width: int, stranded: frozenset[int] = frozenset()) -> l
 
 def sort_title(key: str) -> str:
     return next((c.title for c in COLUMNS + WIDE if c.key == key), key)
-
-
-_INDEX = attrgetter("index")
-
-
-class SortOrders:
-    """The table's rows in any column's order, either way, each order made once and kept: a re-sort
-    is then a permutation of the rows (sorting ~22k rows took ~60 ms of a key). The orders are
-    `sort_rows`'s (ties by position, rows without a value last, in the default order); a column's two
-    are made together, and the timing worker makes them all ahead (``make_all``). Kept as arrays of
-    positions: 4 bytes a row each, not a list's 8."""
-
-    def __init__(self, rows: list[Row]) -> None:
-        self.rows = rows  # slowest first (Timing.rows): the default order
-        self._orders: dict[tuple[str, bool], array] = {}
-        self._by_index: list[int] | None = None  # positions in rows, in log order (while making orders)
-
-    def rows_by(self, column: str, descending: bool) -> list[Row]:
-        if (column, descending) == ("duration_ms", True):
-            return self.rows
-        got = self._orders.get((column, descending))
-        if got is None:
-            self._make(column)
-            got = self._orders[(column, descending)]
-        return list(map(self.rows.__getitem__, got))
-
-    def make_all(self) -> SortOrders:
-        for col in COLUMNS + WIDE:
-            if (col.key, False) not in self._orders:
-                self._make(col.key)
-        self._by_index = None
-        return self
-
-    def _make(self, column: str) -> None:
-        # By C loops (map, compress, list.sort) over the column's values: a Python loop over ~22k row
-        # tuples costs more than the sorts themselves (reading them is memory bound on a big log).
-        rows = self.rows
-        if self._by_index is None:
-            self._by_index = sorted(range(len(rows)), key=list(map(_INDEX, rows)).__getitem__)
-        values = list(map(attrgetter(column), rows))
-        known = list(compress(self._by_index, map(is_not, map(values.__getitem__, self._by_index), repeat(None))))
-        rest = list(compress(range(len(rows)), map(is_, values, repeat(None))))  # in the default order
-        for descending in (False, True):
-            order = known.copy()
-            try:
-                order.sort(key=values.__getitem__, reverse=descending)  # stable: ties stay in log order
-            except TypeError:  # a crafted log's turn or name of mixed JSON types: sort_rows's own key
-                position = {id(r): k for k, r in enumerate(rows)}
-                order = [position[id(r)] for r in sort_rows(rows, column, descending)]
-            else:
-                order += rest
-            self._orders[(column, descending)] = array("I", order)
 
 
 # -- the waterfall ---------------------------------------------------------------------------------

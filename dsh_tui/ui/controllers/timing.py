@@ -1,5 +1,5 @@
 """TimingController: the session's timing made in a worker once the log is shown (group "timing": from
-the index cache it is rebuilt from its plain form, and the table's rows are built, ~0.4 s on a 936k-event
+the index cache it is rebuilt from its plain form, and the table's orders by each column are made, ~0.4 s on a 936k-event
 log), so the header's activity sparkline appears without holding a key and T opens at once; T shows the
 timing view (screens/timing.py), whose Enter jumps to the row's event.
 
@@ -13,7 +13,7 @@ import time
 
 from textual.worker import WorkerState
 
-from ...model.presenting.timing_view import SortOrders
+from ...model.presenting.timing_rows import SortOrders
 from ..compat.premount import premount
 from .base import Controller
 
@@ -25,7 +25,7 @@ def prepare(diag):
     orders by each column (a sort in the view is then a lookup: ~0.2 s here on a 936k-event log)."""
     timing = diag.timing
     timing.span
-    return diag, timing, SortOrders(timing.rows()).make_all()
+    return diag, timing, SortOrders.of(timing, every=True)
 
 
 SCREEN_NAME = "timing-view"
@@ -39,7 +39,7 @@ class TimingController(Controller):
         self._screen = None  # the session's timing view, kept between openings (its sort and row too)
         self._prepared = None  # the diagnosis the worker was started for (live follow makes new ones)
         self.started = None  # the screen last started ahead of T (compat/premount.py), when done
-        self.orders = None  # the rows' orders by column, from the worker (model/presenting/timing_view.py)
+        self.orders = None  # the rows' orders by column, from the worker (model/presenting/timing_rows.py)
 
     def log_shown(self) -> None:
         diag = self._prepared = self.app.diag
@@ -100,10 +100,7 @@ class TimingController(Controller):
         screen = self._screen
         if screen is None or screen.timing is not app.diag.timing:
             self._drop()
-            timing, orders = app.diag.timing, self.orders
-            if orders is not None and orders.rows is not timing.rows():
-                orders = None  # another timing's (T before the worker's end): the table sorts on its own
-            screen = self._screen = TimingScreen(timing, app.path.name, orders)
+            screen = self._screen = TimingScreen(app.diag.timing, app.path.name)
             app.install_screen(screen, SCREEN_NAME)
         return screen
 

@@ -12,7 +12,8 @@ from textual.content import Content
 from textual.widgets import Static
 
 from ...model.diagnosing.timing import Timing
-from ...model.presenting.timing_view import SortOrders, header_cells, session_length, sort_title, stranded_calls
+from ...model.presenting.timing_rows import SortOrders
+from ...model.presenting.timing_view import header_cells, session_length, sort_title, stranded_calls
 from ...safety import one_line
 from ..widgets.timing_table import TimingTable
 from ..widgets.waterfall import Waterfall
@@ -52,12 +53,12 @@ class TimingScreen(Screen[int | None]):
     #timing-keys { height: 1; padding: 0 1; background: $panel; color: $text-muted; }
     """
 
-    def __init__(self, timing: Timing, title: str = "", orders: SortOrders | None = None) -> None:
+    def __init__(self, timing: Timing, title: str = "") -> None:
         super().__init__()
-        self.timing, self.title_text, self.orders = timing, title, orders
+        self.timing, self.title_text = timing, title
 
     def compose(self) -> ComposeResult:
-        table = TimingTable(self.timing.rows(), self.orders, stranded=stranded_calls(self.timing), id="timing-table")
+        table = TimingTable(SortOrders.of(self.timing), stranded=stranded_calls(self.timing), id="timing-table")
         with Vertical(id="timing-box"):
             yield Static(id="timing-head")
             yield ColumnTitles(table, id="timing-cols")

@@ -7,7 +7,8 @@ from rich.segment import Segment
 from textual.message import Message
 
 from ...model.diagnosing.timing import Row
-from ...model.presenting.timing_view import COLUMNS, WIDE, SortOrders, columns_for, row_cells
+from ...model.presenting.timing_rows import SortOrders
+from ...model.presenting.timing_view import COLUMNS, WIDE, columns_for, row_cells
 from .vlist import VirtualList
 
 STYLE_CLASS = {"kind": "timing--kind", "dim": "timing--dim", "name": "timing--name", "slow": "timing--slow",
@@ -32,13 +33,11 @@ class TimingTable(VirtualList):
             super().__init__()
             self.row = row
 
-    def __init__(self, rows: list[Row], orders: SortOrders | None = None, *, stranded: frozenset[int] = frozenset(),
-                 id: str | None = None) -> None:
+    def __init__(self, orders: SortOrders, *, stranded: frozenset[int] = frozenset(), id: str | None = None) -> None:
         super().__init__(id=id)
         self.stranded = stranded  # the tool calls without a result (their total reads "no result")
-        self.base_rows = rows  # slowest first (Timing.rows): the default order, shared, never sorted in place
-        self.orders = orders if orders is not None and orders.rows is rows else SortOrders(rows)
-        self.rows = rows
+        self.orders = orders  # the table's orders by column (made ahead by the timing worker)
+        self.rows = orders.rows  # slowest first; rows are made as they are drawn
         self.sort, self.descending = "duration_ms", True
         self.empty_text = "no model calls, tool calls or commands in this log"
 
@@ -51,10 +50,10 @@ class TimingTable(VirtualList):
 
     def sort_by(self, key: str, descending: bool) -> None:
         """Order the rows by column ``key``; the cursor stays on its row."""
-        keep = self.row
+        keep = self.rows.key(self.cursor) if self.rows and self.cursor < len(self.rows) else None
         self.sort, self.descending = key, descending
         self.rows = self.orders.rows_by(key, descending)  # made once per column (by the timing worker)
-        self.reset_rows(self.rows.index(keep) if keep is not None else 0)
+        self.reset_rows(self.rows.position(keep) if keep is not None else 0)
 
     def sort_keys(self) -> list[str]:
         return [c.key for c in columns_for(self.size.width or 80)]
