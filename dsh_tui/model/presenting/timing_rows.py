@@ -157,7 +157,8 @@ def default_order(rows: list[Row]) -> array:
     """The keys of ``rows`` (in key order) slowest first, as `sort_rows` orders them: by position,
     then by duration (stable), and the rows without one after, in key order."""
     values = list(map(attrgetter(DEFAULT[0]), rows))
-    known = sorted(compress(range(len(rows)), map(is_not, values, repeat(None))), key=list(map(_INDEX, rows)).__getitem__)
+    by_index = list(map(_INDEX, rows)).__getitem__
+    known = sorted(compress(range(len(rows)), map(is_not, values, repeat(None))), key=by_index)
     known.sort(key=values.__getitem__, reverse=True)  # durations are ints or None (timing._span)
     return array("I", known + list(compress(range(len(rows)), map(is_, values, repeat(None)))))
 
