@@ -14,11 +14,13 @@ up to the wall time exactly, however calls overlap.
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_right
 from heapq import nlargest
 from dataclasses import dataclass, field, fields
+from itertools import chain, takewhile
 from operator import attrgetter, itemgetter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from .interning import shared_name
@@ -234,39 +236,42 @@ class Timing:
     def slowest(self, n: int = 20, kinds: tuple = ("model", "tool")) -> list[Row]:
         """The ``n`` slowest of ``kinds`` ("model", "tool", "command"), slowest first, ties by position."""
         make = {"model": (call_row, self.calls), "tool": (tool_row, self.tools), "command": (command_row, self.commands)}
-        top = nlargest(n, (x for x in self._timed() if x[2] in kinds), key=_RANK)
+        top = nlargest(n, chain.from_iterable(map(self._timed, (k for k in make if k in kinds))), key=_RANK)
         return [make[kind][0](make[kind][1][k]) for _d, _i, kind, k in top]
 
-    def _timed(self) -> list[tuple]:
-        """(duration, -event index, kind, position) of every timed call, tool call and command (made on
-        first use: `check` asks three times)."""
-        got = self.__dict__.get("_timed_cache")
-        if got is None:
-            got = []
-            for kind, group in (("model", self.calls), ("tool", self.tools), ("command", self.commands)):
-                starts, ends, indexes = columns(group, "start", "end", "index")  # no record made for this
-                if kind == "model":  # a call without its message is timed to its last output
-                    ends = [e if e is not None else o for e, o in zip(ends, columns(group, "last_output")[0])]
-                got += [(b - a, -i, kind, k) for k, (a, b, i) in enumerate(zip(starts, ends, indexes))
-                        if a is not None and b is not None and b >= a]  # (_span, inlined)
-            self.__dict__["_timed_cache"] = got
-        return got
+    def _timed(self, kind: str) -> Iterator[tuple]:
+        """(duration, -event index, kind, position) of each timed item of ``kind``, made as they are
+        read: kept, the tuples of a big log's hundreds of thousands of items held ~30 MiB."""
+        group = {"model": self.calls, "tool": self.tools, "command": self.commands}[kind]
+        starts, ends, indexes = columns(group, "start", "end", "index")  # no record made for this
+        if kind == "model":  # a call without its message is timed to its last output
+            ends = [e if e is not None else o for e, o in zip(ends, columns(group, "last_output")[0])]
+        return ((b - a, -i, kind, k) for k, (a, b, i) in enumerate(zip(starts, ends, indexes))
+                if a is not None and b is not None and b >= a)  # (_span, inlined)
 
     def stalls(self, n: int | None = 20, threshold_ms: int = 0) -> list[Stall]:
         """Each call's longest gap between outputs, longest first (those over ``threshold_ms``)."""
-        got = self.__dict__.get("_stalls_cache")
-        if got is None:  # (-ms, event index, position): sorted once, the Stall made only for what is asked
-            got = [(-ms, at, k) for k, (at, ms) in enumerate(zip(*columns(self.calls, "stall_index", "stall_ms")))
-                   if at is not None and ms > 0]
-            got.sort()
-            self.__dict__["_stalls_cache"] = got
+        mss, ats, ks = self._stall_order()
         out = []
-        for neg, at, k in got:
-            if -neg <= threshold_ms or n is not None and len(out) >= n:
+        for ms, at, k in zip(mss, ats, ks):
+            if ms <= threshold_ms or n is not None and len(out) >= n:
                 break
             c = self.calls[k]
-            out.append(Stall(c.turn, c.step, at, -neg))
+            out.append(Stall(c.turn, c.step, at, ms))
         return out
+
+    def _stall_order(self) -> tuple[Sequence[int], Sequence[int], Sequence[int]]:
+        """Each call's stall (ms, event index after it, position), longest first, ties by position: sorted
+        once and kept as three columns (arrays but for a crafted log's values past int64)."""
+        got = self.__dict__.get("_stalls_cache")
+        if got is None:
+            ats, mss = columns(self.calls, "stall_index", "stall_ms")
+            ordered = sorted((-ms, at, k) for k, (at, ms) in enumerate(zip(ats, mss)) if at is not None and ms > 0)
+            del ats, mss
+            got = self.__dict__["_stalls_cache"] = (_int_column([-t[0] for t in ordered]),
+                                                    _int_column([t[1] for t in ordered]),
+                                                    _int_column([t[2] for t in ordered]))
+        return got
 
     # -- one turn ------------------------------------------------------------------------------
     def turn_of(self, turn: Any) -> TurnTiming | None:
@@ -388,8 +393,9 @@ class Timing:
     def anomalies(self, kind: str, stall_ms: int = STALL_MS) -> list[int]:
         """Sorted event indexes of one anomaly kind (ANOMALY_KINDS); ``stall_ms`` is the stall threshold."""
         if kind == "stall":
-            self.stalls(0)  # (sorts them once)
-            return sorted({at for neg, at, _k in self.__dict__["_stalls_cache"] if -neg > stall_ms})
+            mss, ats, _ks = self._stall_order()
+            over = sum(1 for _ in takewhile(lambda ms: ms > stall_ms, mss))  # longest first
+            return sorted(set(ats[:over]))
         return list(self.marks.get(kind, ()))
 
     def anomaly_counts(self, stall_ms: int = STALL_MS) -> dict[str, int]:
@@ -455,6 +461,15 @@ def sort_rows(rows: list[Row], column: str = "duration_ms", descending: bool = T
 
 _INDEX = attrgetter("index")
 _RANK = itemgetter(0, 1)
+
+
+def _int_column(values: list) -> Sequence[int]:
+    """``values`` as an int64 array (8 bytes each, not a list's 8 and an int's 32), or as they are when
+    one does not fit (a crafted log's time past int64)."""
+    try:
+        return array("q", values)
+    except OverflowError:
+        return values
 
 
 def _key(v: Any) -> Any:
