@@ -358,3 +358,14 @@ def test_freshly_written_sleeps_read_back(tmp_path):
     _within(t.tools[0].approval_ms, DELAYS["approval"])
     _within(t.commands[0].duration_ms, DELAYS["command"])
     assert STALL_MS == 30_000
+
+
+def test_stalls_longest_first_by_any_threshold_and_a_crafted_time_past_int64():
+    from dsh_tui.model.diagnosing.timing import ModelCall
+    calls = [ModelCall(1, k, index=10 * k, seq=10 * k, stall_ms=ms, stall_index=10 * k + 1)
+             for k, ms in enumerate([500, 0, 40_000, 500, 2**70, 31_000])]
+    timing = Timing(calls=calls)
+    assert [s.duration_ms for s in timing.stalls(None)] == [2**70, 40_000, 31_000, 500, 500]  # ties by position
+    assert [s.index for s in timing.stalls(2)] == [41, 21]
+    assert timing.anomalies("stall") == [21, 41, 51] and timing.anomalies("stall", stall_ms=400) == [1, 21, 31, 41, 51]
+    assert timing.stalls(None, threshold_ms=31_000)[-1].duration_ms == 40_000
