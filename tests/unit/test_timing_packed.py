@@ -6,6 +6,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
+from dsh_tui.gen.synthetic import write_synthetic
 from dsh_tui.model.diagnosing import packed, timewalk
 from dsh_tui.model.diagnosing.packed import NONE, ODD, PackedList
 from dsh_tui.model.diagnosing.timing import (CALL_INTS, PLAIN_VERSION, ModelCall, ToolTiming, Timing, call_list,
@@ -83,7 +84,7 @@ def test_a_pass_that_packs_gives_the_same_timing(name: str, monkeypatch) -> None
     log, diag = open_file(path, OpenOptions(use_cache=False, write_cache=False, keep_facts=True))
     facts = log.res.facts
     whole = timewalk.compute_timing(facts, log.res.usage_calls, diag.pairing, log.res.projected)
-    assert whole.calls.packed == 0  # under PACK_AT records: all kept as objects
+    assert whole.calls.packed == len(whole.calls) and not whole.calls.pending  # under PACK_AT: packed at the end
     monkeypatch.setattr(timewalk, "PACK_AT", 7)
     monkeypatch.setattr(packed, "PACK_AT", 7)
     walk = timewalk.TimingWalk(log.res.usage_calls)
@@ -181,3 +182,13 @@ def test_the_cache_form_of_an_older_layout_reads_as_no_timing() -> None:
     calls[2] = {k: v for k, v in calls[2].items() if k not in ("turn", "step")}  # turn and step as objects (v2)
     calls[4] = {**calls[4], "turn": [c.turn for c in _calls()], "step": [c.step for c in _calls()]}
     assert Timing.from_plain((PLAIN_VERSION, tuple(calls), *plain[2:])).missing == ["no timing in this diagnosis"]
+
+
+def test_the_finished_timing_is_all_columns_and_shares_the_pairings_call_ids(tmp_path) -> None:
+    path = tmp_path / "s__session.jsonl.zstd"
+    write_synthetic(path, 20_000)
+    _log, diag = open_file(path, OpenOptions(use_cache=False, write_cache=False))
+    t, pairs = diag.timing, diag.pairing.tools
+    assert not t.calls.pending and not t.tools.pending and t.tools.packed > 100  # no record left an object
+    ids = t.tools.objs["call_id"]
+    assert all(cid is pairs[cid].key for cid in ids)  # one str a callId
