@@ -179,3 +179,18 @@ def test_the_table_made_on_demand_orders_a_log_as_sorting_every_row_did(tmp_path
             k = len(view) // 3
             assert view.position(view.key(k)) == k and view[k] == every[view.key(k)]
             assert view[k:k + 2] == list(view)[k:k + 2]
+
+
+def test_columns_past_int64_or_turning_mixed_after_a_chunk_sort_as_sort_rows_does():
+    """The orders are made from compact columns (int64, double), a list once a value does not fit:
+    a time past int64, or a crafted turn that is a string rows after the first chunk."""
+    rows = [_row("model" if k % 3 else "tool", turn=k % 7, step=1, index=k, seq=k, duration_ms=(k * 37) % 1000,
+                 tokens_per_s=None if k % 5 else k / 3) for k in range(9_000)]
+    rows[8_500] = rows[8_500]._replace(turn="x", duration_ms=2**70, tokens_per_s=7)
+    rows[10] = rows[10]._replace(duration_ms=None, seq=2**64)
+    rows[20] = rows[20]._replace(turn=-2**63)  # the int64 column's own None, as a crafted turn
+    rows = sort_rows(rows)
+    orders = SortOrders.listed(rows).make_all()
+    for column in ("turn", "duration_ms", "tokens_per_s", "seq", "ttft_ms"):
+        for descending in (False, True):
+            assert list(orders.rows_by(column, descending)) == sort_rows(rows, column, descending), column

@@ -11,9 +11,10 @@ without a value last, in the default order (slowest first).
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
-from itertools import compress, repeat
-from operator import attrgetter, is_, is_not
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain, compress, islice, repeat, tee
+from math import isnan, nan
+from operator import attrgetter, eq, is_not, not_
 from typing import Any, overload
 
 from ..diagnosing.timing import Row, Timing, call_row, command_row, sort_rows, tool_row
@@ -21,7 +22,6 @@ from .timing_view import COLUMNS, WIDE
 
 DEFAULT = ("duration_ms", True)  # slowest first
 SORTABLE = tuple(c.key for c in COLUMNS + WIDE)  # the view's columns
-_INDEX = attrgetter("index")
 
 
 class RowTable:
@@ -51,11 +51,28 @@ class RowTable:
         return command_row(t.commands[key - c - self._tools])
 
     def every_row(self) -> list[Row]:
-        """All the rows in key order, made at once (to sort them; let go after)."""
+        """All the rows in key order, made at once (a crafted log's column of mixed types sorts by them)."""
+        return self._list if self._list is not None else [row for chunk in self.chunks() for row in chunk]
+
+    def chunks(self, size: int = 8192) -> Iterator[list[Row]]:
+        """The rows in key order, ``size`` at a time."""
         if self._list is not None:
-            return self._list
+            yield from (self._list[k:k + size] for k in range(0, len(self._list), size))
+            return
         t = self.timing
-        return [*map(call_row, t.calls), *map(tool_row, t.tools), *map(command_row, t.commands)]
+        rows = chain(map(call_row, t.calls), map(tool_row, t.tools), map(command_row, t.commands))
+        while chunk := list(islice(rows, size)):
+            yield chunk
+
+    def columns(self, names: Iterable[str]) -> dict[str, Sequence]:
+        """Some of the rows' fields, each in key order, made from a chunk of rows at a time: ints as
+        an int64 array, a float field as a double array, without the rows (all of them at once were
+        ~300 bytes a row, the timing worker's peak on a big log)."""
+        cols = {name: _Column(name) for name in names}
+        for chunk in self.chunks():
+            for name, col in cols.items():
+                col.extend(list(map(attrgetter(name), chunk)))
+        return {name: col.values for name, col in cols.items()}
 
 
 class RowView(Sequence):
@@ -105,10 +122,10 @@ class SortOrders:
         got = timing.__dict__.get("_sort_orders")
         if got is None:
             table = RowTable(timing)
-            rows = table.every_row()
-            got = cls(RowView(table, default_order(rows)))
+            cols = table.columns(SORTABLE + ("index",) if every else (DEFAULT[0], "index"))
+            got = cls(RowView(table, default_order(cols[DEFAULT[0]], cols["index"])))
             if every:
-                got._make(list(SORTABLE), rows)
+                got._make(list(SORTABLE), cols)
             timing.__dict__["_sort_orders"] = got
         elif every:
             got.make_all()
@@ -122,45 +139,93 @@ class SortOrders:
     def rows_by(self, column: str, descending: bool) -> RowView:
         got = self._orders.get((column, descending))
         if got is None:
-            self._make([column], self.table.every_row())
+            self._make([column], self.table.columns((column, "index")))
             got = self._orders[(column, descending)]
         return self.rows if got is self.rows.order else RowView(self.table, got)
 
     def make_all(self) -> SortOrders:
         todo = [c for c in SORTABLE if (c, False) not in self._orders]
         if todo:
-            self._make(todo, self.table.every_row())
+            self._make(todo, self.table.columns(todo + ["index"]))
         return self
 
-    def _make(self, names: list[str], rows: list[Row]) -> None:
-        # By C loops (map, compress, list.sort) over the column's values: a Python loop over the row
-        # tuples costs more than the sorts themselves (reading them is memory bound on a big log).
-        by_index = sorted(range(len(rows)), key=list(map(_INDEX, rows)).__getitem__)
+    def _make(self, names: list[str], cols: dict[str, Sequence]) -> None:
+        # By C loops (map, compress, list.sort) over the column's values: a Python loop over the rows
+        # costs more than the sorts themselves (reading them is memory bound on a big log).
+        by_index = sorted(range(len(cols["index"])), key=cols["index"].__getitem__)
         default = self.rows.order
         for column in names:
-            values = list(map(attrgetter(column), rows))
-            known = list(compress(by_index, map(is_not, map(values.__getitem__, by_index), repeat(None))))
-            rest = list(compress(default, map(is_, map(values.__getitem__, default), repeat(None))))
+            values = cols[column]
+            known = list(compress(by_index, _known(values, map(values.__getitem__, by_index))))
+            rest = list(compress(default, _missing(values, map(values.__getitem__, default))))
             for descending in (False, True):
                 order = known.copy()
                 try:
                     order.sort(key=values.__getitem__, reverse=descending)  # stable: ties stay in log order
                 except TypeError:  # a crafted log's turn or name of mixed JSON types: sort_rows's own key
+                    rows = self.table.every_row()
                     position = {id(r): k for k, r in enumerate(rows)}
-                    order = [position[id(r)] for r in sort_rows(rows, column, descending)]
+                    order = [position[id(r)] for r in sort_rows(sort_rows(rows), column, descending)]
                 else:
                     order += rest
                 self._orders.setdefault((column, descending), array("I", order))
 
 
-def default_order(rows: list[Row]) -> array:
-    """The keys of ``rows`` (in key order) slowest first, as `sort_rows` orders them: by position,
-    then by duration (stable), and the rows without one after, in key order."""
-    values = list(map(attrgetter(DEFAULT[0]), rows))
-    by_index = list(map(_INDEX, rows)).__getitem__
-    known = sorted(compress(range(len(rows)), map(is_not, values, repeat(None))), key=by_index)
-    known.sort(key=values.__getitem__, reverse=True)  # durations are ints or None (timing._span)
-    return array("I", known + list(compress(range(len(rows)), map(is_, values, repeat(None)))))
+def default_order(durations: Sequence, indexes: Sequence) -> array:
+    """The keys (in key order) slowest first, as `sort_rows` orders rows: by position, then by duration
+    (stable), and the rows without one after, in key order."""
+    keys = range(len(durations))
+    known = sorted(compress(keys, _known(durations, iter(durations))), key=indexes.__getitem__)
+    known.sort(key=durations.__getitem__, reverse=True)
+    return array("I", known + list(compress(keys, _missing(durations, iter(durations)))))
+
+
+NONE = -(1 << 63)  # an int64 column's None (no duration or position is this)
+
+
+class _Column:
+    """One field's values in key order: an int64 array (None as NONE) while they are all ints or None,
+    a double array (None as NaN) for a float field, else a list."""
+
+    def __init__(self, name: str) -> None:
+        self.values: Any = array("d") if name in FLOATS else array("q")
+
+    def extend(self, vs: list) -> None:
+        col = self.values
+        if type(col) is list:
+            col += vs
+            return
+        try:
+            if col.typecode == "d":
+                if all(v is None or type(v) is float for v in vs):
+                    col.extend(array("d", [nan if v is None else v for v in vs]))
+                    return
+            elif all(v is None or type(v) is int for v in vs) and NONE not in vs:
+                col.extend(array("q", [NONE if v is None else v for v in vs]))  # (made whole first: all or none)
+                return
+        except OverflowError:  # a crafted log's time past int64
+            pass
+        if col.typecode == "q":
+            self.values = [None if v == NONE else v for v in col] + vs
+        else:
+            self.values = [None if isnan(v) else v for v in col] + vs
+
+
+FLOATS = ("tokens_per_s",)
+
+
+def _known(values: Sequence, xs: Iterator) -> Iterator[bool]:
+    """Which of ``xs`` (values of the column ``values``) are not its None (by C loops)."""
+    if type(values) is list:
+        return map(is_not, xs, repeat(None))
+    if values.typecode == "d":
+        xs, again = tee(xs)
+        return map(eq, xs, again)  # NaN is not equal to itself
+    return map(NONE.__ne__, xs)
+
+
+def _missing(values: Sequence, xs: Iterator) -> Iterator[bool]:
+    return map(not_, _known(values, xs))
 
 
 __all__ = ["RowTable", "RowView", "SortOrders", "default_order"]
