@@ -6,6 +6,7 @@ import json
 
 from dsh_tui.cli import main
 from dsh_tui.model.diagnosing.diagnosis import diagnose
+from dsh_tui.model.diagnosing.usage import TOKEN_KEYS
 from dsh_tui.model.presenting.report import check_json, snippet
 from dsh_tui.model.reading.session import load_session
 
@@ -137,7 +138,7 @@ def test_usage_counts_each_call_once_with_its_last_usage_and_skips_fork_seed(wri
     usage = diagnose(log).usage
     assert usage.session["inputTokens"] == 99 + 7 + 30 and usage.calls == 3 and usage.from_message == 2
     assert usage.inherited["inputTokens"] == 5
-    assert usage.turns[2]["outputTokens"] == 3
+    assert usage.turns[2][TOKEN_KEYS.index("outputTokens")] == 3
 
 
 def test_per_call_usage_of_two_parts_merges_into_the_whole():
@@ -170,7 +171,7 @@ def test_per_call_usage_of_two_parts_merges_into_the_whole():
 
     def as_summed(usage):
         return (usage.calls, usage.from_message, list(usage.inherited.values()),
-                [(t, list(v.values())) for t, v in usage.turns.items()])
+                [(t, list(v)) for t, v in usage.turns.items()])
     numbered = list(enumerate(events))
     whole = noted(numbered)
     assert whole[(1, 1)][0] == 11 and whole[(1, 2)][0] == 9 and whole[(3, 1)][0] == 13 and whole[(1, 3)][0] == 7

@@ -23,7 +23,8 @@ DSH_METER_KEYS = TOKEN_KEYS[:4]  # dsh's meter buckets (inputTokens is its "unca
 class Usage:
     session: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TOKEN_KEYS, 0))
     inherited: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TOKEN_KEYS, 0))
-    turns: dict[Any, dict[str, int]] = field(default_factory=dict)
+    # turn -> its TOKEN_KEYS counts, in first-seen order (a tuple, not a dict: a big log has 40k+ turns)
+    turns: dict[Any, tuple[int, ...]] = field(default_factory=dict)
     calls: int = 0
     from_message: int = 0  # calls whose last usage is the assistant/message's (else a usage chunk's)
 
@@ -38,7 +39,7 @@ class Usage:
         return {"session": self.session, "inherited": self.inherited, "dsh_total": self.dsh_total,
                 "calls": self.calls,
                 "calls_from_message_usage": self.from_message,
-                "turns": many({"turn": t, **v} for t, v in self.turns.items()),
+                "turns": many({"turn": t, **dict(zip(TOKEN_KEYS, v))} for t, v in self.turns.items()),
                 "source": "the last usage per (turn, step): assistant/message.usage, else its usage chunk"}
 
 
@@ -113,7 +114,7 @@ class UsageTally:
             self.turns = {turn: turns[turn] for (turn, _), call in table.items() if call[0] >= seed}
         out = Usage(calls=self.calls, from_message=self.from_message)
         out.inherited = dict(zip(TOKEN_KEYS, self.inherited))
-        out.turns = {turn: dict(zip(TOKEN_KEYS, summed)) for turn, summed in self.turns.items()}
+        out.turns = dict(self.turns)
         out.session = _sums(self.turns.values())  # the sum of its turns
         return out
 
