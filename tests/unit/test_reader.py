@@ -273,3 +273,16 @@ def test_search_finds_text_inside_a_packed_member(write_jsonl):
     assert log.search("NEEDLE2", 2) == 4
     assert log.search("needle", 4, backward=True) == 2
     assert log.search("absent", 0) is None
+
+
+def test_record_offsets_are_uint32_until_one_does_not_fit():
+    from array import array
+    from dsh_tui.model.reading.scan import ScanResult, extend_offsets
+    res = ScanResult(0)
+    extend_offsets(res, [0, 10, 2**32 - 1])
+    extend_offsets(res, array("Q", [2**32 - 1]))
+    assert res.rec_start.typecode == "I" and list(res.rec_start) == [0, 10, 2**32 - 1, 2**32 - 1]
+    extend_offsets(res, [2**32 - 1, 2**32, 2**40])  # past 4 GiB (a raised plaintext limit): all kept, exactly
+    assert res.rec_start.typecode == "Q" and list(res.rec_start)[3:] == [2**32 - 1, 2**32 - 1, 2**32, 2**40]
+    extend_offsets(res, array("Q", [2**41]))
+    assert res.rec_start[-1] == 2**41 and len(res.rec_start) == 8

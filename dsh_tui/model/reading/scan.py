@@ -77,7 +77,7 @@ class UnknownType:
 @dataclass
 class ScanResult:
     body_start: int
-    rec_start: array = field(default_factory=lambda: array("Q"))
+    rec_start: array = field(default_factory=lambda: array("I"))  # uint32 while they fit (`extend_offsets`)
     # A record ends at the newline before the next record (or before text_end), or where the run of
     # skipped lines after it starts (skip_at); an end per record cost ~3% of the read, and as much
     # again to shift when the tail helper's index is merged. Listed here: an unterminated last line.
@@ -386,7 +386,7 @@ class Scanner:
         if skipped:  # rare: blank or bad lines hold no record, and end the record before them
             self._note_skipped(skipped, starts, rec0, len(lines))
         else:
-            res.rec_start.extend(starts[:-1])
+            extend_offsets(res, starts[:-1])
         if lines and not terminated and rec > rec0 and skipped[-1:] != [len(lines) - 1]:
             res.rec_ends[rec - 1] = starts[-1] - 1  # an unterminated last line: it ends with the text
         res.text_end = base + length
@@ -396,12 +396,12 @@ class Scanner:
         one run entry per run of those (a run goes on from the previous window when no record is
         between: the entry is per run, not per line)."""
         res = self.res
-        rec_start, skip_rec, skip_lines, skip_at = res.rec_start, res.skip_rec, res.skip_lines, res.skip_at
+        skip_rec, skip_lines, skip_at = res.skip_rec, res.skip_lines, res.skip_at
         total = self.skipped - len(skipped)  # skipped before this window
         prev = 0
         for j, k in enumerate(skipped):
             if k > prev:
-                rec_start.extend(starts[prev:k])
+                extend_offsets(res, starts[prev:k])
             prev = k + 1
             total += 1
             r = rec0 + k - j  # the record this line comes before
@@ -411,7 +411,7 @@ class Scanner:
                 skip_rec.append(r)
                 skip_lines.append(total)
                 skip_at.append(starts[k])
-        rec_start.extend(starts[prev:n])
+        extend_offsets(res, starts[prev:n])
 
     def _refuse(self, stage: int, order: int, index: int, seq: int, code: str, message: str) -> None:
         """Keep the first problem of its stage (restore.py): what dsh's load would refuse."""
@@ -534,6 +534,19 @@ class Scanner:
             line = self.line_no(rec)
             self._report(k, "malformed-row", f"line {line}: malformed {obj.get('type')} row: {problem}", line)
         return m
+
+
+def extend_offsets(res: ScanResult, offsets: list[int] | array) -> None:
+    """Append record start offsets (a list or an array): a uint32 array while they fit (under the default 4 GiB plaintext
+    limit they always do: half the bytes of uint64, ~9 MiB on a 10M-event log), uint64 from the
+    first that does not."""
+    col = res.rec_start
+    try:
+        col.extend(offsets if type(offsets) is array and offsets.typecode == col.typecode
+                   else array(col.typecode, offsets))  # (made whole first: all or none)
+    except OverflowError:
+        res.rec_start = col = array("Q", col)
+        col.extend(array("Q", offsets))
 
 
 def _line_starts(lines: list[bytes], base: int) -> list[int]:

@@ -13,7 +13,7 @@ from typing import Iterator
 
 from . import segments
 from .facts import join_tail_runs
-from .scan import Scanner, _type_id
+from .scan import Scanner, _type_id, extend_offsets
 from .segments import TailHelper, TailIndex, _index_tail, frame_start_after
 from .source import LogUnreadable, RawLog, iter_plain
 from ..diagnosing.usage import merge_calls
@@ -39,7 +39,7 @@ def merge_tail(scanner: Scanner, raw: RawLog, tail: TailIndex, base: int, limit:
     for cid, name in enumerate(t.types):
         tid = scanner.type_ids.get(name)
         table[cid] = _type_id(name, scanner.type_ids, res.types) if tid is None else tid
-    res.rec_start.extend(array("Q", map(base.__add__, t.rec_start)))
+    extend_offsets(res, array("Q", map(base.__add__, t.rec_start)))
     res.rec_ends.update({r + rec0: end + base for r, end in t.rec_ends.items()})
     res.text_end = base + t.text_end
     shift = nev0 - tail.index_base
