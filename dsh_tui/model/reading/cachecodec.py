@@ -293,11 +293,15 @@ def _part(blobs: memoryview, offset: Any, length: Any) -> memoryview:
 def _array(blobs: memoryview, v: list) -> array:
     if len(v) != 4 or type(v[1]) is not str or len(v[1]) != 1 or v[1] not in TYPECODES:
         raise CodecError("a bad array")
-    out = array(v[1])
     data = _part(blobs, v[2], v[3])
-    if len(data) % out.itemsize:
+    size = array(v[1]).itemsize
+    if len(data) % size:
         raise CodecError("an array cut inside an item")
-    out.frombytes(data)
+    # Made at its exact size, then filled: frombytes grows an array by a sixteenth more than it needs
+    # (~5 MiB over a 10M-event log's index), and an entry's arrays never grow.
+    out = array(v[1], bytes(size)) * (len(data) // size)
+    with memoryview(out) as view, view.cast("B") as flat:
+        flat[:] = data
     return out
 
 
