@@ -73,6 +73,12 @@ _GETTERS = {cls: attrgetter(*names) if len(names) > 1 else (lambda o, n=names: t
             for cls, names in _FIELDS.items()}  # the field values, as a tuple, in field order
 if len(_BY_NAME) != len(REGISTRY):
     raise TypeError("two registered classes share a name")
+# Fields whose values repeat from record to record (a kind, a status, a tool name, the advice of a kind,
+# a call id a pair and its findings both hold, a turn number): JSON makes an object per occurrence,
+# where the diagnosis's pass shares one. Decoded, a str or int is the entry's first equal one.
+_SHARED_FIELDS = {Finding: ("kind", "severity", "call_id", "name", "turn", "code", "advice", "run"),
+                  Pair: ("kind", "key", "name", "status", "code", "turn")}
+_SHARED = {cls: tuple(_FIELDS[cls].index(name) for name in names) for cls, names in _SHARED_FIELDS.items()}
 
 
 def _schema() -> str:
@@ -209,7 +215,8 @@ def _decoder(blobs: memoryview):
     (gcpause.py): `done` breaks the cycle, so they are freed as the decode returns."""
     table: list[Any] = []  # containers, in the order they start (what ["r", n] refers to)
     append = table.append
-    by_name, n_fields, simple, post_init = _BY_NAME, _N_FIELDS, _SIMPLE, _POST_INIT
+    by_name, n_fields, simple, post_init, shared = _BY_NAME, _N_FIELDS, _SIMPLE, _POST_INIT, _SHARED
+    first: dict = {}  # the first str or int object of each value met in a shared field (a str never equals an int)
 
     def dec(v: Any) -> Any:
         t = type(v)
@@ -231,6 +238,10 @@ def _decoder(blobs: memoryview):
             args = v[3:]
             for i in v[2]:  # the rest are plain values: no look at each of a Pair's 14 fields
                 args[i] = dec(args[i])  # (a position not listed would stay plain JSON: still only data)
+            for i in shared.get(cls, ()):
+                x = args[i]
+                if type(x) is str or type(x) is int:  # (not a float or a bool: 1.0 == True == 1)
+                    args[i] = first.setdefault(x, x)
             out: Any = cls(*args)
             if cls in post_init:  # a __post_init__ may fill in a field: the entry's value stands
                 got = _GETTERS[cls](out)
@@ -279,6 +290,7 @@ def _decoder(blobs: memoryview):
     def done() -> None:
         nonlocal dec, blobs
         table.clear()
+        first.clear()
         dec = blobs = None  # type: ignore[assignment]
 
     return dec, done

@@ -17,6 +17,8 @@ from typing import Any, Callable
 from . import cache
 from ..diagnosing.diagnosis import Diagnosis, diagnose
 from ..diagnosing.diagnosis import advance as advance_diagnosis, begin as begin_diagnosis
+from ..diagnosing.interning import shared_name
+from ..diagnosing.pairing import Pair
 from .exportzip import load_zip_session, looks_like_zip
 from .header import Header
 from .plainstore import FileStore, FrameStore
@@ -139,7 +141,21 @@ def from_payload(path: Path, payload: dict, lenient: bool, limit: int) -> tuple[
     log = SessionLog(raw, header, res, lenient=lenient, store=store)
     log.from_cache = True
     log.plain_limit = limit
+    _share(diag)
     return log, diag
+
+
+def _share(diag: Diagnosis) -> None:
+    """Share what a fresh diagnosis shares and JSON decoded once per occurrence: each pairing dict's
+    key is its pair's own key (the codec interns that one), a turn end's kind is interned."""
+    pairing = diag.pairing
+    for name in ("tools", "commands", "approvals"):
+        pairs = getattr(pairing, name)
+        if type(pairs) is dict and all(type(p) is Pair and p.key == k for k, p in pairs.items()):
+            setattr(pairing, name, {p.key: p for p in pairs.values()})
+    ends = diag.turn_ends
+    if type(ends) is list and all(type(e) is tuple and len(e) == 2 for e in ends):
+        diag.turn_ends = [(turn, shared_name(kind)) for turn, kind in ends]
 
 
 def cache_payload(log: SessionLog, diag: Diagnosis) -> dict:

@@ -1,0 +1,67 @@
+"""A log re-opened through the index cache is no bigger than a fresh decode of it: the repeated
+values a fresh diagnosis shares (kinds, statuses, tool names, turn numbers) come back shared, not
+one object per occurrence as JSON makes them, and arrays come back at their exact size."""
+
+from __future__ import annotations
+
+import sys
+from array import array
+
+import pytest
+
+from dsh_tui.gen.synthetic import write_synthetic
+from dsh_tui.model.diagnosing.findings import Finding
+from dsh_tui.model.reading.cachecodec import decode, encode
+from dsh_tui.model.reading.open import cache_payload, from_payload, open_session
+from dsh_tui.model.reading.source import max_plain_bytes
+
+
+def roundtrip(value):
+    tree, parts = encode(value)
+    return decode(tree, b"".join(parts))
+
+
+def _distinct(values) -> int:
+    return len({id(v) for v in values})
+
+
+@pytest.fixture(scope="module")
+def opened(tmp_path_factory):
+    path = tmp_path_factory.mktemp("sharing") / "s__session.jsonl.zstd"
+    write_synthetic(path, 3_000)
+    log, diag = open_session(path, use_cache=False)
+    back = roundtrip(cache_payload(log, diag))
+    log2, diag2 = from_payload(path, back, log.lenient, max_plain_bytes())
+    return diag, diag2
+
+
+def test_arrays_come_back_at_their_exact_size():
+    back = roundtrip(array("q", range(1000)))
+    assert back == array("q", range(1000))
+    assert sys.getsizeof(back) == sys.getsizeof(array("q", [0]) * 1000)
+
+
+def test_a_findings_repeated_fields_are_shared():
+    turn = 10**6  # past the small ints Python shares anyway
+    found = [Finding("LLM_RETRY", i, i, f"message {i}", severity="".join(["war", "ning"]), turn=turn + 0,
+                     name="".join(["sh", "ell"]), code="".join(["E", "1"])) for i in range(3)]
+    back = roundtrip(found)
+    assert back == found
+    for name in ("kind", "severity", "name", "code", "advice", "run", "turn"):
+        assert _distinct(getattr(f, name) for f in back) == 1, name
+    assert _distinct(f.message for f in back) == 3
+
+
+def test_turn_ends_share_their_kinds(opened):
+    diag, diag2 = opened
+    assert diag2.turn_ends == diag.turn_ends and len(diag.turn_ends) > 3
+    kinds = [k for _t, k in diag2.turn_ends]
+    assert _distinct(kinds) == len(set(kinds)) <= _distinct(k for _t, k in diag.turn_ends)
+
+
+def test_a_pairing_key_is_its_pairs_key(opened):
+    _diag, diag2 = opened
+    tools = diag2.pairing.tools
+    assert len(tools) > 3
+    assert all(k is p.key for k, p in tools.items())
+    assert _distinct(p.status for p in tools.values()) == len({p.status for p in tools.values()})
