@@ -269,7 +269,7 @@ def _decoder(blobs: memoryview):
         append(_PENDING)
         items = [dec(x) if type(x) is list or type(x) is dict else x for x in islice(v, 1, None)]
         if tag == "l":
-            out = items
+            out = items[:]  # (a copy at its exact size: a comprehension leaves a 1-item list room for 4)
         elif tag == "t":
             out = tuple(items)
         elif tag == "d" or tag == "C":
