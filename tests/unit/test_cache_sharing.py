@@ -65,3 +65,30 @@ def test_a_pairing_key_is_its_pairs_key(opened):
     assert len(tools) > 3
     assert all(k is p.key for k, p in tools.items())
     assert _distinct(p.status for p in tools.values()) == len({p.status for p in tools.values()})
+
+
+def test_lists_come_back_at_their_exact_size():
+    back = roundtrip([[1], [1, 2, 3, 4, 5, 6], []])
+    assert back == [[1], [1, 2, 3, 4, 5, 6], []]
+    assert [sys.getsizeof(x) for x in back] == [sys.getsizeof([1]), sys.getsizeof([1, 2, 3, 4, 5, 6]), sys.getsizeof([])]
+
+
+def test_the_timing_rebuilt_from_the_cache_shares_its_repeated_strings(opened):
+    diag, diag2 = opened
+    fresh, back = diag.timing, diag2.timing
+    assert back.plain() == fresh.plain() and back.rows() == fresh.rows()
+    for items, name in ((back.calls, "start_from"), (back.tools, "name"), (back.tools, "status"),
+                        (back.turns, "reason")):
+        values = [getattr(x, name) for x in items]
+        assert len(values) > len(set(values)), name  # (the log repeats them)
+        assert _distinct(values) == len(set(values)), name
+
+
+def test_the_cache_form_of_the_timing_is_columns(opened):
+    diag, _diag2 = opened
+    plain = diag.timing.plain()
+    turns = plain[4]
+    assert type(turns) is dict and turns["n"] == len(diag.timing.turns)
+    assert all(type(col) is array for col in turns["ints"].values())
+    assert type(turns["calls"]) is array and type(turns["figures"]) is array
+    assert plain[2][4]["status"][0] == "coded" and plain[1][4]["start_from"][0] == "coded"
