@@ -163,8 +163,8 @@ def _listed(v: Any) -> list:
 
 def _splits(plain: dict, n: int) -> list:
     has, figures = plain.get("split"), plain.get("figures")
-    if not (type(has) is array and has.typecode == "b" and len(has) == n and type(figures) is array
-            and figures.typecode == "q" and has.count(1) * len(SPLIT_KEYS) == len(figures) == (n - has.count(0)) * 5):
+    if not (type(has) is array and has.typecode == "b" and len(has) == n and has.count(0) + has.count(1) == n
+            and type(figures) is array and figures.typecode == "q" and len(figures) == has.count(1) * 5):
         raise ValueError("a bad column split")
     flat, at, out = figures.tolist(), 0, []
     for h in has:

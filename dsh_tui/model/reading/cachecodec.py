@@ -18,6 +18,9 @@ other value is a list whose first item is a tag:
     ["i", digits] an int past 64 bits    ["f", "nan" | "inf" | "-inf"]    ["P", str] Path
     ["R", start, stop, step] range
 
+Decoding makes equal values of a few fields one object (`_SHARED_FIELDS`: a kind, a status, a turn
+number), as the diagnosis's pass shares them, and arrays and lists at their exact size.
+
 `SCHEMA` fingerprints the registry (class, field names and annotations) and the machine's array
 layout; the cache binds it into each entry's MAC, so a changed dataclass never reads an old entry.
 """
