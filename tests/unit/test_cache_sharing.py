@@ -12,7 +12,8 @@ import pytest
 from dsh_tui.gen.synthetic import write_synthetic
 from dsh_tui.model.diagnosing.findings import Finding
 from dsh_tui.model.reading.cachecodec import decode, encode
-from dsh_tui.model.reading.open import cache_payload, from_payload, open_session
+from dsh_tui.model.reading.open import (cache_payload, from_payload, open_session, turn_ends_from_plain,
+                                        turn_ends_plain)
 from dsh_tui.model.reading.source import max_plain_bytes
 
 
@@ -70,7 +71,8 @@ def test_a_pairing_key_is_its_pairs_key(opened):
 def test_lists_come_back_at_their_exact_size():
     back = roundtrip([[1], [1, 2, 3, 4, 5, 6], []])
     assert back == [[1], [1, 2, 3, 4, 5, 6], []]
-    assert [sys.getsizeof(x) for x in back] == [sys.getsizeof([1]), sys.getsizeof([1, 2, 3, 4, 5, 6]), sys.getsizeof([])]
+    exact = [sys.getsizeof([1]), sys.getsizeof([1, 2, 3, 4, 5, 6]), sys.getsizeof([])]
+    assert [sys.getsizeof(x) for x in back] == exact
 
 
 def test_the_timing_rebuilt_from_the_cache_shares_its_repeated_strings(opened):
@@ -92,3 +94,16 @@ def test_the_cache_form_of_the_timing_is_columns(opened):
     assert all(type(col) is array for col in turns["ints"].values())
     assert type(turns["calls"]) is array and type(turns["figures"]) is array
     assert plain[2][4]["status"][0] == "coded" and plain[1][4]["start_from"][0] == "coded"
+
+
+def test_turn_ends_go_as_columns_and_a_bad_form_is_a_miss(tmp_path):
+    path = tmp_path / "s__session.jsonl.zstd"
+    write_synthetic(path, 3_000)
+    log, diag = open_session(path, use_cache=False)
+    payload = cache_payload(log, diag)
+    assert payload["diag"].turn_ends[0] == "ends" and type(payload["diag"].turn_ends[2]["turn"]) is array
+    assert turn_ends_from_plain(turn_ends_plain([(1, "completed"), ("x", None), (2**70, 3)])) == \
+        [(1, "completed"), ("x", None), (2**70, 3)]
+    back = roundtrip(payload)
+    back["diag"].turn_ends = ("ends", 1, *back["diag"].turn_ends[2:])  # a length its columns do not have
+    assert from_payload(path, back, log.lenient, max_plain_bytes()) is None
