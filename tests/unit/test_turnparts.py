@@ -145,3 +145,17 @@ def _broken(change) -> Timing:
 def test_a_turn_of_a_bad_shape_reads_as_no_timing(change):
     assert _broken(lambda t, p: None).missing != NO_TIMING
     assert _broken(change).missing == NO_TIMING
+
+
+def test_a_repeated_turn_number_comes_back_as_one_int():
+    from dsh_tui.model.reading.cachecodec import decode, encode
+    timing = _timing()
+    big = 10**6  # past the small ints Python shares anyway
+    timing.turns[:] = [TurnTiming(big + 0, 0, 0), TurnTiming(big + 0, 1, 1), TurnTiming(True, 2, 2)]
+    tree, parts = encode(timing.plain())
+    back = Timing.from_plain(decode(tree, b"".join(parts))).turns
+    assert back[0].turn == back[1].turn == big and back[2].turn is True  # (a crafted turn kept as it is)
+    timing.turns.pop()
+    tree, parts = encode(timing.plain())
+    back = Timing.from_plain(decode(tree, b"".join(parts))).turns
+    assert back[0].turn == big and back[0].turn is back[1].turn

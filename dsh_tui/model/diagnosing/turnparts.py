@@ -135,7 +135,11 @@ def turns_from_plain(cls: type, plain: Any, n_calls: int, n_tools: int) -> list:
             and opened.count(0) + opened.count(1) == n):
         raise ValueError("a bad column open")
     calls, tools = (_positions(plain, name, n, limit) for name, limit in (("calls", n_calls), ("tools", n_tools)))
-    return list(map(cls, *(int_values(ints[name], name, odd) for name in TURN_INTS), uncoded(plain.get("reason"), n),
+    values = [int_values(ints[name], name, odd) for name in TURN_INTS]
+    if not any(name == "turn" for name, _k in odd):  # (ints and None only: no True to stand for a 1)
+        first: dict = {}  # a resumed log repeats its turn numbers: one int object a number, as the pass has
+        values[0] = list(map(first.setdefault, values[0], values[0]))
+    return list(map(cls, *values, uncoded(plain.get("reason"), n),
                     map(bool, opened), calls, tools, _by_turn(plain.get("approvals"), n, (), approvals_from_plain),
                     _splits(plain, n), _by_turn(plain.get("missing"), n, (), _notes)))
 
