@@ -107,3 +107,10 @@ def test_turn_ends_go_as_columns_and_a_bad_form_is_a_miss(tmp_path):
     back = roundtrip(payload)
     back["diag"].turn_ends = ("ends", 1, *back["diag"].turn_ends[2:])  # a length its columns do not have
     assert from_payload(path, back, log.lenient, max_plain_bytes()) is None
+
+
+def test_a_tool_calls_id_is_the_pairings_own_str(opened):
+    _diag, diag2 = opened
+    tools = diag2.pairing.tools
+    timed = list(diag2.timing.tools)
+    assert len(timed) > 3 and all(t.call_id is tools[t.call_id].key for t in timed)

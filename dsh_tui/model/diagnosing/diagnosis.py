@@ -25,6 +25,7 @@ from .findings import (ADVICE, ALL_KINDS, FAILURE_KINDS, REPAIR_KINDS, TOOL_KIND
                        tool_findings, tool_set_findings, turn_end_finding)
 from ..reading.gcpause import gc_paused
 from .notes import Notes, take_notes
+from .packed import PackedList
 from .pairing import Pair, Pairing, close_pairing, feed_facts
 from ..reading.session import SessionLog
 from .timewalk import TimingWalk
@@ -56,6 +57,7 @@ class Diagnosis:
         for a diagnosis read from the index cache."""
         timing = Timing.from_plain(self.clock)
         self.clock = ()
+        _share_call_ids(timing, self.pairing)
         return timing
 
     @cached_property
@@ -66,6 +68,19 @@ class Diagnosis:
     @property
     def failed(self) -> bool:
         return self.corrupt or any(f.severity != "info" for f in self.findings)
+
+
+def _share_call_ids(timing: Timing, pairing: Pairing) -> None:
+    """A tool call's callId the pairing's own str, as one the pass makes reads it from the same fact:
+    from the cache, JSON made one for each (one a tool call, ~60 bytes)."""
+    tools = timing.tools
+    ids = tools.objs.get("call_id") if isinstance(tools, PackedList) else None
+    if ids and type(pairing.tools) is dict and _TEXT.issuperset(map(type, ids)):
+        keys = {k: k for k in pairing.tools}
+        tools.objs["call_id"] = list(map(keys.get, ids, ids))
+
+
+_TEXT = frozenset({str, type(None)})
 
 
 @dataclass
