@@ -114,3 +114,12 @@ def test_a_tool_calls_id_is_the_pairings_own_str(opened):
     tools = diag2.pairing.tools
     timed = list(diag2.timing.tools)
     assert len(timed) > 3 and all(t.call_id is tools[t.call_id].key for t in timed)
+
+
+def test_an_events_seq_is_its_index_object_when_they_are_equal(opened):
+    diag, diag2 = opened
+    for d in (diag, diag2):
+        pairs = [p for p in d.pairing.tools.values() if p.open is not None and p.open > 256]
+        assert pairs and all(p.seq_open is p.open for p in pairs if p.seq_open == p.open)
+        found = [f for f in d.findings if f.index is not None and f.index > 256]
+        assert all(f.seq is f.index for f in found if f.seq == f.index)

@@ -82,6 +82,12 @@ if len(_BY_NAME) != len(REGISTRY):
 _SHARED_FIELDS = {Finding: ("kind", "severity", "call_id", "name", "turn", "code", "advice", "run"),
                   Pair: ("kind", "key", "name", "status", "code", "turn")}
 _SHARED = {cls: tuple(_FIELDS[cls].index(name) for name in names) for cls, names in _SHARED_FIELDS.items()}
+# An event's seq is its index's int object when the two are equal (a log numbered from 0): fields
+# (second, first) where the second is then the first's object, as in a fresh diagnosis.
+_SAME_FIELDS = {Finding: (("seq", "index"),),
+                Pair: (("seq_ask", "ask"), ("seq_open", "open"), ("seq_close", "close"))}
+_SAME = {cls: tuple((_FIELDS[cls].index(a), _FIELDS[cls].index(b)) for a, b in pairs)
+         for cls, pairs in _SAME_FIELDS.items()}
 
 
 def _schema() -> str:
@@ -218,7 +224,7 @@ def _decoder(blobs: memoryview):
     (gcpause.py): `done` breaks the cycle, so they are freed as the decode returns."""
     table: list[Any] = []  # containers, in the order they start (what ["r", n] refers to)
     append = table.append
-    by_name, n_fields, simple, post_init, shared = _BY_NAME, _N_FIELDS, _SIMPLE, _POST_INIT, _SHARED
+    by_name, n_fields, simple, post_init, shared, same = _BY_NAME, _N_FIELDS, _SIMPLE, _POST_INIT, _SHARED, _SAME
     first: dict = {}  # the first str or int object of each value met in a shared field (a str never equals an int)
 
     def dec(v: Any) -> Any:
@@ -245,6 +251,10 @@ def _decoder(blobs: memoryview):
                 x = args[i]
                 if type(x) is str or type(x) is int:  # (not a float or a bool: 1.0 == True == 1)
                     args[i] = first.setdefault(x, x)
+            for i, j in same.get(cls, ()):
+                x = args[j]
+                if args[i] == x and type(x) is int and type(args[i]) is int:
+                    args[i] = x
             out: Any = cls(*args)
             if cls in post_init:  # a __post_init__ may fill in a field: the entry's value stands
                 got = _GETTERS[cls](out)
