@@ -109,6 +109,7 @@ def test_the_cache_carries_calls_as_columns_and_checks_them() -> None:
     timing = Timing(call_list(_calls()), tool_list([ToolTiming("c", None, 1, 2, 3, 4, start=5)]))
     plain = timing.plain()
     assert type(plain[1][2]["start"]) is array  # a binary part of the entry, not a JSON number a call
+    assert plain[1][4]["start_from"][0] == "coded" and type(plain[1][4]["start_from"][2]) is array  # a byte a call
     tree, parts = encode(plain)
     again = Timing.from_plain(decode(tree, b"".join(parts)))
     assert _same(again.calls, timing.calls) and _same(again.tools, timing.tools)
@@ -124,7 +125,11 @@ def test_the_cache_carries_calls_as_columns_and_checks_them() -> None:
     for change in (lambda c: c.__setitem__(1, 41),  # a length the columns do not have
                    lambda c: c[2].__setitem__("start", array("i", [0] * 40)),  # not int64
                    lambda c: c[2].pop("seq"),  # a column missing
-                   lambda c: c[4]["start_from"].pop(),  # a short list
+                   lambda c: c.__setitem__(4, {"start_from": [None] * 39}),  # a short list
+                   lambda c: c.__setitem__(4, {"start_from": ("coded", [None], array("B", [0] * 39))}),  # short
+                   lambda c: c.__setitem__(4, {"start_from": ("coded", [None], array("B", [1] * 40))}),  # past
+                   lambda c: c.__setitem__(4, {"start_from": ("coded", [1], array("B", [0] * 40))}),  # not text
+                   lambda c: c.__setitem__(4, {"start_from": ("coded", [None], array("b", [0] * 40))}),
                    lambda c: c[5]["missing"].__setitem__(40, ["x"]),  # a note past the end
                    lambda c: c[3].append(["start", 2, 7]),  # an odd value where the column holds no marker
                    lambda c: c.__setitem__(0, "rows")):

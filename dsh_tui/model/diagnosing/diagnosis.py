@@ -27,7 +27,7 @@ from ..reading.gcpause import gc_paused
 from .notes import Notes, take_notes
 from .pairing import Pair, Pairing, close_pairing, feed_facts
 from ..reading.session import SessionLog
-from .timewalk import TimingWalk
+from .timewalk import TimingWalk, share_call_ids
 from .timing import Timing
 from .usage import Usage, UsageTally, compute_usage
 
@@ -56,6 +56,7 @@ class Diagnosis:
         for a diagnosis read from the index cache."""
         timing = Timing.from_plain(self.clock)
         self.clock = ()
+        share_call_ids(timing, self.pairing)  # from the cache, JSON made a str for each
         return timing
 
     @cached_property

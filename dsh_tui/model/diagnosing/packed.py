@@ -20,6 +20,8 @@ from itertools import compress, islice, repeat
 from operator import attrgetter
 from typing import Any
 
+from .interning import shared_name
+
 NONE = -(2**63)  # an int column's None
 ODD = NONE + 1  # an int column's value that is not a 64-bit int (kept in ``odd``)
 _TO_ROW = {None: NONE}  # value -> cell, by dict.get(v, v): None to NONE, every int to itself
@@ -186,22 +188,12 @@ class PackedList:
     # -- the index cache's form -------------------------------------------------------------------
     def plain(self) -> tuple:
         """Plain values only (cachecodec): the int columns as arrays (binary parts of the entry, not
-        a JSON number each), the other columns as lists, the sparse ones as {position: value}."""
-        n, ints, odd = len(self), {}, []
-        for name in self.ints:
-            values = self.column(name)
-            col = _cells(values)
-            if col is None:  # an odd value (packed.odd): this column cell by cell
-                col = array("q")
-                for k, v in enumerate(values):
-                    cell = _cell(v)
-                    if cell == ODD:
-                        odd.append([name, k, v])
-                    col.append(cell)
-            ints[name] = col
-        objs = {name: self.column(name) for name in self.objs}
+        a JSON number each), the other columns as lists (`coded` when they repeat a few strings),
+        the sparse ones as {position: value}."""
+        ints, odd = int_columns({name: self.column(name) for name in self.ints})
+        objs = {name: coded(self.column(name)) for name in self.objs}
         sparse = {name: {k: v for k, v in enumerate(self.column(name)) if v} for name in self.sparse}
-        return ("columns", n, ints, odd, objs, sparse)
+        return ("columns", len(self), ints, odd, objs, sparse)
 
     @classmethod
     def from_plain(cls_, cls: type, ints: Iterable[str], sparse: Iterable[str], plain: Any) -> PackedList:
@@ -210,26 +202,16 @@ class PackedList:
         if not (type(plain) is tuple and len(plain) == 6 and plain[0] == "columns" and type(plain[1]) is int):
             raise ValueError("not a packed list")
         _tag, n, cols, odd, objs, kept = plain
-        if not (type(cols) is dict and set(cols) == set(out.ints) and type(objs) is dict and set(objs) == set(out.objs)
-                and type(kept) is dict and set(kept) == set(out.sparse) and type(odd) is list):
+        if not (type(objs) is dict and set(objs) == set(out.objs) and type(kept) is dict
+                and set(kept) == set(out.sparse)):
             raise ValueError("not the columns of this record")
-        for name, col in cols.items():
-            if type(col) is not array or col.typecode != "q" or len(col) != n:
-                raise ValueError(f"a bad column {name}")
-            out.ints[name] = col
+        out.ints, out.odd = int_columns_back(cols, odd, out.ints, n)
         for name, col in objs.items():
-            if type(col) is not list or len(col) != n:
-                raise ValueError(f"a bad column {name}")
-            out.objs[name] = col
+            out.objs[name] = uncoded(col, n)
         for name, values in kept.items():
             if type(values) is not dict or not all(type(k) is int and 0 <= k < n for k in values):
                 raise ValueError(f"a bad column {name}")
             out.sparse[name] = values
-        for item in odd:
-            if not (type(item) is list and len(item) == 3 and item[0] in out.ints and type(item[1]) is int
-                    and 0 <= item[1] < n and out.ints[item[0]][item[1]] == ODD):
-                raise ValueError("a bad odd value")
-            out.odd[(item[0], item[1])] = item[2]
         out.packed = n
         return out
 
@@ -264,6 +246,79 @@ class PackedList:
             for name, v in odd.get(k, ()):
                 setattr(row, name, v)
             yield row
+
+
+# -- the index cache's form of columns (PackedList.plain; turnparts.py's turns) -------------------------
+def int_columns(columns: dict[str, list]) -> tuple[dict[str, array], list]:
+    """Int (or None) columns as int64 arrays, and [name, position, value] of each value one cannot hold."""
+    ints, odd = {}, []
+    for name, values in columns.items():
+        col = _cells(values)
+        if col is None:  # an odd value (a crafted log's): this column cell by cell
+            col = array("q")
+            for k, v in enumerate(values):
+                cell = _cell(v)
+                if cell == ODD:
+                    odd.append([name, k, v])
+                col.append(cell)
+        ints[name] = col
+    return ints, odd
+
+
+def int_columns_back(cols: Any, odd: Any, names: Iterable[str], n: int) -> tuple[dict[str, array], dict]:
+    """`int_columns`' value back, checked to be ``n`` rows of columns ``names``: the arrays, and the odd
+    values by (name, position). ValueError if it is not one (a cache entry is checked, not trusted)."""
+    names = tuple(names)
+    if not (type(cols) is dict and set(cols) == set(names) and type(odd) is list):
+        raise ValueError("not the columns of this record")
+    cols = {name: cols[name] for name in names}  # (in the record's order)
+    for name, col in cols.items():
+        if type(col) is not array or col.typecode != "q" or len(col) != n:
+            raise ValueError(f"a bad column {name}")
+    out = {}
+    for item in odd:
+        if not (type(item) is list and len(item) == 3 and item[0] in cols and type(item[1]) is int
+                and 0 <= item[1] < n and cols[item[0]][item[1]] == ODD):
+            raise ValueError("a bad odd value")
+        out[(item[0], item[1])] = item[2]
+    return cols, out
+
+
+def int_values(col: array, name: str, odd: dict) -> list:
+    """An int column's values (None for NONE), its odd values in place."""
+    out = list(map(_FROM_ROW.get, col, col))
+    for (n, k), v in odd.items():
+        if n == name:
+            out[k] = v
+    return out
+
+
+_TEXT = frozenset({str, type(None)})
+
+
+def coded(values: list) -> list | tuple:
+    """A column that repeats a few strings (a status, a tool name; None counts as one) as ("coded", its
+    distinct values, an array of each row's): in the entry a byte a row, not a str; any other as it is."""
+    if not _TEXT.issuperset(map(type, values)):
+        return values
+    table = list(dict.fromkeys(values))
+    if len(table) * 2 > len(values):  # (call ids: each its own)
+        return values
+    at = {v: k for k, v in enumerate(table)}
+    return ("coded", table, array("B" if len(table) <= 256 else "I", map(at.__getitem__, values)))
+
+
+def uncoded(plain: Any, n: int) -> list:
+    """`coded`'s column back (``n`` rows), checked: a list as it is; a coded one with one str object a
+    distinct value (interned), as the pass shares them, not one a row as JSON would make them."""
+    if type(plain) is list and len(plain) == n:
+        return plain
+    if not (type(plain) is tuple and len(plain) == 3 and plain[0] == "coded" and type(plain[1]) is list
+            and _TEXT.issuperset(map(type, plain[1])) and type(plain[2]) is array and plain[2].typecode in ("B", "I")
+            and len(plain[2]) == n and (not n or max(plain[2]) < len(plain[1]))):
+        raise ValueError("a bad column")
+    table = list(map(shared_name, plain[1]))
+    return list(map(table.__getitem__, plain[2]))
 
 
 def columns(items: Any, *names: str) -> list[list]:

@@ -409,14 +409,20 @@ def _pack_all(out: Timing, pairing) -> None:
     for group in (out.calls, out.tools):
         if isinstance(group, PackedList) and not group.live:
             group.pack()
-    ids = out.tools.objs.get("call_id") if isinstance(out.tools, PackedList) else None
-    if pairing is None or ids is None:
-        return
-    pairs = pairing.tools
-    for k, cid in enumerate(ids):
-        p = pairs.get(cid) if type(cid) is str else None
-        if p is not None and p.key == cid:
-            ids[k] = p.key
+    if pairing is not None:
+        share_call_ids(out, pairing)
+
+
+def share_call_ids(timing: Timing, pairing) -> None:
+    """Each tool call's callId the pairing's own str (one a callId, not one in each: ~60 bytes a call)."""
+    tools = timing.tools
+    ids = tools.objs.get("call_id") if isinstance(tools, PackedList) else None
+    if ids and type(pairing.tools) is dict and _TEXT.issuperset(map(type, ids)):
+        keys = {k: k for k in pairing.tools}
+        tools.objs["call_id"] = list(map(keys.get, ids, ids))
+
+
+_TEXT = frozenset({str, type(None)})
 
 
 def _untimed(items) -> int:

@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 
 from .interning import shared_name
 from .packed import PackedList, columns
-from .turnparts import NO_POSITIONS, NO_SPLIT, Split, records_from_plain, turn_plain
+from .turnparts import NO_POSITIONS, NO_SPLIT, Split, commands_from_plain, turns_from_plain, turns_plain
 
 STALL_MS = 30_000  # default threshold of the "stall" anomaly: a gap between a call's outputs longer than this
 
@@ -408,24 +408,30 @@ class Timing:
         calls, tools = (x if isinstance(x, PackedList) else make(x) for x, make in ((self.calls, call_list),
                                                                                     (self.tools, tool_list)))
         return (PLAIN_VERSION, calls.plain(), tools.plain(), list(map(_FIELDS[CommandTiming], self.commands)),
-                list(map(turn_plain, map(_FIELDS[TurnTiming], self.turns))), self.marks, self.missing)
+                turns_plain(self.turns), {k: array("q", v) for k, v in self.marks.items()}, self.missing)
 
     @classmethod
     def from_plain(cls, plain: Any) -> Timing:
         if not (type(plain) is tuple and len(plain) == 7 and plain[0] == PLAIN_VERSION):
             return cls(missing=["no timing in this diagnosis"])
-        _v, calls, tools, commands, turns, marks, missing = plain
+        _v, calls, tools_plain, commands, turns, marks, missing = plain
         try:
             calls = PackedList.from_plain(ModelCall, CALL_INTS, CALL_SPARSE, calls)
-            tools = PackedList.from_plain(ToolTiming, TOOL_INTS, TOOL_SPARSE, tools)
-            commands, turns = records_from_plain(CommandTiming, TurnTiming, commands, turns, len(calls), len(tools))
+            tools = PackedList.from_plain(ToolTiming, TOOL_INTS, TOOL_SPARSE, tools_plain)
+            commands = commands_from_plain(CommandTiming, commands)
+            turns = turns_from_plain(TurnTiming, turns, len(calls), len(tools))
         except ValueError:
             return cls(missing=["no timing in this diagnosis"])
-        tools.objs["name"] = list(map(shared_name, tools.objs["name"]))  # one str a name, as the pass keeps them
-        return cls(calls, tools, commands, turns, marks, missing)
+        if not (type(marks) is dict and all(type(v) is array and v.typecode == "q" for v in marks.values())):
+            return cls(missing=["no timing in this diagnosis"])
+        if type(tools_plain[4]["name"]) is list:  # (a coded column's are shared already)
+            tools.objs["name"] = list(map(shared_name, tools.objs["name"]))  # one str a name, as the pass keeps them
+        return cls(calls, tools, commands, turns, marks, missing)  # (marks as arrays: `anomalies` lists them)
 
 
-PLAIN_VERSION = 4  # 2: model and tool calls as columns; 3: their turn and step as int columns; 4: turns' parts
+# 2: model and tool calls as columns; 3: their turn and step as int columns; 4: turns' parts;
+# 5: turns as columns, repeated strings coded, anomaly marks as arrays
+PLAIN_VERSION = 5
 _FIELDS = {cls: attrgetter(*(f.name for f in fields(cls))) for cls in (ModelCall, ToolTiming, CommandTiming, TurnTiming)}
 
 

@@ -36,7 +36,9 @@ from typing import Any
 from ... import __version__
 from . import privatedir
 
-FORMAT = 14  # 14: the timing's turn and step columns, compact turns (an older entry would read as no timing);
+FORMAT = 16  # 16: the diagnosis's turn ends as columns;
+# 15: the timing's turns as columns, its repeated strings coded (Timing.plain's version 5);
+# 14: the timing's turn and step columns, compact turns (an older entry would read as no timing);
 # 13: the timing's model and tool calls as columns (arrays);
 # 12: facts carry their event's time, the diagnosis its clock (timing);
 # 11: data only, authenticated (cachecodec, HMAC); 10: a call's usage is its last

@@ -18,6 +18,9 @@ other value is a list whose first item is a tag:
     ["i", digits] an int past 64 bits    ["f", "nan" | "inf" | "-inf"]    ["P", str] Path
     ["R", start, stop, step] range
 
+Decoding makes equal values of a few fields one object (`_SHARED_FIELDS`: a kind, a status, a turn
+number), as the diagnosis's pass shares them, and arrays and lists at their exact size.
+
 `SCHEMA` fingerprints the registry (class, field names and annotations) and the machine's array
 layout; the cache binds it into each entry's MAC, so a changed dataclass never reads an old entry.
 """
@@ -73,6 +76,18 @@ _GETTERS = {cls: attrgetter(*names) if len(names) > 1 else (lambda o, n=names: t
             for cls, names in _FIELDS.items()}  # the field values, as a tuple, in field order
 if len(_BY_NAME) != len(REGISTRY):
     raise TypeError("two registered classes share a name")
+# Fields whose values repeat from record to record (a kind, a status, a tool name, the advice of a kind,
+# a call id a pair and its findings both hold, a turn number): JSON makes an object per occurrence,
+# where the diagnosis's pass shares one. Decoded, a str or int is the entry's first equal one.
+_SHARED_FIELDS = {Finding: ("kind", "severity", "call_id", "name", "turn", "code", "advice", "run"),
+                  Pair: ("kind", "key", "name", "status", "code", "turn")}
+_SHARED = {cls: tuple(_FIELDS[cls].index(name) for name in names) for cls, names in _SHARED_FIELDS.items()}
+# An event's seq is its index's int object when the two are equal (a log numbered from 0): fields
+# (second, first) where the second is then the first's object, as in a fresh diagnosis.
+_SAME_FIELDS = {Finding: (("seq", "index"),),
+                Pair: (("seq_ask", "ask"), ("seq_open", "open"), ("seq_close", "close"))}
+_SAME = {cls: tuple((_FIELDS[cls].index(a), _FIELDS[cls].index(b)) for a, b in pairs)
+         for cls, pairs in _SAME_FIELDS.items()}
 
 
 def _schema() -> str:
@@ -209,7 +224,8 @@ def _decoder(blobs: memoryview):
     (gcpause.py): `done` breaks the cycle, so they are freed as the decode returns."""
     table: list[Any] = []  # containers, in the order they start (what ["r", n] refers to)
     append = table.append
-    by_name, n_fields, simple, post_init = _BY_NAME, _N_FIELDS, _SIMPLE, _POST_INIT
+    by_name, n_fields, simple, post_init, shared, same = _BY_NAME, _N_FIELDS, _SIMPLE, _POST_INIT, _SHARED, _SAME
+    first: dict = {}  # the first str or int object of each value met in a shared field (a str never equals an int)
 
     def dec(v: Any) -> Any:
         t = type(v)
@@ -231,6 +247,14 @@ def _decoder(blobs: memoryview):
             args = v[3:]
             for i in v[2]:  # the rest are plain values: no look at each of a Pair's 14 fields
                 args[i] = dec(args[i])  # (a position not listed would stay plain JSON: still only data)
+            for i in shared.get(cls, ()):
+                x = args[i]
+                if type(x) is str or type(x) is int:  # (not a float or a bool: 1.0 == True == 1)
+                    args[i] = first.setdefault(x, x)
+            for i, j in same.get(cls, ()):
+                x = args[j]
+                if args[i] == x and type(x) is int and type(args[i]) is int:
+                    args[i] = x
             out: Any = cls(*args)
             if cls in post_init:  # a __post_init__ may fill in a field: the entry's value stands
                 got = _GETTERS[cls](out)
@@ -258,7 +282,7 @@ def _decoder(blobs: memoryview):
         append(_PENDING)
         items = [dec(x) if type(x) is list or type(x) is dict else x for x in islice(v, 1, None)]
         if tag == "l":
-            out = items
+            out = items[:]  # (a copy at its exact size: a comprehension leaves a 1-item list room for 4)
         elif tag == "t":
             out = tuple(items)
         elif tag == "d" or tag == "C":
@@ -279,6 +303,7 @@ def _decoder(blobs: memoryview):
     def done() -> None:
         nonlocal dec, blobs
         table.clear()
+        first.clear()
         dec = blobs = None  # type: ignore[assignment]
 
     return dec, done
@@ -293,11 +318,15 @@ def _part(blobs: memoryview, offset: Any, length: Any) -> memoryview:
 def _array(blobs: memoryview, v: list) -> array:
     if len(v) != 4 or type(v[1]) is not str or len(v[1]) != 1 or v[1] not in TYPECODES:
         raise CodecError("a bad array")
-    out = array(v[1])
     data = _part(blobs, v[2], v[3])
-    if len(data) % out.itemsize:
+    size = array(v[1]).itemsize
+    if len(data) % size:
         raise CodecError("an array cut inside an item")
-    out.frombytes(data)
+    # Made at its exact size, then filled: frombytes grows an array by a sixteenth more than it needs
+    # (~5 MiB over a 10M-event log's index), and an entry's arrays never grow.
+    out = array(v[1], bytes(size)) * (len(data) // size)
+    with memoryview(out) as view, view.cast("B") as flat:
+        flat[:] = data
     return out
 
 

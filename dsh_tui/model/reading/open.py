@@ -17,6 +17,9 @@ from typing import Any, Callable
 from . import cache
 from ..diagnosing.diagnosis import Diagnosis, diagnose
 from ..diagnosing.diagnosis import advance as advance_diagnosis, begin as begin_diagnosis
+from ..diagnosing.interning import shared_name
+from ..diagnosing.packed import coded, int_columns, int_columns_back, int_values, uncoded
+from ..diagnosing.pairing import Pair
 from .exportzip import load_zip_session, looks_like_zip
 from .header import Header
 from .plainstore import FileStore, FrameStore
@@ -136,17 +139,52 @@ def from_payload(path: Path, payload: dict, lenient: bool, limit: int) -> tuple[
                            raw.torn.offset if raw.torn is not None else None, raw.size)
     else:
         store = FileStore(path, plain_len)
+    try:
+        diag.turn_ends = turn_ends_from_plain(diag.turn_ends)
+    except ValueError:
+        return None
     log = SessionLog(raw, header, res, lenient=lenient, store=store)
     log.from_cache = True
     log.plain_limit = limit
+    _share_keys(diag.pairing)
     return log, diag
+
+
+def _share_keys(pairing: Any) -> None:
+    """Each pairing dict's key its pair's own key (the codec shares that one with the findings), as
+    in a fresh diagnosis: JSON decoded the two apart."""
+    for name in ("tools", "commands", "approvals"):
+        pairs = getattr(pairing, name)
+        if type(pairs) is dict and all(type(p) is Pair and p.key == k for k, p in pairs.items()):
+            setattr(pairing, name, {p.key: p for p in pairs.values()})
+
+
+def turn_ends_plain(ends: list) -> tuple:
+    """The turn ends ((turn, reason kind) each) as the cache carries them: the turns an int64 column, the
+    kinds `coded` (48k tuples, a list and two objects each in JSON, were ~10 MiB of a 10M-event log's
+    decode)."""
+    ints, odd = int_columns({"turn": [e[0] for e in ends]})
+    return ("ends", len(ends), ints, odd, coded([e[1] for e in ends]))
+
+
+def turn_ends_from_plain(plain: Any) -> list:
+    """`turn_ends_plain`'s list back, checked (ValueError), each kind one interned str."""
+    if not (type(plain) is tuple and len(plain) == 5 and plain[0] == "ends" and type(plain[1]) is int):
+        raise ValueError("not the turn ends")
+    _tag, n, ints, odd, kinds = plain
+    cols, odd = int_columns_back(ints, odd, ("turn",), n)
+    kinds = uncoded(kinds, n)
+    if type(plain[4]) is list:  # (a coded column's are shared already)
+        kinds = list(map(shared_name, kinds))
+    return list(zip(int_values(cols["turn"], "turn", odd), kinds))
 
 
 def cache_payload(log: SessionLog, diag: Diagnosis) -> dict:
     """What the cache keeps of an opened log: its index and diagnosis, not its text or facts."""
     raw = dataclasses.replace(log.raw, plain=b"")
     res = dataclasses.replace(log.res, facts=[], usage_calls={})  # the diagnosis is cached instead
-    diag = dataclasses.replace(diag, clock=diag.timing.plain())  # its timing, in the form the cache carries
+    diag = dataclasses.replace(diag, clock=diag.timing.plain(),  # its timing and turn ends, in the cache's form
+                               turn_ends=turn_ends_plain(diag.turn_ends))
     return {"raw": raw, "header": log.header, "res": res, "diag": diag, "plain_len": len(log.store)}
 
 

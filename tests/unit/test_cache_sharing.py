@@ -1,0 +1,126 @@
+"""A log re-opened through the index cache is no bigger than a fresh decode of it: the repeated
+values a fresh diagnosis shares (kinds, statuses, tool names, turn numbers) come back shared, not
+one object per occurrence as JSON makes them, and arrays come back at their exact size."""
+
+from __future__ import annotations
+
+import sys
+from array import array
+
+import pytest
+
+from dsh_tui.gen.synthetic import write_synthetic
+from dsh_tui.model.diagnosing.findings import Finding
+from dsh_tui.model.presenting.timing_rows import SortOrders
+from dsh_tui.model.reading.cachecodec import decode, encode
+from dsh_tui.model.reading.open import (cache_payload, from_payload, open_session, turn_ends_from_plain,
+                                        turn_ends_plain)
+from dsh_tui.model.reading.source import max_plain_bytes
+
+
+def roundtrip(value):
+    tree, parts = encode(value)
+    return decode(tree, b"".join(parts))
+
+
+def _distinct(values) -> int:
+    return len({id(v) for v in values})
+
+
+@pytest.fixture(scope="module")
+def opened(tmp_path_factory):
+    path = tmp_path_factory.mktemp("sharing") / "s__session.jsonl.zstd"
+    write_synthetic(path, 3_000)
+    log, diag = open_session(path, use_cache=False)
+    back = roundtrip(cache_payload(log, diag))
+    log2, diag2 = from_payload(path, back, log.lenient, max_plain_bytes())
+    return diag, diag2
+
+
+def test_arrays_come_back_at_their_exact_size():
+    back = roundtrip(array("q", range(1000)))
+    assert back == array("q", range(1000))
+    assert sys.getsizeof(back) == sys.getsizeof(array("q", [0]) * 1000)
+
+
+def test_a_findings_repeated_fields_are_shared():
+    turn = 10**6  # past the small ints Python shares anyway
+    found = [Finding("LLM_RETRY", i, i, f"message {i}", severity="".join(["war", "ning"]), turn=turn + 0,
+                     name="".join(["sh", "ell"]), code="".join(["E", "1"])) for i in range(3)]
+    back = roundtrip(found)
+    assert back == found
+    for name in ("kind", "severity", "name", "code", "advice", "run", "turn"):
+        assert _distinct(getattr(f, name) for f in back) == 1, name
+    assert _distinct(f.message for f in back) == 3
+
+
+def test_turn_ends_share_their_kinds(opened):
+    diag, diag2 = opened
+    assert diag2.turn_ends == diag.turn_ends and len(diag.turn_ends) > 3
+    kinds = [k for _t, k in diag2.turn_ends]
+    assert _distinct(kinds) == len(set(kinds)) <= _distinct(k for _t, k in diag.turn_ends)
+
+
+def test_a_pairing_key_is_its_pairs_key(opened):
+    _diag, diag2 = opened
+    tools = diag2.pairing.tools
+    assert len(tools) > 3
+    assert all(k is p.key for k, p in tools.items())
+    assert _distinct(p.status for p in tools.values()) == len({p.status for p in tools.values()})
+
+
+def test_lists_come_back_at_their_exact_size():
+    back = roundtrip([[1], [1, 2, 3, 4, 5, 6], []])
+    assert back == [[1], [1, 2, 3, 4, 5, 6], []]
+    exact = [sys.getsizeof([1]), sys.getsizeof([1, 2, 3, 4, 5, 6]), sys.getsizeof([])]
+    assert [sys.getsizeof(x) for x in back] == exact
+
+
+def test_the_timing_rebuilt_from_the_cache_shares_its_repeated_strings(opened):
+    diag, diag2 = opened
+    fresh, back = diag.timing, diag2.timing
+    assert back.plain() == fresh.plain() and list(SortOrders.of(back).rows) == list(SortOrders.of(fresh).rows)
+    for items, name in ((back.calls, "start_from"), (back.tools, "name"), (back.tools, "status"),
+                        (back.turns, "reason")):
+        values = [getattr(x, name) for x in items]
+        assert len(values) > len(set(values)), name  # (the log repeats them)
+        assert _distinct(values) == len(set(values)), name
+
+
+def test_the_cache_form_of_the_timing_is_columns(opened):
+    diag, _diag2 = opened
+    plain = diag.timing.plain()
+    turns = plain[4]
+    assert type(turns) is dict and turns["n"] == len(diag.timing.turns)
+    assert all(type(col) is array for col in turns["ints"].values())
+    assert type(turns["calls"]) is array and type(turns["figures"]) is array
+    assert plain[2][4]["status"][0] == "coded" and plain[1][4]["start_from"][0] == "coded"
+
+
+def test_turn_ends_go_as_columns_and_a_bad_form_is_a_miss(tmp_path):
+    path = tmp_path / "s__session.jsonl.zstd"
+    write_synthetic(path, 3_000)
+    log, diag = open_session(path, use_cache=False)
+    payload = cache_payload(log, diag)
+    assert payload["diag"].turn_ends[0] == "ends" and type(payload["diag"].turn_ends[2]["turn"]) is array
+    assert turn_ends_from_plain(turn_ends_plain([(1, "completed"), ("x", None), (2**70, 3)])) == \
+        [(1, "completed"), ("x", None), (2**70, 3)]
+    back = roundtrip(payload)
+    back["diag"].turn_ends = ("ends", 1, *back["diag"].turn_ends[2:])  # a length its columns do not have
+    assert from_payload(path, back, log.lenient, max_plain_bytes()) is None
+
+
+def test_a_tool_calls_id_is_the_pairings_own_str(opened):
+    _diag, diag2 = opened
+    tools = diag2.pairing.tools
+    timed = list(diag2.timing.tools)
+    assert len(timed) > 3 and all(t.call_id is tools[t.call_id].key for t in timed)
+
+
+def test_an_events_seq_is_its_index_object_when_they_are_equal(opened):
+    diag, diag2 = opened
+    for d in (diag, diag2):
+        pairs = [p for p in d.pairing.tools.values() if p.open is not None and p.open > 256]
+        assert pairs and all(p.seq_open is p.open for p in pairs if p.seq_open == p.open)
+        found = [f for f in d.findings if f.index is not None and f.index > 256]
+        assert all(f.seq is f.index for f in found if f.seq == f.index)
