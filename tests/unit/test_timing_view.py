@@ -9,9 +9,10 @@ from functools import cmp_to_key
 
 import pytest
 
-from dsh_tui.model.diagnosing.timing import Lane, Row, Span, Timing, ToolTiming, TurnTiming, sort_rows
+from dsh_tui.model.diagnosing.timerows import Row, sort_rows
+from dsh_tui.model.diagnosing.timing import Lane, Span, Timing, ToolTiming, TurnTiming
 from dsh_tui.gen.synthetic import write_synthetic
-from dsh_tui.model.diagnosing.timing import call_row, command_row, tool_row
+from dsh_tui.model.diagnosing.timerows import call_row, command_row, tool_row
 from dsh_tui.model.presenting.timing_rows import SORTABLE, SortOrders
 from dsh_tui.model.reading.open import open_session
 from dsh_tui.model.presenting.timing_view import (COLUMNS, NO_CLOCK, WIDE, axis, bar, duration,

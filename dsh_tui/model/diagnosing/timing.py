@@ -21,10 +21,11 @@ from dataclasses import dataclass, field, fields
 from itertools import chain, takewhile
 from operator import attrgetter, itemgetter
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from .interning import shared_name
 from .packed import PackedList, columns
+from .timerows import Row, call_row, command_row, display_name, tool_row
 from .turnparts import NO_POSITIONS, NO_SPLIT, Split, commands_from_plain, turns_from_plain, turns_plain
 
 STALL_MS = 30_000  # default threshold of the "stall" anomaly: a gap between a call's outputs longer than this
@@ -163,32 +164,6 @@ class Lane:
     spans: list
 
 
-class Row(NamedTuple):
-    """One line of the timing table: a model call, a tool call or a command (a tuple: cheap to make
-    by the ten thousand)."""
-    kind: str
-    turn: Any
-    step: Any
-    name: str
-    call_id: Any
-    index: int
-    seq: int
-    duration_ms: int | None
-    ttft_ms: int | None = None
-    decode_ms: int | None = None
-    tokens_per_s: float | None = None
-    stall_ms: int | None = None
-    wait_ms: int | None = None  # approval wait (tool) or retry wait (model)
-    missing: str = ""
-
-
-# The table's columns: (Row attribute, title, type). Sorting puts None last either way.
-COLUMNS = (("kind", "kind", str), ("turn", "turn", int), ("step", "step", int), ("name", "name", str),
-           ("duration_ms", "total ms", int), ("ttft_ms", "TTFT ms", int), ("decode_ms", "decode ms", int),
-           ("tokens_per_s", "tok/s", float), ("stall_ms", "stall ms", int), ("wait_ms", "wait ms", int),
-           ("seq", "seq", int), ("missing", "missing", str))
-
-
 def note(item: Any, why: str) -> None:
     """Add to an item's ``missing``: an empty tuple until the first note (most items have none, and
     a big log has hundreds of thousands of items)."""
@@ -309,9 +284,9 @@ class Timing:
                 add("retry", "retry", r[2], r[5], f"retry {label}", r[0])
         for k in turn.tools:
             t = self.tools[k]
-            add("tool", "tool", t.start, t.end, _name(t.name), t.index)
+            add("tool", "tool", t.start, t.end, display_name(t.name), t.index)
         for asked, decided, index, outcome in turn.approvals:
-            add("approval", "approval", asked, decided, _name(outcome), index)
+            add("approval", "approval", asked, decided, display_name(outcome), index)
         return list(lanes.values())
 
     # -- the session's time --------------------------------------------------------------------
@@ -435,37 +410,6 @@ PLAIN_VERSION = 5
 _FIELDS = {cls: attrgetter(*(f.name for f in fields(cls))) for cls in (ModelCall, ToolTiming, CommandTiming, TurnTiming)}
 
 
-def call_row(c: ModelCall) -> Row:
-    return Row("model", c.turn, c.step, "model", None, c.index, c.seq, c.duration_ms, c.ttft_ms, c.decode_ms,
-               c.tokens_per_s if c.output_tokens is not None else None,
-               c.stall_ms if c.first_output is not None else None, c.retry_wait_ms if c.retries else None,
-               "; ".join(c.missing) if c.missing else "")
-
-
-def tool_row(t: ToolTiming) -> Row:
-    return Row("tool", t.turn, t.step, _name(t.name), t.call_id, t.index, t.seq, t.duration_ms, None, None, None,
-               None, t.approval_ms, "; ".join(t.missing) if t.missing else "")
-
-
-def command_row(m: CommandTiming) -> Row:
-    return Row("command", None, None, _name(m.name), m.command_id, m.index, m.seq, m.duration_ms, None, None, None,
-               None, None, "; ".join(m.missing) if m.missing else "")
-
-
-def sort_rows(rows: list[Row], column: str = "duration_ms", descending: bool = True) -> list[Row]:
-    """``rows`` ordered by ``column`` (a COLUMNS key), ties by position; rows without a value come
-    last either way."""
-    get = attrgetter(column)
-    known = [r for r in rows if get(r) is not None]
-    known.sort(key=_INDEX)
-    try:
-        known.sort(key=get, reverse=descending)  # stable: ties keep the position order
-    except TypeError:  # a crafted log's turn or name of mixed JSON types
-        known.sort(key=lambda r: _key(get(r)), reverse=descending)
-    return known + [r for r in rows if get(r) is None]
-
-
-_INDEX = attrgetter("index")
 _RANK = itemgetter(0, 1)
 
 
@@ -476,11 +420,3 @@ def _int_column(values: list) -> Sequence[int]:
         return array("q", values)
     except OverflowError:
         return values
-
-
-def _key(v: Any) -> Any:
-    return (0, v, "") if isinstance(v, (int, float)) and not isinstance(v, bool) else (1, 0, str(v))
-
-
-def _name(v: Any) -> str:
-    return v if isinstance(v, str) else "(absent)" if v is None else repr(v)

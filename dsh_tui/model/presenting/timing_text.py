@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...safety import one_line
-from ..diagnosing.timing import STALL_MS, Row, Timing, TurnTiming, call_row, sort_rows, tool_row
+from ..diagnosing.timerows import Row, call_row, sort_rows, tool_row
+from ..diagnosing.timing import STALL_MS, Timing, TurnTiming
 
 TOP = 20  # slowest calls and stalls listed in the JSON
 TEXT_TOP = 5  # and in the text report

@@ -13,7 +13,8 @@ from typing import Any, NamedTuple
 
 from ...safety import one_line
 from ..diagnosing.packed import columns
-from ..diagnosing.timing import ANOMALY_KINDS, Row, Timing, TurnTiming
+from ..diagnosing.timerows import Row
+from ..diagnosing.timing import ANOMALY_KINDS, Timing, TurnTiming
 
 NO_CLOCK = "no clock"
 NO_RESULT = "no result"  # a tool call the log has no tool/result for: no duration, clock or not

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.segment import Segment
 from textual.message import Message
 
-from ...model.diagnosing.timing import Row
+from ...model.diagnosing.timerows import Row
 from ...model.presenting.timing_rows import SortOrders
 from ...model.presenting.timing_view import COLUMNS, WIDE, columns_for, row_cells
 from .vlist import VirtualList
