@@ -171,9 +171,9 @@ class _Walk:
                 call.end_index = index
                 if time is None:
                     note(call, "its assistant/message has no time")
-                counts = usage.get((turn, step))
-                if counts is not None and len(counts[1]) > 1:  # (else output_tokens stays None)
-                    call.output_tokens = counts[1][1]
+                output = usage.output(turn, step)
+                if output is not None:  # (else output_tokens stays None)
+                    call.output_tokens = output
                 if call.start is None or call.untimed or call.retries or call.chunks and call.first_output is None:
                     _close(call, "")  # (a note to add: the usual call has none)
                 call, runs = None, 0
