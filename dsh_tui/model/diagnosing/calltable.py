@@ -34,11 +34,14 @@ class CallTable:
         if p is None:
             p = self.pos[key] = len(self.chunk)
             self.chunk.append(from_chunk)
-            cols = self.cols
-            try:
-                cols[0].append(seq)
-                for col, v in zip(cols[1:], counts):
-                    col.append(v)
+            s, c0, c1, c2, c3, c4 = self.cols
+            try:  # (unrolled: a loop over the columns costs a zip and a frame a call)
+                s.append(seq)
+                c0.append(counts[0])
+                c1.append(counts[1])
+                c2.append(counts[2])
+                c3.append(counts[3])
+                c4.append(counts[4])
             except (OverflowError, TypeError):  # past int64: lists from here on
                 self._widen(p)
                 for col, v in zip(self.cols, (seq, *counts)):
@@ -47,9 +50,10 @@ class CallTable:
         if p < self.watched:
             self.replaced.append((p, *self.row(p)))
         self.chunk[p] = from_chunk
+        s, c0, c1, c2, c3, c4 = self.cols
         try:
-            for col, v in zip(self.cols, (seq, *counts)):
-                col[p] = v
+            s[p] = seq
+            c0[p], c1[p], c2[p], c3[p], c4[p] = counts
         except (OverflowError, TypeError):
             self._widen(len(self.chunk))
             for col, v in zip(self.cols, (seq, *counts)):
@@ -70,17 +74,16 @@ class CallTable:
         return None if p is None else self.cols[2][p]
 
     def rows(self, start: int = 0) -> Iterator[tuple]:
-        """(key, seq, from a chunk, *counts) of each call from position ``start`` on, flat: no tuple
-        per call kept."""
+        """(key, seq, from a chunk, counts) of each call from position ``start`` on, made as read."""
         return zip(islice(self.pos, start, None), self.cols[0][start:], self.chunk[start:],
-                   *(col[start:] for col in self.cols[1:]))
+                   zip(*(col[start:] for col in self.cols[1:])))
 
     def merge(self, later: CallTable) -> None:
         """Add a later part of the log's calls (the tail helper's) as if read on: the later usage
         wins; a call keeps its place in first-seen order."""
         put = self.put
-        for key, seq, from_chunk, *counts in later.rows():
-            put(key, seq, tuple(counts), bool(from_chunk))
+        for key, seq, from_chunk, counts in later.rows():
+            put(key, seq, counts, bool(from_chunk))
 
     # The dict view the tests and debugging read: key -> (seq, counts, from a chunk).
     def __len__(self) -> int:
@@ -90,7 +93,7 @@ class CallTable:
         return self.row(self.pos[key])
 
     def items(self) -> Iterator[tuple]:
-        return ((key, (seq, tuple(counts), bool(c))) for key, seq, c, *counts in self.rows())
+        return ((key, (seq, counts, bool(c))) for key, seq, c, counts in self.rows())
 
     def values(self) -> Iterator[tuple]:
         return (v for _, v in self.items())

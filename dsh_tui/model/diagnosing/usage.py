@@ -92,8 +92,8 @@ class UsageTally:
             self._recount(table, replaced)
         del replaced[:]  # (a fresh tally counts the table as it is now)
         count = self._count
-        for key, seq, from_chunk, *counts in table.rows(self.n):
-            count(key[0], seq, tuple(counts), from_chunk)
+        for key, seq, from_chunk, counts in table.rows(self.n):
+            count(key[0], seq, counts, from_chunk)
         self.n = len(table)
         table.watched = max(table.watched, self.n)
 
