@@ -419,3 +419,9 @@ def test_per_call_usage_is_columns_that_widen_past_int64():
         plain[turn] = [a + b for a, b in zip(plain.get(turn, [0] * 5), counts)]
     assert [(t, list(v)) for t, v in usage.turns.items()] == list(plain.items())
     assert usage.calls == 301 and usage.from_message == 3 and usage.turns["x"][0] == 10**30
+    head, tail = CallTable(), CallTable()  # a merged slice past int64, one call cut by the boundary
+    head.put((1, 1), 0, (1, 0, 0, 0, 0), True)
+    tail.put((2, 1), 1, (2**63, 0, 0, 0, 0), True)
+    tail.put((1, 1), 2, (5, 0, 0, 0, 0), False)
+    merge_calls(head, tail.pack())
+    assert list(head.items()) == [((1, 1), (2, (5, 0, 0, 0, 0), False)), ((2, 1), (1, (2**63, 0, 0, 0, 0), True))]

@@ -9,7 +9,8 @@ position and one int64 per column. Counts past int64 (a crafted log) turn the co
 from __future__ import annotations
 
 from array import array
-from itertools import islice
+from itertools import compress, islice
+from operator import not_
 from typing import Any, Iterator
 
 N_COUNTS = 5  # len(usage.TOKEN_KEYS)
@@ -78,12 +79,28 @@ class CallTable:
         return zip(islice(self.pos, start, None), self.cols[0][start:], self.chunk[start:],
                    zip(*(col[start:] for col in self.cols[1:])))
 
-    def merge(self, later: CallTable) -> None:
-        """Add a later part of the log's calls (the tail helper's) as if read on: the later usage
-        wins; a call keeps its place in first-seen order."""
-        put = self.put
-        for key, seq, from_chunk, counts in later.rows():
-            put(key, seq, counts, bool(from_chunk))
+    def merge(self, later: CallTable | tuple) -> None:
+        """Add a later part of the log's calls (the tail helper's, or its ``pack``) as if read on: the
+        later usage wins; a call keeps its place in first-seen order. The calls already here (a
+        few: one a slice boundary cuts) are put one by one, the new ones appended a column at a time."""
+        keys, cols, chunk = later if isinstance(later, tuple) else (list(later.pos), later.cols, later.chunk)
+        known = list(map(self.pos.__contains__, keys))
+        if any(known):
+            for i in compress(range(len(keys)), known):
+                self.put(keys[i], cols[0][i], tuple([col[i] for col in cols[1:]]), bool(chunk[i]))
+            new = list(map(not_, known))
+            keys, chunk = list(compress(keys, new)), bytes(compress(chunk, new))
+            cols = [list(compress(col, new)) for col in cols]
+        n0 = len(self.chunk)
+        self.pos.update(zip(keys, range(n0, n0 + len(keys))))
+        self.chunk.extend(chunk)
+        try:
+            for mine, col in zip(self.cols, cols):
+                mine.extend(col)
+        except (OverflowError, TypeError):  # past int64: what the failed extend left is dropped
+            self._widen(n0)
+            for mine, col in zip(self.cols, cols):
+                mine.extend(col)
 
     # The dict view the tests and debugging read: key -> (seq, counts, from a chunk).
     def __len__(self) -> int:
@@ -108,15 +125,3 @@ class CallTable:
     def pack(self) -> tuple:
         """Plain values marshal can send (the tail helper's slices): keys, columns, chunk flags."""
         return list(self.pos), [list(col) for col in self.cols], bytes(self.chunk)
-
-    @classmethod
-    def unpack(cls, packed: tuple) -> CallTable:
-        keys, cols, chunk = packed
-        table = cls()
-        table.pos = dict(zip(keys, range(len(keys))))
-        table.chunk = bytearray(chunk)
-        try:
-            table.cols = [array("q", col) for col in cols]
-        except (OverflowError, TypeError):
-            table.cols = [list(col) for col in cols]
-        return table

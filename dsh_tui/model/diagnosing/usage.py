@@ -138,4 +138,4 @@ def _sums(rows) -> dict[str, int]:
 def merge_calls(calls: CallTable, later: CallTable | tuple) -> None:
     """Add the per-call counts of a later part of the log (the tail helper's, or its CallTable.pack)
     as if read on: the later usage wins; a call keeps its place in first-seen order."""
-    calls.merge(later if isinstance(later, CallTable) else CallTable.unpack(later))
+    calls.merge(later)
