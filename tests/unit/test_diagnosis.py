@@ -146,11 +146,12 @@ def test_per_call_usage_of_two_parts_merges_into_the_whole():
     later usage wins, chunk or message; calls stay in first-seen order."""
     from dsh_tui.model.reading.facts import note_chunk_usage, note_message_usage
     from dsh_tui.model.diagnosing.usage import UsageTally, merge_calls
+    from dsh_tui.model.diagnosing.calltable import CallTable
     events = [("m", 1, 1), ("c", 1, 1), ("m", 1, 1), ("m", 1, 2), ("m", 1, 2), ("c", 2, 1), ("m", 1, 3),
               ("c", 1, 3), ("m", 2, 1), ("c", 1, 2), ("m", 3, 1), ("m", 1, 1), ("c", 3, 1), ("m", 3, 1)]
 
     def noted(part):
-        calls: dict = {}
+        calls = CallTable()
         for seq, (kind, turn, step) in part:
             data = {"turn": turn, "step": step, "usage": {"inputTokens": seq}}
             if kind == "c":
@@ -390,3 +391,37 @@ def test_only_what_follows_a_retry_tells_its_outcome(write_jsonl):
     late = run(False)
     assert next(f for f in late.findings if f.kind == "LLM_RETRY").severity == "warning"
     assert late.verdict.kind == "RETRY_INTERRUPTED"
+
+
+def test_per_call_usage_is_columns_that_widen_past_int64():
+    """The per-call table holds no tuple per call (columns indexed by a call's position); a crafted
+    log's counts past int64 or odd keys fall back to list columns with the same values."""
+    from array import array
+    from dsh_tui.model.diagnosing.calltable import CallTable
+    from dsh_tui.model.diagnosing.usage import UsageTally, merge_calls
+    table = CallTable()
+    for i in range(300):
+        table.put((i // 3, i % 3), i, (i, i + 1, 0, 0, 0), True)
+    assert all(type(col) is array for col in table.cols) and set(map(type, table.pos.values())) == {int}
+    tally = UsageTally()
+    tally.add(table)
+    table.put((0, 0), 300, (1, 2, 3, 4, 5), False)  # a message after its chunk, counted already
+    table.put(("x", "[1]"), 301, (10**30, 0, 0, 0, 0), False)  # past int64: lists from here on
+    assert all(type(col) is list for col in table.cols)
+    assert table[(0, 0)] == (300, (1, 2, 3, 4, 5), False) and table[(5, 1)] == (16, (16, 17, 0, 0, 0), True)
+    assert table.output(2, 2) == 9 and table.output(999, 0) is None
+    later = CallTable()
+    later.put((1, 1), 302, (2**70, 7, 0, 0, 0), False)
+    merge_calls(table, later.pack())
+    usage = tally.usage(table)
+    plain = {}
+    for (turn, _), (seq, counts, _c) in table.items():
+        plain[turn] = [a + b for a, b in zip(plain.get(turn, [0] * 5), counts)]
+    assert [(t, list(v)) for t, v in usage.turns.items()] == list(plain.items())
+    assert usage.calls == 301 and usage.from_message == 3 and usage.turns["x"][0] == 10**30
+    head, tail = CallTable(), CallTable()  # a merged slice past int64, one call cut by the boundary
+    head.put((1, 1), 0, (1, 0, 0, 0, 0), True)
+    tail.put((2, 1), 1, (2**63, 0, 0, 0, 0), True)
+    tail.put((1, 1), 2, (5, 0, 0, 0, 0), False)
+    merge_calls(head, tail.pack())
+    assert list(head.items()) == [((1, 1), (2, (5, 0, 0, 0, 0), False)), ((2, 1), (1, (2**63, 0, 0, 0, 0), True))]

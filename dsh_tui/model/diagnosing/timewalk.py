@@ -14,6 +14,7 @@ from sys import intern
 from typing import Any
 
 from ..reading.facts import CHUNKS, TIME_KEY
+from .calltable import CallTable
 from .packed import PACK_AT, PackedList, columns
 from .timing import CommandTiming, ModelCall, Timing, ToolTiming, TurnTiming, note
 from .turnparts import NO_POSITIONS, NO_SPLIT
@@ -53,9 +54,11 @@ def _positions(first: int, n: int) -> range:
 
 
 class _Walk:
-    def __init__(self, usage_calls: dict) -> None:
+    def __init__(self, usage_calls: CallTable | dict) -> None:
         self.out = Timing()
         self.usage = usage_calls
+        # A call's output tokens; a plain dict is an empty table (a caller with no usage passes {})
+        self.output = usage_calls.output if isinstance(usage_calls, CallTable) else CallTable().output
         self.turn: TurnTiming | None = None
         self.call: ModelCall | None = None  # never one with an end: its assistant/message closes it
         self.attempt_runs = 0  # output runs in the call's current attempt
@@ -120,7 +123,7 @@ class _Walk:
         others. The current call and its attempt's runs live in locals, handed to those methods and
         taken back."""
         call, runs = self.call, self.attempt_runs
-        out, tools, usage, live = self.out, self.tools, self.usage, self.out.tools.live
+        out, tools, output_of, live = self.out, self.tools, self.output, self.out.tools.live
         calls, tool_list = out.calls, out.tools
         add_call, add_tool = calls.pending.append, tool_list.pending.append
         for t, index, seq, d in facts[lo:hi]:  # (a copy of the slice is cheaper than indexing each)
@@ -171,9 +174,9 @@ class _Walk:
                 call.end_index = index
                 if time is None:
                     note(call, "its assistant/message has no time")
-                counts = usage.get((turn, step))
-                if counts is not None and len(counts[1]) > 1:  # (else output_tokens stays None)
-                    call.output_tokens = counts[1][1]
+                output = output_of(turn, step)
+                if output is not None:  # (else output_tokens stays None)
+                    call.output_tokens = output
                 if call.start is None or call.untimed or call.retries or call.chunks and call.first_output is None:
                     _close(call, "")  # (a note to add: the usual call has none)
                 call, runs = None, 0

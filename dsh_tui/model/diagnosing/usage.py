@@ -10,10 +10,11 @@ Summing both would count every call twice. Events inherited through a fork
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import compress, islice
 from math import isfinite
-from operator import add, is_not, sub
+from operator import add, sub
 from typing import Any
+
+from .calltable import CallTable
 
 TOKEN_KEYS = ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "reasoningTokens")
 DSH_METER_KEYS = TOKEN_KEYS[:4]  # dsh's meter buckets (inputTokens is its "uncachedInputTokens")
@@ -70,48 +71,59 @@ def compute_usage(log, tally: UsageTally | None = None) -> Usage:
 
 class UsageTally:
     """Sums per turn of a growing per-call table (the tail helper's slices are merged into it while
-    the head's diagnosis goes on), so the sums are mostly done by the time the table is whole."""
+    the head's diagnosis goes on), so the sums are mostly done by the time the table is whole.
+    One tally follows a table as it grows (the head's); compute_usage's fresh one reads it once.
+    It keeps nothing per call: the table logs the old value of a call rewritten after it was counted."""
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
-        self.counted: dict[tuple, tuple] = {}  # (turn, step) -> the (seq, counts, from a chunk) summed
+        self.n = 0  # the table's calls counted: its first n positions
+        self.crossed = False  # a call inherited from the seed until its later usage
         self.turns: dict[Any, tuple[int, ...]] = {}  # turn -> summed counts, in first-seen order
         self.inherited: tuple[int, ...] = (0,) * len(TOKEN_KEYS)  # calls before seedLength (a fork's parent's)
         self.calls = self.from_message = 0
 
-    def add(self, table: dict) -> None:
-        """Count the calls appended to ``table`` since the last add (a table only grows at its end)."""
-        counted, count = self.counted, self._count
-        for key, call in islice(table.items(), len(counted), None):
-            counted[key] = call
-            count(key, call)
+    def add(self, table: CallTable) -> None:
+        """Count the calls appended to ``table`` since the last add (a table only grows at its end), and
+        recount those counted before that have a later usage now (a message read after its chunk, in
+        the next batch or slice): a few a batch, so the table's log of them is emptied each time."""
+        replaced = table.replaced
+        if self.n and replaced:
+            self._recount(table, replaced)
+        del replaced[:]  # (a fresh tally counts the table as it is now)
+        count = self._count
+        for key, seq, from_chunk, counts in table.rows(self.n):
+            count(key[0], seq, counts, from_chunk)
+        self.n = len(table)
+        table.watched = max(table.watched, self.n)
 
-    def _count(self, key: tuple, call: tuple, sign: int = 1) -> None:
+    def _recount(self, table: CallTable, replaced: list) -> None:
+        done, keys, seed = set(), list(table.pos), self.seed
+        for p, seq, counts, from_chunk in replaced:
+            if p in done:  # the first rewrite since the last add keeps the value counted
+                continue
+            done.add(p)
+            now = table.row(p)
+            self.crossed |= seq < seed <= now[0]
+            self._count(keys[p][0], seq, counts, from_chunk, -1)
+            self._count(keys[p][0], *now)
+
+    def _count(self, turn: Any, seq: int, counts: tuple, from_chunk: Any, sign: int = 1) -> None:
         """Add one call's counts (with ``sign`` -1, take them back)."""
-        seq, counts, from_chunk = call
         op = add if sign > 0 else sub  # the operator module's (this class has an add of its own)
         if seq < self.seed:
             self.inherited = tuple(map(op, self.inherited, counts))
             return
         self.calls += sign
         self.from_message += sign * (not from_chunk)
-        summed = self.turns.get(key[0])
-        self.turns[key[0]] = counts if summed is None else tuple(map(op, summed, counts))
+        summed = self.turns.get(turn)
+        self.turns[turn] = counts if summed is None else tuple(map(op, summed, counts))
 
-    def usage(self, table: dict) -> Usage:
+    def usage(self, table: CallTable) -> Usage:
         self.add(table)
-        counted = self.counted
-        # Calls counted earlier that have a later usage now (a message read after its chunk, in the
-        # next slice): a few per slice boundary, found at C speed, recounted one by one.
-        crossed = False
-        for key in list(compress(table, map(is_not, map(counted.__getitem__, table), table.values()))):
-            crossed |= counted[key][0] < self.seed <= table[key][0]
-            self._count(key, counted[key], -1)
-            self._count(key, table[key])
-            counted[key] = table[key]
-        if crossed:  # a call inherited from the seed until its later usage: its turn in table order
+        if self.crossed:  # its turn in table order, not where its recount put it
             seed, turns = self.seed, self.turns
-            self.turns = {turn: turns[turn] for (turn, _), call in table.items() if call[0] >= seed}
+            self.turns = {turn: turns[turn] for (turn, _), s in zip(table.pos, table.cols[0]) if s >= seed}
         out = Usage(calls=self.calls, from_message=self.from_message)
         out.inherited = dict(zip(TOKEN_KEYS, self.inherited))
         out.turns = dict(self.turns)
@@ -123,7 +135,7 @@ def _sums(rows) -> dict[str, int]:
     return dict(zip(TOKEN_KEYS, map(sum, zip(*rows)))) if rows else dict.fromkeys(TOKEN_KEYS, 0)
 
 
-def merge_calls(calls: dict, later: dict) -> None:
-    """Add the per-call counts of a later part of the log (the tail helper's) as if read on: the later
-    usage wins; a call keeps its place in first-seen order."""
-    calls.update(later)
+def merge_calls(calls: CallTable, later: CallTable | tuple) -> None:
+    """Add the per-call counts of a later part of the log (the tail helper's, or its CallTable.pack)
+    as if read on: the later usage wins; a call keeps its place in first-seen order."""
+    calls.merge(later)

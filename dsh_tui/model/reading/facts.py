@@ -35,6 +35,7 @@ import sys
 
 import orjson
 
+from ..diagnosing.calltable import CallTable
 from ..diagnosing.usage import TOKEN_KEYS, tokens
 
 PREVIEW = 240
@@ -97,7 +98,7 @@ def is_usage_chunk(chunk: Any) -> bool:
 
 
 # Token counts are not facts: the scan keeps one entry per model call, (turn, step) -> (seq, counts,
-# from a usage chunk), in the order calls first appear. The last usage of a call wins, as in dsh's
+# from a usage chunk), in the order calls first appear (a CallTable: columns, not tuples). The last usage of a call wins, as in dsh's
 # own fold: the usage chunk is an early sample that survives a request failing after it, the
 # assistant/message's the final one (equal in every real log here). Kept apart from the facts,
 # this is 1/7 fewer facts to build, send from the tail helper and walk three times.
@@ -112,19 +113,19 @@ def _tokens(usage: Any) -> tuple[int, ...] | None:
     return tokens(usage)
 
 
-def note_chunk_usage(calls: dict, d: dict, chunk: dict, seq: int) -> None:
+def note_chunk_usage(calls: CallTable, d: dict, chunk: dict, seq: int) -> None:
     """The usage chunk ``chunk`` of an assistant/chunk event whose ``data`` is ``d``."""
     counts = _tokens(chunk.get("usage"))
     if counts is not None:
         t, s = d.get("turn"), d.get("step")
-        calls[(t if type(t) in _PLAIN else _preview(t), s if type(s) in _PLAIN else _preview(s))] = (seq, counts, True)
+        calls.put((t if type(t) in _PLAIN else _preview(t), s if type(s) in _PLAIN else _preview(s)), seq, counts, True)
 
 
-def note_message_usage(calls: dict, fact: tuple, d: dict, seq: int) -> None:
+def note_message_usage(calls: CallTable, fact: tuple, d: dict, seq: int) -> None:
     """The usage of an assistant/message whose fact is ``fact`` and ``data`` is ``d``."""
     counts = _tokens(d.get("usage"))
     if counts is not None:
-        calls[fact[:2]] = (seq, counts, False)  # an assistant/message fact starts (turn, step)
+        calls.put(fact[:2], seq, counts, False)  # an assistant/message fact starts (turn, step)
 
 
 def finish_fact(d: dict) -> tuple | None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import cache
+from ..diagnosing.calltable import CallTable
 from ..diagnosing.diagnosis import Diagnosis, diagnose
 from ..diagnosing.diagnosis import advance as advance_diagnosis, begin as begin_diagnosis
 from ..diagnosing.interning import shared_name
@@ -134,6 +135,7 @@ def from_payload(path: Path, payload: dict, lenient: bool, limit: int) -> tuple[
             and isinstance(diag, Diagnosis) and type(plain_len) is int and 0 <= plain_len <= limit):
         return None
     raw.path = path
+    res.usage_calls = CallTable()  # cached as {} (the diagnosis is): the empty table consumers read
     if raw.encoding == "zstd":
         store = FrameStore(path, plain_len, raw.frame_offsets, raw.frame_plain, raw.frames_end,
                            raw.torn.offset if raw.torn is not None else None, raw.size)

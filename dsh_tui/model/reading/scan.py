@@ -24,6 +24,7 @@ from typing import Any
 
 import orjson
 
+from ..diagnosing.calltable import CallTable
 from .facts import (CHUNK, FACT_EXTRACTORS, FINISH, LEGACY_CANDIDATES, MESSAGE, R_EVENTS, R_GAP, R_GAP_AT, R_LAST,
                     ChunkClock, Fact, finish_fact, is_usage_chunk, note_chunk_usage, note_message_usage)
 from .jsonparse import parse_json
@@ -98,7 +99,7 @@ class ScanResult:
     unknown: dict[str, UnknownType] = field(default_factory=dict)
     legacy: Counter = field(default_factory=Counter)
     facts: list[Fact] = field(default_factory=list)  # (type, index, seq, data): facts.py
-    usage_calls: dict = field(default_factory=dict)  # (turn, step) -> (seq, token counts, from a chunk): facts.py
+    usage_calls: CallTable = field(default_factory=CallTable)  # (turn, step) -> (seq, token counts, from a chunk): facts.py
     corruption: list[Corruption] = field(default_factory=list)  # the first MAX_CORRUPTION
     corruption_dropped: int = 0  # reports past MAX_CORRUPTION, counted only
     envelope_issues: list[str] = field(default_factory=list)

@@ -29,6 +29,7 @@ from typing import Iterator
 
 import orjson
 
+from ..diagnosing.calltable import CallTable
 from .forked import ForkedCall, can_fork
 from .header import parse_header
 from .scan import CHUNK, Scanner, _type_id
@@ -208,10 +209,10 @@ def _slice(part: RawLog, scanner: Scanner, first: int, produced: int, frames0: i
     if scanner.res.corruption or scanner.projected is not False or scanner.skipped:
         return None
     res = scanner.res
-    facts = (res.facts, res.usage_calls)
+    facts = (res.facts, res.usage_calls.pack())
     if packed:  # the objects are freed here: kept to the child's exit, they held ~60% of its peak
         facts = marshal.dumps(facts)
-    res.facts, res.usage_calls = [], {}
+    res.facts, res.usage_calls = [], CallTable()
     frame_plain = part.frame_plain[frames0:]
     base = frame_plain[0] if frame_plain else 0
     unchecked, part.unchecked_frames = part.unchecked_frames, 0  # the next slice counts its own

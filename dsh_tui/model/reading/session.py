@@ -17,6 +17,7 @@ from typing import Any, Iterator
 
 import zstandard
 
+from ..diagnosing.calltable import CallTable
 from .header import Header, Rejection, parse_header
 from .restore import RESTORE, Problem, Refusals, fold_problem, without_content
 from .jsonparse import parse_json
@@ -151,7 +152,7 @@ class SessionLog:
         """Let go of what only the diagnosis reads (the facts and per-call usage) once it is made. The
         log can no longer index an append in place: a live follow re-reads it, as one from the cache."""
         self.res.facts = []
-        self.res.usage_calls = {}
+        self.res.usage_calls = CallTable()
         self._scanner = None
 
     def refresh(self, *, max_plain: int | None = None) -> int:

@@ -1,0 +1,127 @@
+"""The scan's per-model-call usage table, kept as columns.
+
+One entry per (turn, step), in the order calls first appear, holding the last usage the log gave
+it: (seq, its TOKEN_KEYS counts, whether from a usage chunk). A dict of tuples held ~370 bytes a
+call (a value tuple holding a counts tuple and their int objects); here a call is its key, a
+position and one int64 per column. Counts past int64 (a crafted log) turn the columns to lists.
+"""
+
+from __future__ import annotations
+
+from array import array
+from itertools import compress, islice
+from operator import not_
+from typing import Any, Iterator
+
+N_COUNTS = 5  # len(usage.TOKEN_KEYS)
+
+
+class CallTable:
+    __slots__ = ("pos", "cols", "chunk", "watched", "replaced")
+
+    def __init__(self) -> None:
+        self.pos: dict[tuple, int] = {}  # (turn, step) -> its position in the columns
+        self.cols: list = [array("q") for _ in range(1 + N_COUNTS)]  # seq, then the counts
+        self.chunk = bytearray()  # 1: the usage is a chunk's, 0: the assistant/message's
+        # A tally (usage.UsageTally) has counted the positions below ``watched``: rewriting one keeps
+        # the value it counted in ``replaced`` (position, seq, counts, from a chunk), so it can
+        # take that back. A few a slice boundary: a message read in the batch after its chunk.
+        self.watched = 0
+        self.replaced: list[tuple] = []
+
+    def put(self, key: tuple, seq: int, counts: tuple, from_chunk: bool) -> None:
+        """The usage ``key`` last had: a rewritten call keeps its place (as a dict's key does)."""
+        p = self.pos.get(key)
+        if p is None:
+            p = self.pos[key] = len(self.chunk)
+            self.chunk.append(from_chunk)
+            s, c0, c1, c2, c3, c4 = self.cols
+            try:  # (unrolled: a loop over the columns costs a zip and a frame a call)
+                s.append(seq)
+                c0.append(counts[0])
+                c1.append(counts[1])
+                c2.append(counts[2])
+                c3.append(counts[3])
+                c4.append(counts[4])
+            except (OverflowError, TypeError):  # past int64: lists from here on
+                self._widen(p)
+                for col, v in zip(self.cols, (seq, *counts)):
+                    col.append(v)
+            return
+        if p < self.watched:
+            self.replaced.append((p, *self.row(p)))
+        self.chunk[p] = from_chunk
+        s, c0, c1, c2, c3, c4 = self.cols
+        try:
+            s[p] = seq
+            c0[p], c1[p], c2[p], c3[p], c4[p] = counts
+        except (OverflowError, TypeError):
+            self._widen(len(self.chunk))
+            for col, v in zip(self.cols, (seq, *counts)):
+                col[p] = v
+
+    def _widen(self, n: int) -> None:
+        """Columns as lists, cut to ``n`` entries (what a failed append left is dropped)."""
+        self.cols = [list(islice(col, n)) for col in self.cols]
+
+    def row(self, p: int) -> tuple:
+        """(seq, counts, from a chunk) of the call at position ``p``."""
+        cols = self.cols
+        return cols[0][p], tuple([col[p] for col in cols[1:]]), bool(self.chunk[p])
+
+    def output(self, turn: Any, step: Any) -> int | None:
+        """The output tokens of the call (turn, step); None if the log gave it no usage."""
+        p = self.pos.get((turn, step))
+        return None if p is None else self.cols[2][p]
+
+    def rows(self, start: int = 0) -> Iterator[tuple]:
+        """(key, seq, from a chunk, counts) of each call from position ``start`` on, made as read."""
+        return zip(islice(self.pos, start, None), self.cols[0][start:], self.chunk[start:],
+                   zip(*(col[start:] for col in self.cols[1:])))
+
+    def merge(self, later: CallTable | tuple) -> None:
+        """Add a later part of the log's calls (the tail helper's, or its ``pack``) as if read on: the
+        later usage wins; a call keeps its place in first-seen order. The calls already here (a
+        few: one a slice boundary cuts) are put one by one, the new ones appended a column at a time."""
+        keys, cols, chunk = later if isinstance(later, tuple) else (list(later.pos), later.cols, later.chunk)
+        known = list(map(self.pos.__contains__, keys))
+        if any(known):
+            for i in compress(range(len(keys)), known):
+                self.put(keys[i], cols[0][i], tuple([col[i] for col in cols[1:]]), bool(chunk[i]))
+            new = list(map(not_, known))
+            keys, chunk = list(compress(keys, new)), bytes(compress(chunk, new))
+            cols = [list(compress(col, new)) for col in cols]
+        n0 = len(self.chunk)
+        self.pos.update(zip(keys, range(n0, n0 + len(keys))))
+        self.chunk.extend(chunk)
+        try:
+            for mine, col in zip(self.cols, cols):
+                mine.extend(col)
+        except (OverflowError, TypeError):  # past int64: what the failed extend left is dropped
+            self._widen(n0)
+            for mine, col in zip(self.cols, cols):
+                mine.extend(col)
+
+    # The dict view the tests and debugging read: key -> (seq, counts, from a chunk).
+    def __len__(self) -> int:
+        return len(self.pos)
+
+    def __getitem__(self, key: tuple) -> tuple:
+        return self.row(self.pos[key])
+
+    def items(self) -> Iterator[tuple]:
+        return ((key, (seq, counts, bool(c))) for key, seq, c, counts in self.rows())
+
+    def values(self) -> Iterator[tuple]:
+        return (v for _, v in self.items())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, CallTable):
+            return list(self.items()) == list(other.items())
+        return isinstance(other, dict) and dict(self.items()) == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def pack(self) -> tuple:
+        """Plain values marshal can send (the tail helper's slices): keys, columns, chunk flags."""
+        return list(self.pos), [list(col) for col in self.cols], bytes(self.chunk)
