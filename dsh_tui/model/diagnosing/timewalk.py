@@ -407,10 +407,12 @@ def _finish(w: _Walk, pairing, projected: bool) -> Timing:
 
 
 def _pack_all(out: Timing, pairing) -> None:
-    """Every call and tool call into the columns (the last batch stayed objects: ~17k on a 10M-event
-    log), each tool call's callId the pairing's own str (the walk parsed one of its own)."""
+    """On a log big enough that the walk packed, its last batch of calls and tool calls into the
+    columns too (~17k objects on a 10M-event log; a smaller log's are fewer than a batch, and packing
+    them cost ~25 ms of the 936k log's ~70 ms pass), and each tool call's callId the pairing's own str
+    (the walk parsed one of its own)."""
     for group in (out.calls, out.tools):
-        if isinstance(group, PackedList) and not group.live:
+        if isinstance(group, PackedList) and group.packed and not group.live:
             group.pack()
     if pairing is not None:
         share_call_ids(out, pairing)
