@@ -323,7 +323,8 @@ def _array(blobs: memoryview, v: list) -> array:
     if len(data) % size:
         raise CodecError("an array cut inside an item")
     # Made at its exact size, then filled: frombytes grows an array by a sixteenth more than it needs
-    # (~5 MiB over a 10M-event log's index), and an entry's arrays never grow.
+    # (~5 MiB over a 10M-event log's index); most of an entry's arrays never grow (a followed log's
+    # index does, as any array).
     out = array(v[1], bytes(size)) * (len(data) // size)
     with memoryview(out) as view, view.cast("B") as flat:
         flat[:] = data
