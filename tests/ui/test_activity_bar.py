@@ -72,3 +72,19 @@ async def test_a_short_terminal_gives_the_activity_row_to_the_events():
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         assert bar.region.height == 1
+
+
+async def test_a_timing_worker_ending_as_the_app_closes_does_not_crash():
+    """The worker can end after the screen's widgets are gone (the app closing under load): the
+    controller then has no bar to give the timing to, and says nothing."""
+    app = make_app(TIMED)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        await app.query_one(ActivityBar).remove()
+        timing = app.timing_view
+        assert timing.bar() is None
+        timing.cursor_moved(0)
+        timing.reset()
+        timing.log_shown()  # a worker whose result finds no bar
+        await pilot.pause(0.5)
+        await app.workers.wait_for_complete()

@@ -52,28 +52,35 @@ class TimingController(Controller):
             diag, timing, orders = event.worker.result
             if diag is app.diag and app.screen_stack:  # still the session shown
                 self.orders = orders
-                self.bar().set_timing(timing, app.current_index)
+                if (bar := self.bar()) is not None:
+                    bar.set_timing(timing, app.current_index)
                 app.set_timer(QUIET_S, lambda: self._prepare(diag))
         elif event.state == WorkerState.ERROR:
             app.notify_worker_error(event.worker)
 
     def bar(self):
+        """The header's activity bar; None while the explorer's screen has none (the app closing
+        when a timing worker ends: its widgets are already gone)."""
+        from textual.css.query import NoMatches
         from ..widgets.sparkline import ActivityBar
-        return self.app.screen_stack[0].query_one(ActivityBar)
+        try:
+            return self.app.screen_stack[0].query_one(ActivityBar) if self.app.screen_stack else None
+        except NoMatches:
+            return None
 
     def reset(self) -> None:
         super().reset()
         self._drop()
         self._prepared = self.orders = None
-        if self.app.screen_stack:
-            self.bar().set_timing(None)
+        if (bar := self.bar()) is not None:
+            bar.set_timing(None)
 
     def cursor_moved(self, index: int) -> None:
         app = self.app
         if app.diag is not self._prepared and app.load_finished:
             self.log_shown()  # live follow grew the log: its sparkline from the new timing
-        if app.screen_stack:
-            self.bar().set_cursor(index)
+        if (bar := self.bar()) is not None:
+            bar.set_cursor(index)
 
     async def _prepare(self, diag) -> None:
         """The view's screen for ``diag``, started ahead of T while no key is typed. A live log's
