@@ -158,8 +158,8 @@ def test_a_column_of_plain_ints_packs_a_bool_apart() -> None:
     got = call_list([ModelCall(1, 2, 3, 4)] * 5 + [ModelCall(True, 2, 3, 4)])
     got.pack()
     assert got.odd == {("turn", 5): True} and got[5].turn is True and got[0].turn == 1
-    assert packed._cells([1, None, 3]) == packed.array("q", [1, NONE, 3])
-    assert packed._cells([1, True]) is None and packed._cells([1, 2.0]) is None and packed._cells([2**63]) is None
+    assert packed.int_cells([1, None, 3]) == packed.array("q", [1, NONE, 3])
+    assert packed.int_cells([1, True]) is None and packed.int_cells([1, 2.0]) is None and packed.int_cells([2**63]) is None
 
 
 def test_tool_names_are_one_object_a_name() -> None:

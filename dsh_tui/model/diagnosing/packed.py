@@ -34,7 +34,7 @@ PACK_AT = 16384
 _INTS = frozenset({int, type(None)})  # the types a column takes by C loops (not bool: True is not 1 here)
 
 
-def _cells(values: list) -> array | None:
+def int_cells(values: list) -> array | None:
     """``values`` as an int column by C loops, or None when some need a cell of their own (`_cell`):
     not an int (a bool, a float, a string), past int64, or equal to a marker."""
     if not _INTS.issuperset(map(type, values)) or NONE in values or ODD in values:
@@ -130,7 +130,7 @@ class PackedList:
         base = self.packed
         for name, col in self.ints.items():
             values = list(map(attrgetter(name), batch))
-            cells = _cells(values)
+            cells = int_cells(values)
             if cells is not None:
                 col.extend(cells)
             else:  # an odd value (a crafted log's): this batch cell by cell
@@ -253,7 +253,7 @@ def int_columns(columns: dict[str, list]) -> tuple[dict[str, array], list]:
     """Int (or None) columns as int64 arrays, and [name, position, value] of each value one cannot hold."""
     ints, odd = {}, []
     for name, values in columns.items():
-        col = _cells(values)
+        col = int_cells(values)
         if col is None:  # an odd value (a crafted log's): this column cell by cell
             col = array("q")
             for k, v in enumerate(values):
@@ -293,13 +293,13 @@ def int_values(col: array, name: str, odd: dict) -> list:
     return out
 
 
-_TEXT = frozenset({str, type(None)})
+TEXT_TYPES = frozenset({str, type(None)})  # a text column's (None counts as a value)
 
 
 def coded(values: list) -> list | tuple:
     """A column that repeats a few strings (a status, a tool name; None counts as one) as ("coded", its
     distinct values, an array of each row's): in the entry a byte a row, not a str; any other as it is."""
-    if not _TEXT.issuperset(map(type, values)):
+    if not TEXT_TYPES.issuperset(map(type, values)):
         return values
     table = list(dict.fromkeys(values))
     if len(table) * 2 > len(values):  # (call ids: each its own)
@@ -314,7 +314,8 @@ def uncoded(plain: Any, n: int) -> list:
     if type(plain) is list and len(plain) == n:
         return plain
     if not (type(plain) is tuple and len(plain) == 3 and plain[0] == "coded" and type(plain[1]) is list
-            and _TEXT.issuperset(map(type, plain[1])) and type(plain[2]) is array and plain[2].typecode in ("B", "I")
+            and TEXT_TYPES.issuperset(map(type, plain[1]))
+            and type(plain[2]) is array and plain[2].typecode in ("B", "I")
             and len(plain[2]) == n and (not n or max(plain[2]) < len(plain[1]))):
         raise ValueError("a bad column")
     table = list(map(shared_name, plain[1]))

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..reading.facts import CHUNKS, TIME_KEY
 from .calltable import CallTable
-from .packed import PACK_AT, PackedList, columns
+from .packed import PACK_AT, TEXT_TYPES, PackedList, columns
 from .timing import CommandTiming, ModelCall, Timing, ToolTiming, TurnTiming, note
 from .turnparts import NO_POSITIONS, NO_SPLIT
 from .turnsplit import split_parts, split_turn  # (split_turn: this module's, as it was)
@@ -422,12 +422,10 @@ def share_call_ids(timing: Timing, pairing) -> None:
     """Each tool call's callId the pairing's own str (one a callId, not one in each: ~60 bytes a call)."""
     tools = timing.tools
     ids = tools.objs.get("call_id") if isinstance(tools, PackedList) else None
-    if ids and type(pairing.tools) is dict and _TEXT.issuperset(map(type, ids)):
+    if ids and type(pairing.tools) is dict and TEXT_TYPES.issuperset(map(type, ids)):
         keys = {k: k for k in pairing.tools}
         tools.objs["call_id"] = list(map(keys.get, ids, ids))
 
-
-_TEXT = frozenset({str, type(None)})
 
 
 def _untimed(items) -> int:

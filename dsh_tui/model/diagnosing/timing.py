@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from .interning import shared_name
-from .packed import PackedList, columns
+from .packed import PackedList, columns, int_cells
 from .timerows import Row, call_row, command_row, display_name, tool_row
 from .turnparts import NO_POSITIONS, NO_SPLIT, Split, commands_from_plain, turns_from_plain, turns_plain
 
@@ -416,7 +416,5 @@ _RANK = itemgetter(0, 1)
 def _int_column(values: list) -> Sequence[int]:
     """``values`` as an int64 array (8 bytes each, not a list's 8 and an int's 32), or as they are when
     one does not fit (a crafted log's time past int64)."""
-    try:
-        return array("q", values)
-    except OverflowError:
-        return values
+    cells = int_cells(values)
+    return values if cells is None else cells

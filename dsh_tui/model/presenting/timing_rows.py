@@ -17,6 +17,7 @@ from math import isnan, nan
 from operator import attrgetter, eq, is_not, not_
 from typing import Any, overload
 
+from ..diagnosing.packed import NONE, int_cells, int_values
 from ..diagnosing.timerows import Row, call_row, command_row, sort_rows, tool_row
 from ..diagnosing.timing import Timing
 from .timing_view import COLUMNS, WIDE
@@ -181,9 +182,6 @@ def default_order(durations: Sequence, indexes: Sequence) -> array:
     return array("I", known + list(compress(keys, _missing(durations, iter(durations)))))
 
 
-NONE = -(1 << 63)  # an int64 column's None (no duration or position is this)
-
-
 class _Column:
     """One field's values in key order: an int64 array (None as NONE) while they are all ints or None,
     a double array (None as NaN) for a float field, else a list."""
@@ -193,26 +191,23 @@ class _Column:
 
     def extend(self, vs: list) -> None:
         col = self.values
-        if type(col) is list:
-            col += vs
-            return
-        try:
-            if col.typecode == "d":
-                if all(v is None or type(v) is float for v in vs):
-                    col.extend(array("d", [nan if v is None else v for v in vs]))
+        if type(col) is not list:
+            if col.typecode == "q":
+                cells = int_cells(vs)  # (None for a crafted log's value past int64, a bool, a marker)
+                if cells is not None:
+                    col.extend(cells)
                     return
-            elif all(v is None or type(v) is int for v in vs) and NONE not in vs:
-                col.extend(array("q", [NONE if v is None else v for v in vs]))  # (made whole first: all or none)
+                self.values = int_values(col, "", {})
+            elif _FLOATS.issuperset(map(type, vs)):
+                col.extend(array("d", [nan if v is None else v for v in vs]))
                 return
-        except OverflowError:  # a crafted log's time past int64
-            pass
-        if col.typecode == "q":
-            self.values = [None if v == NONE else v for v in col] + vs
-        else:
-            self.values = [None if isnan(v) else v for v in col] + vs
+            else:
+                self.values = [None if isnan(v) else v for v in col]
+        self.values += vs
 
 
 FLOATS = ("tokens_per_s",)
+_FLOATS = frozenset({float, type(None)})
 
 
 def _known(values: Sequence, xs: Iterator) -> Iterator[bool]:
