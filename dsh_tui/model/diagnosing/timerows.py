@@ -40,8 +40,8 @@ def tool_row(t: Any) -> Row:  # (a ToolTiming)
 
 
 def command_row(m: Any) -> Row:  # (a CommandTiming)
-    return Row("command", None, None, display_name(m.name), m.command_id, m.index, m.seq, m.duration_ms, None, None, None,
-               None, None, "; ".join(m.missing) if m.missing else "")
+    return Row("command", None, None, display_name(m.name), m.command_id, m.index, m.seq, m.duration_ms, None, None,
+               None, None, None, "; ".join(m.missing) if m.missing else "")
 
 
 def sort_rows(rows: list[Row], column: str = "duration_ms", descending: bool = True) -> list[Row]:

@@ -98,10 +98,11 @@ def is_usage_chunk(chunk: Any) -> bool:
 
 
 # Token counts are not facts: the scan keeps one entry per model call, (turn, step) -> (seq, counts,
-# from a usage chunk), in the order calls first appear (a CallTable: columns, not tuples). The last usage of a call wins, as in dsh's
-# own fold: the usage chunk is an early sample that survives a request failing after it, the
-# assistant/message's the final one (equal in every real log here). Kept apart from the facts,
-# this is 1/7 fewer facts to build, send from the tail helper and walk three times.
+# from a usage chunk), in the order calls first appear (a CallTable: columns, not tuples). The last
+# usage of a call wins, as in dsh's own fold: the usage chunk is an early sample that survives a
+# request failing after it, the assistant/message's the final one (equal in every real log here).
+# Kept apart from the facts, this is 1/7 fewer facts to build, send from the tail helper and walk
+# three times.
 
 def _tokens(usage: Any) -> tuple[int, ...] | None:
     """usage.tokens, with no call per key for the usual object (exact ints, a key or two missing)."""

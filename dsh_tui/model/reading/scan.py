@@ -99,7 +99,8 @@ class ScanResult:
     unknown: dict[str, UnknownType] = field(default_factory=dict)
     legacy: Counter = field(default_factory=Counter)
     facts: list[Fact] = field(default_factory=list)  # (type, index, seq, data): facts.py
-    usage_calls: CallTable = field(default_factory=CallTable)  # (turn, step) -> (seq, token counts, from a chunk): facts.py
+    # (turn, step) -> (seq, token counts, from a chunk): facts.py
+    usage_calls: CallTable = field(default_factory=CallTable)
     corruption: list[Corruption] = field(default_factory=list)  # the first MAX_CORRUPTION
     corruption_dropped: int = 0  # reports past MAX_CORRUPTION, counted only
     envelope_issues: list[str] = field(default_factory=list)
@@ -538,9 +539,9 @@ class Scanner:
 
 
 def extend_offsets(res: ScanResult, offsets: list[int] | array) -> None:
-    """Append record start offsets (a list or an array): a uint32 array while they fit (under the default 4 GiB plaintext
-    limit they always do: half the bytes of uint64, ~9 MiB on a 10M-event log), uint64 from the
-    first that does not."""
+    """Append record start offsets (a list or an array): a uint32 array while they fit (under the
+    default 4 GiB plaintext limit they always do: half the bytes of uint64, ~9 MiB on a 10M-event
+    log), uint64 from the first that does not."""
     col = res.rec_start
     try:
         col.extend(offsets if type(offsets) is array and offsets.typecode == col.typecode

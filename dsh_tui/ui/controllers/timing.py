@@ -1,7 +1,7 @@
 """TimingController: the session's timing made in a worker once the log is shown (group "timing": from
 the index cache it is rebuilt from its plain form, and the table's orders by each column are made, ~0.4 s
-on a 936k-event log), so the header's activity sparkline appears without holding a key and T opens at once; T shows the
-timing view (screens/timing.py), whose Enter jumps to the row's event.
+on a 936k-event log), so the header's activity sparkline appears without holding a key and T opens at
+once; T shows the timing view (screens/timing.py), whose Enter jumps to the row's event.
 
 Once the worker is done, the view's screen is made, installed and started (compat/premount.py) while
 no key is typed: the first T then only pushes it (~100 ms less on the 936k-event log)."""
