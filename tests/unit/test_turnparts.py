@@ -4,10 +4,11 @@ form checked like any cache entry."""
 
 from __future__ import annotations
 
-import json
+from array import array
 
 import pytest
 
+from dsh_tui.model.diagnosing.packed import NONE, ODD
 from dsh_tui.model.diagnosing.timewalk import compute_timing
 from dsh_tui.model.diagnosing.timing import PLAIN_VERSION, Timing, TurnTiming
 from dsh_tui.model.diagnosing.turnparts import NO_POSITIONS, NO_SPLIT, SPLIT_KEYS, Split, positions
@@ -85,7 +86,7 @@ def test_turns_round_trip_through_the_cache_form():
     timing = _timing()
     timing.turns.append(TurnTiming(3, 20, 20, calls=[0], tools=[1, 0], missing=["x"]))  # positions that skip
     plain = timing.plain()
-    assert plain[0] == PLAIN_VERSION and json.loads(json.dumps(plain[4]))  # plain values only
+    assert plain[0] == PLAIN_VERSION and plain[4][0] == "columns"  # turns as columns (turnlist.py)
     tree, parts = encode(plain)
     back = Timing.from_plain(decode(tree, b"".join(parts)))
     assert back.missing == timing.missing != NO_TIMING and back.plain() == plain
@@ -96,32 +97,52 @@ def test_turns_round_trip_through_the_cache_form():
 
 def _broken(change) -> Timing:
     plain = list(_timing().plain())
-    turns, plain[4] = [list(t) for t in plain[4]], None
+    tag, n, ints, odd, objs, sparse = plain[4]
+    turns = {"ints": {k: array("q", v) for k, v in ints.items()}, "odd": list(odd), "objs": {k: list(v) for k, v in
+             objs.items()}, "sparse": {k: dict(v) for k, v in sparse.items()}}
+    plain[4] = None
     change(turns, plain)
     if plain[4] is None:
-        plain[4] = [tuple(t) for t in turns]
+        plain[4] = (tag, n, turns["ints"], turns["odd"], turns["objs"], turns["sparse"])
     return Timing.from_plain(tuple(plain))
 
 
+def _cell(name: str, k: int, v) -> object:
+    return lambda t, p: t["ints"][name].__setitem__(k, v)
+
+
+def _odd(name: str, v) -> object:
+    def change(t, p) -> None:
+        t["ints"][name][0] = ODD
+        t["odd"].append([name, 0, v])
+    return change
+
+
+def _kept(name: str, v) -> object:
+    return lambda t, p: t["sparse"][name].__setitem__(0, v)
+
+
 @pytest.mark.parametrize("change", [
-    lambda t, p: t[0].pop(),  # a field short
-    lambda t, p: t[0].__setitem__(7, (0, 2)),  # past the model calls
-    lambda t, p: t[0].__setitem__(8, (-1, 1)),
-    lambda t, p: t[0].__setitem__(8, (1, 0, 0)),
-    lambda t, p: t[0].__setitem__(8, [0, "1"]),
-    lambda t, p: t[0].__setitem__(8, [5]),
-    lambda t, p: t[0].__setitem__(8, range(0, 2)),  # (a cache entry may hold a range: not here)
-    lambda t, p: t[0].__setitem__(9, [[1, 2, 3]]),  # an approval short
-    lambda t, p: t[0].__setitem__(9, "x"),
-    lambda t, p: t[0].__setitem__(10, [1, 2, 3, 4]),  # a split short
-    lambda t, p: t[0].__setitem__(10, [1, 2, 3, 4, True]),
-    lambda t, p: t[0].__setitem__(10, [1, 2, 3, 4, 5.0]),
-    lambda t, p: t[0].__setitem__(10, [1, 2, 3, 4, 2**63]),
-    lambda t, p: t[0].__setitem__(10, {"idle_ms": 5}),
-    lambda t, p: t[0].__setitem__(11, [1]),  # a note not text
-    lambda t, p: t[0].__setitem__(6, 1),  # open not a bool
-    lambda t, p: t[0].__setitem__(3, "5"),
-    lambda t, p: p.__setitem__(4, tuple(tuple(x) for x in t)),  # not a list
+    lambda t, p: t["ints"]["calls_hi"].pop(),  # a column short
+    lambda t, p: t["ints"].pop("idle_ms"),  # a column missing
+    _cell("calls_hi", 0, 2),  # past the model calls
+    _cell("tools_lo", 0, -1),
+    lambda t, p: t["ints"]["tools_hi"].__setitem__(0, 1) or t["ints"]["tools_lo"].__setitem__(0, 2),  # past its hi
+    _cell("tools_lo", 0, NONE),  # a list's, without the list
+    _kept("skips", ([0, "1"], None)),
+    _kept("skips", (None, [5])),
+    _kept("skips", (None, range(0, 2))),  # (a cache entry may hold a range: not here)
+    _kept("skips", [None, None]),
+    _kept("approvals", [[1, 2, 3]]),  # an approval short
+    _kept("approvals", "x"),
+    _cell("idle_ms", 0, NONE),  # a split short
+    _odd("idle_ms", 5),
+    _odd("start", "5"),
+    _odd("seq", 2.0),
+    _cell("index", 0, NONE),
+    _kept("missing", [1]),  # a note not text
+    lambda t, p: t["objs"]["open"].__setitem__(0, 1),  # open not a bool
+    lambda t, p: p.__setitem__(4, []),  # not columns
     lambda t, p: p.__setitem__(3, [("a",)]),  # a command short
     lambda t, p: p.__setitem__(3, None),
 ])

@@ -25,7 +25,8 @@ from typing import Any, NamedTuple
 
 from .interning import shared_name
 from .packed import PackedList, columns
-from .turnparts import NO_POSITIONS, NO_SPLIT, Split, records_from_plain, turn_plain
+from .turnlist import TurnList, TurnTiming, turn_list
+from .turnparts import commands_from_plain
 
 STALL_MS = 30_000  # default threshold of the "stall" anomaly: a gap between a call's outputs longer than this
 
@@ -120,27 +121,6 @@ class CommandTiming:
 
 
 @dataclass(slots=True)
-class TurnTiming:
-    turn: Any
-    index: int  # its turn/start
-    seq: int
-    start: int | None = None
-    end: int | None = None  # its turn/end, else (open) its last event's time
-    reason: Any = None  # the turn/end reason kind; None while open
-    open: bool = True
-    calls: range | list = NO_POSITIONS  # positions in Timing.calls (a range once closed: turnparts.py)
-    tools: range | list = NO_POSITIONS  # positions in Timing.tools
-    approvals: list | tuple = ()  # [asked time, decided time, asked index, outcome] (a list once there is one)
-    # model/retry/tool/approval/idle ms, empty without a wall time: a turnparts.Split (a dict's stand-in)
-    split: Split | dict = field(default_factory=lambda: NO_SPLIT)
-    missing: list | tuple = ()
-
-    @property
-    def wall_ms(self) -> int | None:
-        return _span(self.start, self.end)
-
-
-@dataclass(slots=True)
 class Stall:
     turn: Any
     step: Any
@@ -228,7 +208,7 @@ class Timing:
     calls: Sequence[ModelCall] = field(default_factory=call_list)  # a PackedList, or any sequence (tests)
     tools: Sequence[ToolTiming] = field(default_factory=tool_list)
     commands: list[CommandTiming] = field(default_factory=list)
-    turns: list[TurnTiming] = field(default_factory=list)
+    turns: Sequence[TurnTiming] = field(default_factory=turn_list)  # a TurnList, or any sequence (tests)
     marks: dict = field(default_factory=dict)  # anomaly kind (but stall) -> sorted event indexes
     missing: list = field(default_factory=list)  # why the log as a whole has no (or only some) times
 
@@ -276,7 +256,8 @@ class Timing:
     # -- one turn ------------------------------------------------------------------------------
     def turn_of(self, turn: Any) -> TurnTiming | None:
         """The last turn numbered ``turn`` (a resumed log may repeat a number)."""
-        return next((t for t in reversed(self.turns) if t.turn == turn), None)
+        numbers = columns(self.turns, "turn")[0]  # (no turn made but the one found)
+        return next((self.turns[k] for k in range(len(numbers) - 1, -1, -1) if numbers[k] == turn), None)
 
     def turn_at(self, index: int) -> TurnTiming | None:
         """The turn holding event ``index`` (the last one begun at or before it)."""
@@ -404,11 +385,12 @@ class Timing:
     # -- the cache's plain form ----------------------------------------------------------------
     def plain(self) -> tuple:
         """Only tuples, lists, dicts, arrays and scalars: what the index cache holds (cachecodec).
-        Model and tool calls go as columns (packed.py): a big log has hundreds of thousands."""
-        calls, tools = (x if isinstance(x, PackedList) else make(x) for x, make in ((self.calls, call_list),
-                                                                                    (self.tools, tool_list)))
+        Model and tool calls and turns go as columns (packed.py): a big log has hundreds of thousands."""
+        calls, tools, turns = (x if isinstance(x, kind) else make(x) for x, kind, make in (
+            (self.calls, PackedList, call_list), (self.tools, PackedList, tool_list),
+            (self.turns, TurnList, turn_list)))
         return (PLAIN_VERSION, calls.plain(), tools.plain(), list(map(_FIELDS[CommandTiming], self.commands)),
-                list(map(turn_plain, map(_FIELDS[TurnTiming], self.turns))), self.marks, self.missing)
+                turns.plain(), self.marks, self.missing)
 
     @classmethod
     def from_plain(cls, plain: Any) -> Timing:
@@ -418,15 +400,17 @@ class Timing:
         try:
             calls = PackedList.from_plain(ModelCall, CALL_INTS, CALL_SPARSE, calls)
             tools = PackedList.from_plain(ToolTiming, TOOL_INTS, TOOL_SPARSE, tools)
-            commands, turns = records_from_plain(CommandTiming, TurnTiming, commands, turns, len(calls), len(tools))
+            commands = commands_from_plain(CommandTiming, commands)
+            turns = TurnList.from_plain(TurnTiming, (), (), turns, len(calls), len(tools))
         except ValueError:
             return cls(missing=["no timing in this diagnosis"])
         tools.objs["name"] = list(map(shared_name, tools.objs["name"]))  # one str a name, as the pass keeps them
         return cls(calls, tools, commands, turns, marks, missing)
 
 
-PLAIN_VERSION = 4  # 2: model and tool calls as columns; 3: their turn and step as int columns; 4: turns' parts
-_FIELDS = {cls: attrgetter(*(f.name for f in fields(cls))) for cls in (ModelCall, ToolTiming, CommandTiming, TurnTiming)}
+PLAIN_VERSION = 5  # 2: model and tool calls as columns; 3: their turn and step as int columns; 4: turns' parts;
+# 5: turns as columns
+_FIELDS = {cls: attrgetter(*(f.name for f in fields(cls))) for cls in (ModelCall, ToolTiming, CommandTiming)}
 
 
 def call_row(c: ModelCall) -> Row:

@@ -1,4 +1,4 @@
-"""A closed turn's parts, kept small (timing.py's `TurnTiming`), and their form in the index cache.
+"""A closed turn's parts, kept small (turnlist.py's `TurnTiming`).
 
 A big log has tens of thousands of turns. A turn's call and tool positions run on (the pass appends
 them while the turn is current), so a range says what a list of them does; the split's five figures
@@ -79,57 +79,9 @@ class Split(array):
 NO_SPLIT = Split("q")  # a turn without wall time (shared: nothing changes a split once made)
 
 
-# -- the index cache's form (timing.py's Timing.plain / from_plain) ------------------------------------
-def plain_positions(p: range | list) -> tuple | list:
-    """A range as (start, stop), a list as it is: plain values only."""
-    return (p.start, p.stop) if type(p) is range else list(p)
-
-
-def positions_from_plain(p: Any, n: int) -> range | list:
-    """`plain_positions`'s value back, checked: positions of ``n`` records (ValueError otherwise)."""
-    if type(p) is tuple and len(p) == 2 and type(p[0]) is int and type(p[1]) is int and 0 <= p[0] <= p[1] <= n:
-        return range(p[0], p[1]) if p[0] < p[1] else NO_POSITIONS
-    if type(p) is list and all(type(k) is int and 0 <= k < n for k in p):
-        return p
-    raise ValueError("not a turn's positions")
-
-
-def split_plain(s: Any) -> list:
-    """A split's figures in SPLIT_KEYS order (an empty list: no wall time)."""
-    return [s.get(k) for k in SPLIT_KEYS] if s else []
-
-
-def split_from_plain(s: Any) -> Split:
-    if not (type(s) is list and len(s) in (0, len(SPLIT_KEYS)) and all(type(v) is int and v in _INT64 for v in s)):
-        raise ValueError("not a turn's split")
-    return Split("q", s) if s else NO_SPLIT
-
-
-def approvals_from_plain(a: Any) -> list | tuple:
-    """A turn's approvals ([asked time, decided time, asked index, outcome] each), checked."""
-    if not (type(a) in (list, tuple) and all(type(x) is list and len(x) == 4 for x in a)):
-        raise ValueError("not a turn's approvals")
-    return list(a) if a else ()
-
-
-def turn_plain(fields: tuple) -> tuple:
-    """A turn's field values (in `TurnTiming`'s order) as plain values only."""
-    *head, calls, tools, approvals, split, missing = fields
-    return (*head, plain_positions(calls), plain_positions(tools), list(approvals), split_plain(split), missing)
-
-
-def turn_from_plain(cls: type, t: Any, n_calls: int, n_tools: int) -> Any:
-    """`turn_plain`'s turn back, checked (ValueError: a cache entry is not trusted)."""
-    if not (type(t) is tuple and len(t) == 12 and type(t[1]) is int and type(t[2]) is int and type(t[6]) is bool
-            and all(x is None or type(x) is int for x in t[3:5])
-            and type(t[11]) in (tuple, list) and all(type(x) is str for x in t[11])):
-        raise ValueError("not a turn")
-    return cls(*t[:7], positions_from_plain(t[7], n_calls), positions_from_plain(t[8], n_tools),
-               approvals_from_plain(t[9]), split_from_plain(t[10]), list(t[11]) if t[11] else ())
-
-
-def records_from_plain(command: type, turn: type, commands: Any, turns: Any, n_calls: int, n_tools: int) -> tuple:
-    """(commands, turns) from the cache's form, checked (ValueError: a cache entry is not trusted)."""
-    if not (type(commands) is list and all(type(c) is tuple and len(c) == 7 for c in commands) and type(turns) is list):
-        raise ValueError("not the timing's records")
-    return [command(*c) for c in commands], [turn_from_plain(turn, t, n_calls, n_tools) for t in turns]
+# -- the index cache's form (timing.py's Timing.plain / from_plain; the turns': turnlist.py) ---------------
+def commands_from_plain(command: type, commands: Any) -> list:
+    """The commands from the cache's form, checked (ValueError: a cache entry is not trusted)."""
+    if not (type(commands) is list and all(type(c) is tuple and len(c) == 7 for c in commands)):
+        raise ValueError("not the timing's commands")
+    return [command(*c) for c in commands]
