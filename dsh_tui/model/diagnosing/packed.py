@@ -129,8 +129,8 @@ class PackedList:
             return
         base = self.packed
         for name, col in self.ints.items():
-            values = list(map(self._field(name), batch))
-            cells = _cells(values)
+            values = self._values(name, batch)
+            cells = values if type(values) is array else _cells(values)  # (an array: cells already)
             if cells is not None:
                 col.extend(cells)
             else:  # an odd value (a crafted log's): this batch cell by cell
@@ -138,9 +138,9 @@ class PackedList:
                     col.append(NONE)
                     self._set_int(name, col, k, v)
         for name, col in self.objs.items():
-            col.extend(map(self._field(name), batch))
+            col.extend(self._values(name, batch))
         for name, kept in self.sparse.items():
-            values = list(map(self._field(name), batch))
+            values = self._values(name, batch)
             for k in compress(range(len(values)), values):
                 kept[base + k] = values[k]
         if live:
@@ -240,6 +240,10 @@ class PackedList:
     # column ``name`` of a record, ``_make`` makes records from the columns' values in ``names`` order.
     def _field(self, name: str) -> Any:
         return attrgetter(name)
+
+    def _values(self, name: str, batch: list) -> list | array:
+        """Column ``name`` of the records ``batch`` being packed (an int column's may be its cells)."""
+        return list(map(self._field(name), batch))
 
     def _make(self, cols: list) -> Iterator:
         return map(self.cls, *cols)

@@ -9,13 +9,14 @@ position, as most turns have none. A turn read (by position, or all in order) is
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
 
 from .interning import shared_name
-from .packed import PackedList, columns
+from .packed import NONE, PackedList, columns
 from .turnparts import NO_POSITIONS, NO_SPLIT, SPLIT_KEYS, Split
 
 
@@ -86,8 +87,21 @@ class TurnList(PackedList):
         self.objs = {n: [] for n in TURN_NAMES if n not in self.ints and n not in self.sparse}
         self._defaults = _DEFAULTS
 
+    _batch: dict | None = None  # the columns of the turns being packed (`_fast`), while `pack` runs
+
     def _field(self, name: str) -> Any:
         return _FIELDS.get(name) or attrgetter(name)
+
+    def pack(self, count: int | None = None, live: frozenset | set = frozenset()) -> None:
+        self._batch = _fast(self.pending[:count] if count is not None else self.pending)
+        try:
+            super().pack(count, live)
+        finally:
+            self._batch = None
+
+    def _values(self, name: str, batch: list) -> list | array:
+        got = self._batch
+        return got[name] if got is not None else super()._values(name, batch)
 
     def _make(self, cols: list) -> Iterator:
         return map(_record, *cols)
@@ -119,6 +133,34 @@ class TurnList(PackedList):
         _check(out, n_calls, n_tools)
         out.objs["reason"] = list(map(shared_name, out.objs["reason"]))  # one str a kind, as the pass keeps them
         return out
+
+
+_DIRECT = ("turn", "index", "seq", "start", "end", "reason", "open", "approvals", "missing")
+_RANGE, _SPLIT = frozenset({range}), frozenset({Split})
+_NO_PARTS = array("q", [NONE] * len(SPLIT_KEYS))  # an empty split's cells
+
+
+def _fast(batch: list) -> dict | None:
+    """The columns of ``batch`` by C loops, for turns as the walk makes them (ranges, a Split): per turn,
+    a function call a column cost the pass ~15% on a log of many turns. None for others (a hand-made
+    turn's list of positions, a dict for its split): those go field by field."""
+    if not batch:
+        return None
+    calls, tools, splits = (list(map(attrgetter(n), batch)) for n in ("calls", "tools", "split"))
+    if not (_RANGE.issuperset(map(type, calls)) and _RANGE.issuperset(map(type, tools))
+            and _SPLIT.issuperset(map(type, splits))):
+        return None
+    out = {n: list(map(attrgetter(n), batch)) for n in _DIRECT}
+    out["calls_lo"], out["calls_hi"] = array("q", map(_START, calls)), array("q", map(_STOP, calls))
+    out["tools_lo"], out["tools_hi"] = array("q", map(_START, tools)), array("q", map(_STOP, tools))
+    out["skips"] = [None] * len(batch)
+    parts = array("q", b"".join([s if s else _NO_PARTS for s in splits]))  # five cells a turn
+    n = len(SPLIT_KEYS)
+    out.update((k, parts[i::n]) for i, k in enumerate(SPLIT_KEYS))
+    return out
+
+
+_START, _STOP = attrgetter("start"), attrgetter("stop")
 
 
 def _record(turn, index, seq, start, end, reason, open_, clo, chi, tlo, thi, approvals, a, t, r, m, i,
