@@ -186,6 +186,7 @@ async def test_a_log_without_its_clock_reads_no_clock():
         await ready(app, pilot)
         app.diag.__dict__["timing"] = timing = type(app.diag.timing).from_plain(app.diag.timing.plain())
         timing.calls = list(timing.calls)  # records to change in place: a packed list makes them anew on each read
+        timing.turns = list(timing.turns)  # (and so does the turns')
         for c in timing.calls:  # as a log whose events carry no time
             c.start = c.first_output = c.last_output = c.end = c.attempt_start = None
         for t in timing.turns:

@@ -90,10 +90,9 @@ def test_the_timing_rebuilt_from_the_cache_shares_its_repeated_strings(opened):
 def test_the_cache_form_of_the_timing_is_columns(opened):
     diag, _diag2 = opened
     plain = diag.timing.plain()
-    turns = plain[4]
-    assert type(turns) is dict and turns["n"] == len(diag.timing.turns)
-    assert all(type(col) is array for col in turns["ints"].values())
-    assert type(turns["calls"]) is array and type(turns["figures"]) is array
+    tag, n, ints, _odd, _objs, _sparse = plain[4]
+    assert tag == "columns" and n == len(diag.timing.turns)
+    assert all(type(col) is array for col in ints.values()) and {"calls_lo", "tools_hi", "model_ms"} <= set(ints)
     assert plain[2][4]["status"][0] == "coded" and plain[1][4]["start_from"][0] == "coded"
 
 

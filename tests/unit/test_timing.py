@@ -126,7 +126,7 @@ def test_turn_split_adds_up_and_lanes_fit_the_turn(timed):
     assert [s.kind for s in lanes["model"]] == ["ttft", "decode"] * 3
     assert all(0 <= s.start_ms <= s.end_ms <= turn.wall_ms for spans in lanes.values() for s in spans)
     assert lanes["tool"][0].index == timing.tools[0].index and lanes["approval"][0].label == "allowed-once"
-    assert timing.turn_at(timing.tools[0].index) is turn
+    assert timing.turn_at(timing.tools[0].index) == turn  # (made anew as it is read)
 
 
 @needs_times

@@ -4,7 +4,6 @@ form checked like any cache entry."""
 
 from __future__ import annotations
 
-import copy
 from array import array
 
 import pytest
@@ -88,10 +87,7 @@ def test_turns_round_trip_through_the_cache_form():
     timing.turns.append(TurnTiming(3, 20, 20, calls=[0], tools=[1, 0], missing=["x"]))  # positions that skip
     timing.turns.append(TurnTiming(4, 21, 21, reason="".join(["comp", "leted"]), open=False))
     plain = timing.plain()
-    turns = plain[4]
-    assert plain[0] == PLAIN_VERSION and turns["n"] == 4
-    assert type(turns["ints"]["start"]) is array and type(turns["figures"]) is array  # binary parts, not JSON
-    assert turns["reason"][0] == "coded" and turns["reason"][1] == ["completed", None]
+    assert plain[0] == PLAIN_VERSION and plain[4][0] == "columns"  # turns as columns (turnlist.py)
     tree, parts = encode(plain)
     back = Timing.from_plain(decode(tree, b"".join(parts)))
     assert back.missing == timing.missing != NO_TIMING and back.plain() == plain
@@ -103,59 +99,55 @@ def test_turns_round_trip_through_the_cache_form():
 
 def _broken(change) -> Timing:
     plain = list(_timing().plain())
-    plain[4] = copy.deepcopy(plain[4])
-    change(plain[4], plain)
+    tag, n, ints, odd, objs, sparse = plain[4]
+    turns = {"ints": {k: array("q", v) for k, v in ints.items()}, "odd": list(odd), "objs": {k: v if type(v) is tuple else list(v)
+             for k, v in objs.items()}, "sparse": {k: dict(v) for k, v in sparse.items()}}
+    plain[4] = None
+    change(turns, plain)
+    if plain[4] is None:
+        plain[4] = (tag, n, turns["ints"], turns["odd"], turns["objs"], turns["sparse"])
     return Timing.from_plain(tuple(plain))
 
 
+def _cell(name: str, k: int, v) -> object:
+    return lambda t, p: t["ints"][name].__setitem__(k, v)
+
+
+def _odd(name: str, v) -> object:
+    def change(t, p) -> None:
+        t["ints"][name][0] = ODD
+        t["odd"].append([name, 0, v])
+    return change
+
+
+def _kept(name: str, v) -> object:
+    return lambda t, p: t["sparse"][name].__setitem__(0, v)
+
+
 @pytest.mark.parametrize("change", [
-    lambda t, p: t.__setitem__("n", 3),  # a turn short
-    lambda t, p: t.pop("split_other"),  # a column missing
-    lambda t, p: t["ints"]["start"].pop(),
-    lambda t, p: t["ints"].__setitem__("start", array("i", [0, 0])),  # not int64
-    lambda t, p: t["ints"]["index"].__setitem__(0, NONE),  # a turn without its event
-    lambda t, p: t["odd"].append(["start", 0, "5"]),  # an odd value where the column holds no marker
-    lambda t, p: (t["ints"]["start"].__setitem__(0, ODD), t["odd"].append(["start", 0, "5"])),  # a time not an int
-    lambda t, p: t["calls"].__setitem__(1, 2),  # past the model calls
-    lambda t, p: t["tools"].__setitem__(0, -1),
-    lambda t, p: (t["tools"].__setitem__(0, 2), t["tools"].__setitem__(1, 1)),  # runs backwards
-    lambda t, p: t["tools_lists"].__setitem__(0, [0, "1"]),
-    lambda t, p: t["tools_lists"].__setitem__(0, [5]),
-    lambda t, p: t["tools_lists"].__setitem__(2, [0]),  # past the turns
-    lambda t, p: t["tools_lists"].__setitem__(0, range(0, 2)),  # (a cache entry may hold a range: not here)
-    lambda t, p: t["approvals"].__setitem__(0, [[1, 2, 3]]),  # an approval short
-    lambda t, p: t["approvals"].__setitem__(0, "x"),
-    lambda t, p: t["figures"].pop(),  # a split short
-    lambda t, p: t["split"].__setitem__(1, 0),  # figures without their split
-    lambda t, p: t["split"].__setitem__(1, 2),
-    lambda t, p: t["split_other"].__setitem__(1, [1, 2, 3, 4]),
-    lambda t, p: t["split_other"].__setitem__(1, [1, 2, 3, 4, True]),
-    lambda t, p: t["split_other"].__setitem__(1, {"idle_ms": 5}),
-    lambda t, p: t["missing"].__setitem__(0, [1]),  # a note not text
-    lambda t, p: t["missing"].__setitem__(0, "x"),
-    lambda t, p: t["open"].__setitem__(0, 2),  # open not a bool
-    lambda t, p: t.__setitem__("open", [True, False]),
-    lambda t, p: t.__setitem__("reason", ("coded", ["completed"], array("B", [0, 1]))),  # a code past its values
-    lambda t, p: t.__setitem__("reason", ["completed"]),  # a short column
-    lambda t, p: p.__setitem__(4, [("a",)]),  # not columns
-    lambda t, p: p.__setitem__(5, {"retry": [1, 2]}),  # marks not arrays
+    lambda t, p: t["ints"]["calls_hi"].pop(),  # a column short
+    lambda t, p: t["ints"].pop("idle_ms"),  # a column missing
+    _cell("calls_hi", 0, 2),  # past the model calls
+    _cell("tools_lo", 0, -1),
+    lambda t, p: t["ints"]["tools_hi"].__setitem__(0, 1) or t["ints"]["tools_lo"].__setitem__(0, 2),  # past its hi
+    _cell("tools_lo", 0, NONE),  # a list's, without the list
+    _kept("skips", ([0, "1"], None)),
+    _kept("skips", (None, [5])),
+    _kept("skips", (None, range(0, 2))),  # (a cache entry may hold a range: not here)
+    _kept("skips", [None, None]),
+    _kept("approvals", [[1, 2, 3]]),  # an approval short
+    _kept("approvals", "x"),
+    _cell("idle_ms", 0, NONE),  # a split short
+    _odd("idle_ms", 5),
+    _odd("start", "5"),
+    _odd("seq", 2.0),
+    _cell("index", 0, NONE),
+    _kept("missing", [1]),  # a note not text
+    lambda t, p: t["objs"]["open"].__setitem__(0, 1),  # open not a bool
+    lambda t, p: p.__setitem__(4, []),  # not columns
     lambda t, p: p.__setitem__(3, [("a",)]),  # a command short
     lambda t, p: p.__setitem__(3, None),
 ])
 def test_a_turn_of_a_bad_shape_reads_as_no_timing(change):
     assert _broken(lambda t, p: None).missing != NO_TIMING
     assert _broken(change).missing == NO_TIMING
-
-
-def test_a_repeated_turn_number_comes_back_as_one_int():
-    from dsh_tui.model.reading.cachecodec import decode, encode
-    timing = _timing()
-    big = 10**6  # past the small ints Python shares anyway
-    timing.turns[:] = [TurnTiming(big + 0, 0, 0), TurnTiming(big + 0, 1, 1), TurnTiming(True, 2, 2)]
-    tree, parts = encode(timing.plain())
-    back = Timing.from_plain(decode(tree, b"".join(parts))).turns
-    assert back[0].turn == back[1].turn == big and back[2].turn is True  # (a crafted turn kept as it is)
-    timing.turns.pop()
-    tree, parts = encode(timing.plain())
-    back = Timing.from_plain(decode(tree, b"".join(parts))).turns
-    assert back[0].turn == big and back[0].turn is back[1].turn

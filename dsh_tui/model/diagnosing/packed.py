@@ -80,7 +80,9 @@ class PackedList:
     def __bool__(self) -> bool:
         return bool(self.packed or self.pending)
 
-    def __getitem__(self, k: int) -> Any:
+    def __getitem__(self, k: int | slice) -> Any:
+        if type(k) is slice:
+            return [self[i] for i in range(*k.indices(len(self)))]
         j = k - self.packed
         if j >= 0:
             return self.pending[j]  # (IndexError past the end)
@@ -110,15 +112,15 @@ class PackedList:
             for k, v in self.sparse[name].items():
                 out[k] = v
         for k, x in self.live.items():
-            out[k] = getattr(x, name)
-        return out + list(map(attrgetter(name), self.pending))
+            out[k] = self._field(name)(x)
+        return out + list(map(self._field(name), self.pending))
 
     def count_none(self, name: str) -> int:
         """How many records have None in int field ``name`` (without making the records)."""
         col = self.ints[name]
         return (col.count(NONE) - sum(getattr(x, name) is not None for k, x in self.live.items() if col[k] == NONE)
                 + sum(getattr(x, name) is None for k, x in self.live.items() if col[k] != NONE)
-                + list(map(attrgetter(name), self.pending)).count(None))  # (by C loops: a pass reads two)
+                + list(map(self._field(name), self.pending)).count(None))  # (by C loops: a pass reads two)
 
     # -- packing --------------------------------------------------------------------------------
     def pack(self, count: int | None = None, live: frozenset | set = frozenset()) -> None:
@@ -129,8 +131,8 @@ class PackedList:
             return
         base = self.packed
         for name, col in self.ints.items():
-            values = list(map(attrgetter(name), batch))
-            cells = int_cells(values)
+            values = self._values(name, batch)
+            cells = values if type(values) is array else int_cells(values)  # (an array: cells already)
             if cells is not None:
                 col.extend(cells)
             else:  # an odd value (a crafted log's): this batch cell by cell
@@ -138,9 +140,9 @@ class PackedList:
                     col.append(NONE)
                     self._set_int(name, col, k, v)
         for name, col in self.objs.items():
-            col.extend(map(attrgetter(name), batch))
+            col.extend(self._values(name, batch))
         for name, kept in self.sparse.items():
-            values = list(map(attrgetter(name), batch))
+            values = self._values(name, batch)
             for k in compress(range(len(values)), values):
                 kept[base + k] = values[k]
         if live:
@@ -159,11 +161,11 @@ class PackedList:
         del self.live[k]
         for name, col in self.ints.items():
             self.odd.pop((name, k), None)
-            self._set_int(name, col, k, getattr(item, name))
+            self._set_int(name, col, k, self._field(name)(item))
         for name, col in self.objs.items():
-            col[k] = getattr(item, name)
+            col[k] = self._field(name)(item)
         for name, kept in self.sparse.items():
-            v = getattr(item, name)
+            v = self._field(name)(item)
             if v:
                 kept[k] = v
             else:
@@ -216,6 +218,18 @@ class PackedList:
         return out
 
     # -- records back -----------------------------------------------------------------------------
+    # A subclass may keep a record as columns other than its fields (turnlist.py): ``_field(name)`` reads
+    # column ``name`` of a record, ``_make`` makes records from the columns' values in ``names`` order.
+    def _field(self, name: str) -> Any:
+        return attrgetter(name)
+
+    def _values(self, name: str, batch: list) -> list | array:
+        """Column ``name`` of the records ``batch`` being packed (an int column's may be its cells)."""
+        return list(map(self._field(name), batch))
+
+    def _make(self, cols: list) -> Iterator:
+        return map(self.cls, *cols)
+
     def _rows(self, lo: int, hi: int) -> Iterator:
         if lo >= hi:
             return iter(())
@@ -229,7 +243,7 @@ class PackedList:
                 cols.append(islice(col, hi) if lo == 0 else col[lo:hi])
             else:
                 cols.append(map(self.sparse[name].get, range(lo, hi), repeat(self._defaults[name])))
-        rows = map(self.cls, *cols)
+        rows = self._make(cols)
         if not self.odd and not self.live:
             return rows
         return self._overlaid(rows, lo)

@@ -63,7 +63,7 @@ class _Walk:
         self.call: ModelCall | None = None  # never one with an end: its assistant/message closes it
         self.attempt_runs = 0  # output runs in the call's current attempt
         self.tools: dict[str, ToolTiming] = {}
-        self.asked: dict[str, list] = {}  # approval id -> [time, index, callId key, turn]
+        self.asked: dict[str, list] = {}  # approval id -> [time, index, callId key, its turn's position]
         self.commands: dict[str, CommandTiming] = {}
         self.marks: dict[str, list] = {}
         # The open turn's calls and tool calls in the order made, and their first positions: every one
@@ -108,11 +108,13 @@ class _Walk:
             self.out.tools.settle(tool)
 
     def pack(self) -> None:
-        """Keep what is finished as columns (packed.py) once enough waits: every call but the open one,
-        every tool call (those still waiting for a result stay live objects)."""
-        calls, tools = self.out.calls, self.out.tools
+        """Keep what is finished as columns (packed.py) once enough waits: every call and turn but the open
+        one, every tool call (those still waiting for a result stay live objects)."""
+        calls, tools, turns = self.out.calls, self.out.tools, self.out.turns
         if len(calls.pending) > PACK_AT:
             calls.pack(len(calls.pending) - (self.call is not None))
+        if len(turns.pending) > PACK_AT:  # (the open turn is the last)
+            turns.pack(len(turns.pending) - (self.turn is not None))
         if len(tools.pending) > PACK_AT:
             tools.pack(live={id(t) for t in self.tools.values()})
 
@@ -292,7 +294,8 @@ class _Walk:
         time = d.get(TIME_KEY)
         aid = _key(d.get("id"))
         if t == "approval/asked":
-            self.asked[aid] = [time, index, _key(d.get("callId")) if d.get("callId") is not None else None, self.turn]
+            self.asked[aid] = [time, index, _key(d.get("callId")) if d.get("callId") is not None else None,
+                               len(self.out.turns) - 1 if self.turn is not None else None]
             return
         outcome = d.get("outcome")
         if outcome != "allowed-once":
@@ -301,12 +304,8 @@ class _Walk:
         if ask is None:
             return
         asked, at, cid, turn = ask
-        if turn is not None:  # (its turn may be closed: an approval is decided after it ended)
-            a = [asked, time, at, outcome if isinstance(outcome, str) else repr(outcome)]
-            if turn.approvals:
-                turn.approvals.append(a)
-            else:
-                turn.approvals = [a]  # an empty tuple until the first (most turns have none)
+        if turn is not None:  # (its turn may be closed, even packed: an approval is decided after it ended)
+            self.out.turns.add_approval(turn, [asked, time, at, outcome if isinstance(outcome, str) else repr(outcome)])
         tool = self.tools.get(cid) if cid is not None else None
         if tool is not None and asked is not None and time is not None and time >= asked:
             tool.approval_ms = (tool.approval_ms or 0) + time - asked
@@ -407,11 +406,11 @@ def _finish(w: _Walk, pairing, projected: bool) -> Timing:
 
 
 def _pack_all(out: Timing, pairing) -> None:
-    """On a log big enough that the walk packed, its last batch of calls and tool calls into the
+    """On a log big enough that the walk packed, its last batch of calls, tool calls and turns into the
     columns too (~17k objects on a 10M-event log; a smaller log's are fewer than a batch, and packing
     them cost ~25 ms of the 936k log's ~70 ms pass), and each tool call's callId the pairing's own str
     (the walk parsed one of its own)."""
-    for group in (out.calls, out.tools):
+    for group in (out.calls, out.tools, out.turns):
         if isinstance(group, PackedList) and group.packed and not group.live:
             group.pack()
     if pairing is not None:
@@ -434,7 +433,7 @@ def _untimed(items) -> int:
 
 
 def _last_time(out: Timing) -> int | None:
-    ends = [t.end for t in out.turns if t.end is not None]
+    ends = [t for t in columns(out.turns, "end")[0] if t is not None]
     ends += [t for m in out.commands for t in (m.start, m.end) if t is not None]
     return max(ends) if ends else None
 

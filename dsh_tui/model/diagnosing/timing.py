@@ -26,7 +26,8 @@ from typing import Any
 from .interning import shared_name
 from .packed import PackedList, columns, int_cells
 from .timerows import Row, call_row, command_row, display_name, tool_row
-from .turnparts import NO_POSITIONS, NO_SPLIT, Split, commands_from_plain, turns_from_plain, turns_plain
+from .turnlist import TurnList, TurnTiming, turn_list
+from .turnparts import commands_from_plain
 
 STALL_MS = 30_000  # default threshold of the "stall" anomaly: a gap between a call's outputs longer than this
 
@@ -121,27 +122,6 @@ class CommandTiming:
 
 
 @dataclass(slots=True)
-class TurnTiming:
-    turn: Any
-    index: int  # its turn/start
-    seq: int
-    start: int | None = None
-    end: int | None = None  # its turn/end, else (open) its last event's time
-    reason: Any = None  # the turn/end reason kind; None while open
-    open: bool = True
-    calls: range | list = NO_POSITIONS  # positions in Timing.calls (a range once closed: turnparts.py)
-    tools: range | list = NO_POSITIONS  # positions in Timing.tools
-    approvals: list | tuple = ()  # [asked time, decided time, asked index, outcome] (a list once there is one)
-    # model/retry/tool/approval/idle ms, empty without a wall time: a turnparts.Split (a dict's stand-in)
-    split: Split | dict = field(default_factory=lambda: NO_SPLIT)
-    missing: list | tuple = ()
-
-    @property
-    def wall_ms(self) -> int | None:
-        return _span(self.start, self.end)
-
-
-@dataclass(slots=True)
 class Stall:
     turn: Any
     step: Any
@@ -203,7 +183,7 @@ class Timing:
     calls: Sequence[ModelCall] = field(default_factory=call_list)  # a PackedList, or any sequence (tests)
     tools: Sequence[ToolTiming] = field(default_factory=tool_list)
     commands: list[CommandTiming] = field(default_factory=list)
-    turns: list[TurnTiming] = field(default_factory=list)
+    turns: Sequence[TurnTiming] = field(default_factory=turn_list)  # a TurnList, or any sequence (tests)
     marks: dict = field(default_factory=dict)  # anomaly kind (but stall) -> sorted event indexes
     missing: list = field(default_factory=list)  # why the log as a whole has no (or only some) times
 
@@ -251,7 +231,8 @@ class Timing:
     # -- one turn ------------------------------------------------------------------------------
     def turn_of(self, turn: Any) -> TurnTiming | None:
         """The last turn numbered ``turn`` (a resumed log may repeat a number)."""
-        return next((t for t in reversed(self.turns) if t.turn == turn), None)
+        numbers = columns(self.turns, "turn")[0]  # (no turn made but the one found)
+        return next((self.turns[k] for k in range(len(numbers) - 1, -1, -1) if numbers[k] == turn), None)
 
     def turn_at(self, index: int) -> TurnTiming | None:
         """The turn holding event ``index`` (the last one begun at or before it)."""
@@ -379,11 +360,12 @@ class Timing:
     # -- the cache's plain form ----------------------------------------------------------------
     def plain(self) -> tuple:
         """Only tuples, lists, dicts, arrays and scalars: what the index cache holds (cachecodec).
-        Model and tool calls go as columns (packed.py): a big log has hundreds of thousands."""
-        calls, tools = (x if isinstance(x, PackedList) else make(x) for x, make in ((self.calls, call_list),
-                                                                                    (self.tools, tool_list)))
+        Model and tool calls and turns go as columns (packed.py): a big log has hundreds of thousands."""
+        calls, tools, turns = (x if isinstance(x, kind) else make(x) for x, kind, make in (
+            (self.calls, PackedList, call_list), (self.tools, PackedList, tool_list),
+            (self.turns, TurnList, turn_list)))
         return (PLAIN_VERSION, calls.plain(), tools.plain(), list(map(_FIELDS[CommandTiming], self.commands)),
-                turns_plain(self.turns), {k: array("q", v) for k, v in self.marks.items()}, self.missing)
+                turns.plain(), {k: array("q", v) for k, v in self.marks.items()}, self.missing)
 
     @classmethod
     def from_plain(cls, plain: Any) -> Timing:
@@ -394,7 +376,7 @@ class Timing:
             calls = PackedList.from_plain(ModelCall, CALL_INTS, CALL_SPARSE, calls)
             tools = PackedList.from_plain(ToolTiming, TOOL_INTS, TOOL_SPARSE, tools_plain)
             commands = commands_from_plain(CommandTiming, commands)
-            turns = turns_from_plain(TurnTiming, turns, len(calls), len(tools))
+            turns = TurnList.from_plain(TurnTiming, (), (), turns, len(calls), len(tools))
         except ValueError:
             return cls(missing=["no timing in this diagnosis"])
         if not (type(marks) is dict and all(type(v) is array and v.typecode == "q" for v in marks.values())):
@@ -405,9 +387,9 @@ class Timing:
 
 
 # 2: model and tool calls as columns; 3: their turn and step as int columns; 4: turns' parts;
-# 5: turns as columns, repeated strings coded, anomaly marks as arrays
-PLAIN_VERSION = 5
-_FIELDS = {cls: attrgetter(*(f.name for f in fields(cls))) for cls in (ModelCall, ToolTiming, CommandTiming, TurnTiming)}
+# 5: turns as columns, repeated strings coded, anomaly marks as arrays; 6: turns as the walk packs them
+PLAIN_VERSION = 6
+_FIELDS = {cls: attrgetter(*(f.name for f in fields(cls))) for cls in (ModelCall, ToolTiming, CommandTiming)}
 
 
 _RANK = itemgetter(0, 1)

@@ -1,4 +1,4 @@
-"""A closed turn's parts, kept small (timing.py's `TurnTiming`), and their form in the index cache.
+"""A closed turn's parts, kept small (turnlist.py's `TurnTiming`).
 
 A big log has tens of thousands of turns. A turn's call and tool positions run on (the pass appends
 them while the turn is current), so a range says what a list of them does; the split's five figures
@@ -10,10 +10,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator
-from operator import attrgetter, le
 from typing import Any
-
-from .packed import NONE, coded, int_columns, int_columns_back, int_values, uncoded
 
 # The split's keys in the order the pass fills them (the order a dict of them iterated in).
 SPLIT_KEYS = ("approval_ms", "tool_ms", "retry_ms", "model_ms", "idle_ms")
@@ -82,145 +79,9 @@ class Split(array):
 NO_SPLIT = Split("q")  # a turn without wall time (shared: nothing changes a split once made)
 
 
-# -- the index cache's form (timing.py's Timing.plain / from_plain) ------------------------------------
-# Turns go as columns, like the calls (packed.py): int64 arrays, not a tuple, two pairs and two lists a
-# turn (JSON made ~600 bytes of objects a turn of them, and the decode a container each).
-TURN_INTS = ("turn", "index", "seq", "start", "end")
-
-
-def turns_plain(turns: list) -> dict:
-    """The turns (`TurnTiming`s) as plain values only: int columns, the end reason `coded`, a byte a turn for
-    ``open`` and for whether its split is five figures (in one array, five a turn), positions as (start, stop)
-    pairs (a list that skips kept by turn), approvals and notes by turn where there are any."""
-    ints, odd = int_columns({name: list(map(attrgetter(name), turns)) for name in TURN_INTS})
-    out = {"n": len(turns), "ints": ints, "odd": odd, "reason": coded(list(map(attrgetter("reason"), turns))),
-           "open": array("b", [t.open is True for t in turns])}
-    for name in ("calls", "tools"):
-        spans, skips = array("q"), {}
-        for k, p in enumerate(map(attrgetter(name), turns)):
-            if type(p) is range and p.step == 1 and p.start <= p.stop:
-                spans.extend((p.start, p.stop))
-            else:
-                spans.extend((0, 0))
-                skips[k] = list(p)
-        out[name] = spans
-        out[name + "_lists"] = skips
-    has, figures, other = array("b"), array("q"), {}
-    for k, split in enumerate(map(attrgetter("split"), turns)):
-        got = split_plain(split)
-        if len(got) == len(SPLIT_KEYS) and all(type(v) is int and v in _INT64 for v in got):
-            has.append(1)
-            figures.extend(got)
-        else:  # none (no wall time), or a dict's that is not one (read back as no timing, as it always was)
-            has.append(0)
-            if got:
-                other[k] = got
-    out.update(split=has, figures=figures, split_other=other,
-               approvals={k: list(t.approvals) for k, t in enumerate(turns) if t.approvals},
-               missing={k: list(t.missing) for k, t in enumerate(turns) if t.missing})
-    return out
-
-
-def turns_from_plain(cls: type, plain: Any, n_calls: int, n_tools: int) -> list:
-    """`turns_plain`'s turns back, checked (ValueError: a cache entry is not trusted)."""
-    if not (type(plain) is dict and type(plain.get("n")) is int and plain["n"] >= 0):
-        raise ValueError("not the timing's turns")
-    n = plain["n"]
-    ints, odd = int_columns_back(plain.get("ints"), plain.get("odd"), TURN_INTS, n)
-    if NONE in ints["index"] or NONE in ints["seq"] or any(type(v) is not int for (name, _k), v in odd.items()
-                                                           if name != "turn"):
-        raise ValueError("a turn without its event, or a time not an int")
-    opened = plain.get("open")
-    if not (type(opened) is array and opened.typecode == "b" and len(opened) == n
-            and opened.count(0) + opened.count(1) == n):
-        raise ValueError("a bad column open")
-    calls, tools = (_positions(plain, name, n, limit) for name, limit in (("calls", n_calls), ("tools", n_tools)))
-    values = [int_values(ints[name], name, odd) for name in TURN_INTS]
-    if not any(name == "turn" for name, _k in odd):  # (ints and None only: no True to stand for a 1)
-        first: dict = {}  # a resumed log repeats its turn numbers: one int object a number, as the pass has
-        values[0] = list(map(first.setdefault, values[0], values[0]))
-    return list(map(cls, *values, uncoded(plain.get("reason"), n),
-                    map(bool, opened), calls, tools, _by_turn(plain.get("approvals"), n, (), approvals_from_plain),
-                    _splits(plain, n), _by_turn(plain.get("missing"), n, (), _notes)))
-
-
-def _positions(plain: dict, name: str, n: int, limit: int) -> list:
-    spans, skips = plain.get(name), plain.get(name + "_lists")
-    if not (type(spans) is array and spans.typecode == "q" and len(spans) == 2 * n):
-        raise ValueError(f"a bad column {name}")
-    lo, hi = spans[0::2], spans[1::2]
-    if n and (min(lo) < 0 or max(hi) > limit or not all(map(le, lo, hi))):
-        raise ValueError("a turn's positions past its records")
-    out = [range(a, b) if a < b else NO_POSITIONS for a, b in zip(lo, hi)]
-    for k, p in _by_turn(skips, n, None, _listed).items():
-        if not all(type(x) is int and 0 <= x < limit for x in p):
-            raise ValueError("a turn's positions past its records")
-        out[k] = p
-    return out
-
-
-def _listed(v: Any) -> list:
-    if type(v) is not list:
-        raise ValueError("not a list")
-    return v
-
-
-def _splits(plain: dict, n: int) -> list:
-    has, figures = plain.get("split"), plain.get("figures")
-    if not (type(has) is array and has.typecode == "b" and len(has) == n and has.count(0) + has.count(1) == n
-            and type(figures) is array and figures.typecode == "q" and len(figures) == has.count(1) * 5):
-        raise ValueError("a bad column split")
-    flat, at, out = figures.tolist(), 0, []
-    for h in has:
-        if h:
-            out.append(Split("q", flat[at:at + 5]))
-            at += 5
-        else:
-            out.append(NO_SPLIT)
-    for k, s in _by_turn(plain.get("split_other"), n, None, _listed).items():
-        out[k] = split_from_plain(s)
-    return out
-
-
-def _notes(v: Any) -> list:
-    if not (type(v) is list and v and all(type(x) is str for x in v)):
-        raise ValueError("a turn's note not text")
-    return v
-
-
-def _by_turn(kept: Any, n: int, default: Any, check: Any) -> Any:
-    """A {turn position: value} column, each value checked (``check``): as a list of ``n`` values
-    (``default`` elsewhere), or (``default`` None) as the dict."""
-    if type(kept) is not dict or not all(type(k) is int and 0 <= k < n for k in kept):
-        raise ValueError("a bad sparse column")
-    if default is None:
-        return {k: check(v) for k, v in kept.items()}
-    out = [default] * n
-    for k, v in kept.items():
-        out[k] = check(v)
-    return out
-
-
-def split_plain(s: Any) -> list:
-    """A split's figures in SPLIT_KEYS order (an empty list: no wall time)."""
-    return [s.get(k) for k in SPLIT_KEYS] if s else []
-
-
-def split_from_plain(s: Any) -> Split:
-    if not (type(s) is list and len(s) in (0, len(SPLIT_KEYS)) and all(type(v) is int and v in _INT64 for v in s)):
-        raise ValueError("not a turn's split")
-    return Split("q", s) if s else NO_SPLIT
-
-
-def approvals_from_plain(a: Any) -> list | tuple:
-    """A turn's approvals ([asked time, decided time, asked index, outcome] each), checked."""
-    if not (type(a) in (list, tuple) and all(type(x) is list and len(x) == 4 for x in a)):
-        raise ValueError("not a turn's approvals")
-    return list(a) if a else ()
-
-
+# -- the index cache's form (timing.py's Timing.plain / from_plain; the turns': turnlist.py) ---------------
 def commands_from_plain(command: type, commands: Any) -> list:
-    """The commands from the cache's form (their field values, a tuple each), checked."""
+    """The commands from the cache's form, checked (ValueError: a cache entry is not trusted)."""
     if not (type(commands) is list and all(type(c) is tuple and len(c) == 7 for c in commands)):
         raise ValueError("not the timing's commands")
     return [command(*c) for c in commands]

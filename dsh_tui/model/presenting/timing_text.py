@@ -10,6 +10,7 @@ from typing import Any
 from ...safety import one_line
 from ..diagnosing.timerows import Row, call_row, sort_rows, tool_row
 from ..diagnosing.timing import STALL_MS, Timing, TurnTiming
+from ..diagnosing.turnlist import turn_totals
 
 TOP = 20  # slowest calls and stalls listed in the JSON
 TEXT_TOP = 5  # and in the text report
@@ -40,8 +41,7 @@ def _turn_json(t: TurnTiming) -> dict[str, Any]:
 def timing_json(log, timing: Timing, many=list) -> dict[str, Any]:
     """`check --format json`'s ``timing``: per turn, the slowest calls and stalls, totals, anomaly counts.
     ``many``: what makes the per-turn list (`jsonstream.Items` writes it as it goes)."""
-    totals = {k: sum(t.split.get(k, 0) for t in timing.turns) for k in SPLIT_KEYS}
-    totals["wall_ms"] = sum(t.wall_ms or 0 for t in timing.turns)
+    totals, totals["wall_ms"] = turn_totals(timing.turns, SPLIT_KEYS)  # (from columns: no turn made)
     return {
         "clock": "the log's own event times (epoch ms, 1 ms resolution); durations never estimated",
         "missing": timing.missing,
@@ -90,9 +90,8 @@ def slowest_lines(log, timing: Timing) -> list[str]:
     if timing.missing and not timing.slowest(1, ("model", "tool", "command")):
         return [one_line("no timing: " + "; ".join(timing.missing), 300)]
     out = []
-    wall = sum(t.wall_ms or 0 for t in timing.turns)
+    split, wall = turn_totals(timing.turns, SPLIT_KEYS)
     if wall:
-        split = {k: sum(t.split.get(k, 0) for t in timing.turns) for k in SPLIT_KEYS}
         out.append(f"turns {ms(wall)}: " + ", ".join(f"{k[:-3]} {ms(v)} ({v * 100 // wall}%)"
                                                      for k, v in split.items() if v))
     out += [row_line(r) for r in timing.slowest(TEXT_TOP)]

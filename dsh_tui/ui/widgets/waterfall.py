@@ -27,7 +27,7 @@ class Waterfall(Widget):
         self.shown = False  # nothing drawn before the first row is selected
 
     def show(self, turn: TurnTiming | None, selected: int | None) -> None:
-        if self.shown and turn is self.turn and selected == self.selected:
+        if self.shown and turn == self.turn and selected == self.selected:  # (a turn read is made anew: equal)
             return
         self.turn, self.selected, self.shown = turn, selected, True
         self.border_title = "waterfall of the row's turn"
