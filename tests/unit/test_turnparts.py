@@ -100,8 +100,9 @@ def test_turns_round_trip_through_the_cache_form():
 def _broken(change) -> Timing:
     plain = list(_timing().plain())
     tag, n, ints, odd, objs, sparse = plain[4]
-    turns = {"ints": {k: array("q", v) for k, v in ints.items()}, "odd": list(odd), "objs": {k: v if type(v) is tuple else list(v)
-             for k, v in objs.items()}, "sparse": {k: dict(v) for k, v in sparse.items()}}
+    turns = {"ints": {k: array("q", v) for k, v in ints.items()}, "odd": list(odd),
+             "objs": {k: v if type(v) is tuple else list(v) for k, v in objs.items()},  # (a coded column: a tuple)
+             "sparse": {k: dict(v) for k, v in sparse.items()}}
     plain[4] = None
     change(turns, plain)
     if plain[4] is None:
