@@ -120,6 +120,8 @@ def test_an_events_seq_is_its_index_object_when_they_are_equal(opened):
     diag, diag2 = opened
     for d in (diag, diag2):
         pairs = [p for p in d.pairing.tools.values() if p.open is not None and p.open > 256]
-        assert pairs and all(p.seq_open is p.open for p in pairs if p.seq_open == p.open)
+        assert pairs
+        if not d.pairing.tools.list.packed:  # (objects kept; the cache's are columns, each pair made as read)
+            assert all(p.seq_open is p.open for p in pairs if p.seq_open == p.open)
         found = [f for f in d.findings if f.index is not None and f.index > 256]
         assert all(f.seq is f.index for f in found if f.seq == f.index)

@@ -25,7 +25,8 @@ from .findings import (ADVICE, ALL_KINDS, FAILURE_KINDS, REPAIR_KINDS, TOOL_KIND
                        tool_findings, tool_set_findings, turn_end_finding)
 from ..reading.gcpause import gc_paused
 from .notes import Notes, take_notes
-from .pairing import Pair, Pairing, close_pairing, feed_facts
+from .pairing import Pairing, close_pairing, feed_facts
+from .pairtable import PairOrder
 from ..reading.session import SessionLog
 from .timewalk import TimingWalk, share_call_ids
 from .timing import Timing
@@ -60,8 +61,8 @@ class Diagnosis:
         return timing
 
     @cached_property
-    def pairs(self) -> list[Pair]:
-        """Every pair, newest first (sorted on first use: `check` never needs them)."""
+    def pairs(self) -> PairOrder:
+        """Every pair, newest first (sorted on first use: `check` never needs them; each made as read)."""
         return self.pairing.all_pairs()
 
     @property

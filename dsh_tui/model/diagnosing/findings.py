@@ -19,6 +19,8 @@ rule each follows (DSH-FORMAT 6-7, dsh's repair.ts):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
+from operator import ne
 from typing import Any
 
 from ..reading.facts import RETRY_MESSAGE
@@ -78,12 +80,10 @@ class Finding:
 def tool_findings(pairing: Pairing, found: list[Finding], torn=None) -> None:
     """``torn``: the log's torn tail, if any: records lost after the last one read may include the
     tool/call of a call dsh's repair would call not started."""
-    interrupted = {id(p) for p in pairing.interrupted}
+    interrupted = {p.key for p in pairing.interrupted}
     waiting = {a.for_call: a for a in pairing.approvals.values()
                if a.close is None and a.open is not None and a.for_call is not None}  # asked, never decided
-    for p in pairing.tools.values():
-        if p.status == "paired":
-            continue  # most pairs: nothing to report
+    for p in pairing.tools.where("status", partial(ne, "paired")):  # (most pairs: nothing to report)
         related = [i for i in (p.ask, p.open, p.close) if i is not None]
         common = dict(call_id=p.key, name=p.name, turn=p.turn, step=p.step, related=related)
         if p.status in REPAIR_KINDS:
@@ -111,7 +111,7 @@ def tool_findings(pairing: Pairing, found: list[Finding], torn=None) -> None:
                             f"; but a write after it was lost to the torn tail at byte {torn.offset} "
                             f"({torn.unreadable_bytes:,} bytes unreadable): its tool/call may have been in it")
                     advice = MAY_HAVE_RUN
-            if id(p) not in interrupted:  # defensive: a status set outside close_pairing
+            if p.key not in interrupted:  # defensive: a status set outside close_pairing
                 msg += "; not among the calls dsh's repair closes"
             msg += _waiting_on(waiting.get(p.key), common["related"])
             if where is None:
@@ -137,12 +137,15 @@ def tool_findings(pairing: Pairing, found: list[Finding], torn=None) -> None:
 def tool_set_findings(pairing: Pairing, found: list[Finding]) -> None:
     """A tool the latest request/header did not offer. Whether a subagent child calls it is the
     lineage's to say (lineage.link_findings); the advice covers the case where none does."""
-    for cid, p in pairing.tools.items():
-        tools = p.offered
-        if isinstance(tools, tuple) and p.name is not None and p.name not in tools:
+    for p in pairing.tools.where("offered", _is_tuple):
+        if p.name is not None and p.name not in p.offered:
             found.append(Finding("NOT_IN_TOOL_SET", p.open, p.seq_open,
                                  f"tool {p.name!r} is not in this session's tool set (latest request/header)",
-                                 severity="warning", call_id=cid, name=p.name, turn=p.turn, step=p.step))
+                                 severity="warning", call_id=p.key, name=p.name, turn=p.turn, step=p.step))
+
+
+def _is_tuple(v) -> bool:
+    return isinstance(v, tuple)
 
 
 def command_and_approval_findings(pairing: Pairing, found: list[Finding]) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import fields
-from itertools import compress, islice, repeat
+from itertools import chain, compress, islice, repeat
 from operator import attrgetter
 from typing import Any
 
@@ -97,6 +97,14 @@ class PackedList:
         yield from self._rows(0, self.packed)
         yield from list(self.pending)
 
+    def records(self, lo: int, hi: int) -> Iterator:
+        """Records lo..hi-1, in order (made from their rows, or the objects kept)."""
+        packed = self.packed
+        if hi <= packed:
+            return self._rows(lo, hi)
+        pending = self.pending[max(0, lo - packed):hi - packed]
+        return iter(pending) if lo >= packed else chain(self._rows(lo, packed), pending)
+
     def column(self, name: str) -> list:
         """One field of every record, in order, without making the records."""
         if name in self.ints:
@@ -152,6 +160,17 @@ class PackedList:
                     self._live_at[id(item)] = k
         self.packed += len(batch)
         del self.pending[:len(batch)]
+
+    def revive(self, k: int) -> Any:
+        """Record ``k`` to change: its own object if it has one (pending or live), else one made from its
+        row, kept live (its object wins) until `settle`d."""
+        if k >= self.packed:
+            return self.pending[k - self.packed]
+        got = self.live.get(k)
+        if got is None:
+            got = self.live[k] = next(self._rows(k, k + 1))
+            self._live_at[id(got)] = k
+        return got
 
     def settle(self, item: Any) -> None:
         """A live record is done: its row takes its final values (a pending one is packed later)."""

@@ -15,11 +15,15 @@ anywhere else is "unpaired": dsh never closes it.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
+from functools import partial
+from operator import eq
 from typing import Any
 
 from ..reading.facts import Fact
 from .interning import shared_name
+from .pairtable import PairOrder, PairTable
 
 REPAIR_CODES = ("TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN")
 
@@ -92,19 +96,19 @@ class TurnState:
 
 @dataclass
 class Pairing:
-    tools: dict[str, Pair] = field(default_factory=dict)
-    commands: dict[str, Pair] = field(default_factory=dict)
-    approvals: dict[str, Pair] = field(default_factory=dict)
+    # By key, in the order first met (pairtable.py: read as dicts; the index cache holds their `plain`)
+    tools: PairTable = field(default_factory=lambda: PairTable(Pair, "tool"))
+    commands: PairTable = field(default_factory=lambda: PairTable(Pair, "command"))
+    approvals: PairTable = field(default_factory=lambda: PairTable(Pair, "approval"))
     state: TurnState = field(default_factory=TurnState)
     interrupted: list[Pair] = field(default_factory=list)  # what dsh's repair would close
     closers: list[tuple] = field(default_factory=list)  # (type, code, callId): the rows repair would append
     orphan_results: list[Fact] = field(default_factory=list)
     latest_tools: Any = None  # the tools of the request/header fed last (for the next tool/call)
 
-    def all_pairs(self) -> list[Pair]:
-        """Newest first: walking backward from the end of the log."""
-        pairs = [*self.tools.values(), *self.commands.values(), *self.approvals.values()]
-        return sorted(pairs, key=_span, reverse=True)
+    def all_pairs(self) -> PairOrder:
+        """Newest first: walking backward from the end of the log (each pair made as it is read)."""
+        return PairOrder((self.tools, self.commands, self.approvals))
 
 
 _SLOT = {"a": "seq_ask", "o": "seq_open", "c": "seq_close"}
@@ -133,11 +137,11 @@ def _key(value: Any) -> str:
     return value if isinstance(value, str) else ABSENT_KEY if value is None else repr(value)
 
 
-def _tool_pair(tools: dict[str, Pair], cid: str, name: Any, turn: Any, step: Any) -> Pair:
-    """The pair for ``cid``, created on first sight (from a tool-call block or a tool/call)."""
-    p = tools.get(cid)
+def _tool_pair(tools: PairTable, cid: str, name: Any, turn: Any, step: Any) -> Pair:
+    """The pair for ``cid`` to change, created on first sight (from a tool-call block or a tool/call)."""
+    p = tools.live(cid)
     if p is None:
-        p = tools[cid] = Pair("tool", cid, shared_name(name), turn=turn, step=step)
+        p = tools.add(Pair("tool", cid, shared_name(name), turn=turn, step=step))
     return p
 
 
@@ -204,10 +208,10 @@ def feed_facts(out: Pairing, facts: list[Fact]) -> None:
             st.started.pop(cid, None)
             if replace:
                 continue  # a pruning rewrite of an earlier result, not an outcome
-            p = tools.get(cid)
+            p = tools.live(cid)
             if p is None:
                 out.orphan_results.append(f)
-                p = tools[cid] = Pair("tool", cid, None, turn=turn, step=step)
+                p = tools.add(Pair("tool", cid, None, turn=turn, step=step))
             p.close = index
             p.set_seq("c", seq)
             err = err or {}
@@ -231,6 +235,15 @@ def feed_facts(out: Pairing, facts: list[Fact]) -> None:
             _approval(out, f)
         st.last_seq = seq
     out.latest_tools = latest_tools
+    _tidy(out)
+
+
+def _tidy(out: Pairing, done: bool = False) -> None:
+    """Write back the pairs changed, and pack the finished ones once a batch waits (pairtable.py). A
+    pending call stays its object (`_clear` and `close_pairing` change it; the interrupted are pending)."""
+    out.tools.tidy({id(p) for p in out.state.pending.values()}, done=done)
+    out.commands.tidy(done=done)
+    out.approvals.tidy(done=done)
 
 
 def close_pairing(out: Pairing) -> Pairing:
@@ -245,21 +258,22 @@ def close_pairing(out: Pairing) -> Pairing:
         if st.open_step_index is not None:
             out.closers.append(("step/end", None, None))
         out.closers.append(("turn/end", "interrupted", None))
-    for p in tools.values():
-        if p.status == "open":  # no result, and dsh's repair will never close it
-            p.status = "unpaired"
-            if p.cleared is None:
-                p.cleared = ("no assistant/message asked for it (no tool-call block names it)" if p.ask is None
-                             else "its turn is not open at the end of the log")
+    for key in [p.key for p in tools.where("status", partial(eq, "open"))]:
+        p = tools.live(key)  # no result, and dsh's repair will never close it
+        p.status = "unpaired"
+        if p.cleared is None:
+            p.cleared = ("no assistant/message asked for it (no tool-call block names it)" if p.ask is None
+                         else "its turn is not open at the end of the log")
+    _tidy(out, done=True)
     return out
 
 
 def _command(out: Pairing, f: Fact) -> None:
     t, index, seq, d = f
     cid = _key(d.get("commandId"))
-    p = out.commands.get(cid)
+    p = out.commands.live(cid)
     if p is None:
-        p = out.commands[cid] = Pair("command", cid, d.get("name"))
+        p = out.commands.add(Pair("command", cid, d.get("name")))
     if t == "command/run":
         p.open, p.name = index, d.get("name")
         p.set_seq("o", seq)
@@ -277,9 +291,9 @@ def _command(out: Pairing, f: Fact) -> None:
 def _approval(out: Pairing, f: Fact) -> None:
     t, index, seq, d = f
     aid = _key(d.get("id"))
-    p = out.approvals.get(aid)
+    p = out.approvals.live(aid)
     if p is None:
-        p = out.approvals[aid] = Pair("approval", aid, None, status="undecided")
+        p = out.approvals.add(Pair("approval", aid, None, status="undecided"))
     if t == "approval/asked":
         p.open, p.name = index, d.get("toolName")
         p.set_seq("o", seq)
@@ -294,3 +308,26 @@ def _approval(out: Pairing, f: Fact) -> None:
     p.status = "paired" if outcome == "allowed-once" else p.result
     if p.open is None:
         p.status = "decided-without-ask"
+
+
+# -- the index cache's form (open.py's cache_payload / from_payload) --------------------------------------
+_TABLES = (("tools", "tool"), ("commands", "command"), ("approvals", "approval"))
+
+
+def pairing_plain(pairing: Pairing) -> Pairing:
+    """A copy whose tables are their plain form (pairtable.py); the pairs the state and the interrupted
+    list hold stay objects (the codec keeps each one object, in both places)."""
+    return dataclasses.replace(pairing, **{name: getattr(pairing, name).plain() for name, _kind in _TABLES})
+
+
+def pairing_from_plain(pairing: Any) -> None:
+    """`pairing_plain`'s tables back, in place, each pending or interrupted call its row's object as in a
+    fresh diagnosis. ValueError if it is not one (a cache entry is checked, not trusted)."""
+    if not (type(pairing) is Pairing and type(pairing.state) is TurnState and type(pairing.interrupted) is list
+            and type(pairing.state.pending) is dict):
+        raise ValueError("not a pairing")
+    for name, kind in _TABLES:
+        setattr(pairing, name, PairTable.from_plain(Pair, kind, getattr(pairing, name)))
+    for p in (*pairing.state.pending.values(), *pairing.interrupted):
+        if type(p) is not Pair or p.kind != "tool" or not pairing.tools.adopt(p):
+            raise ValueError("a pending call not in the table")

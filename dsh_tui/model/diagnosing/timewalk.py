@@ -10,12 +10,14 @@ name), commands by commandId.
 
 from __future__ import annotations
 
+from itertools import chain
 from sys import intern
 from typing import Any
 
 from ..reading.facts import CHUNKS, TIME_KEY
 from .calltable import CallTable
 from .packed import PACK_AT, TEXT_TYPES, PackedList, columns
+from .pairtable import PairTable
 from .timing import CommandTiming, ModelCall, Timing, ToolTiming, TurnTiming, note
 from .turnparts import NO_POSITIONS, NO_SPLIT
 from .turnsplit import split_parts, split_turn  # (split_turn: this module's, as it was)
@@ -380,11 +382,12 @@ def _finish(w: _Walk, pairing, projected: bool) -> Timing:
     for _time_, at, _cid, _turn in w.asked.values():
         w.mark("approval", at)  # asked, never decided
     if pairing is not None:
-        for p in pairing.tools.values():
-            if p.status in _UNPAIRED_TOOL or p.close is None:
-                at = p.open if p.open is not None else p.ask if p.ask is not None else p.close
-                if at is not None:
-                    w.mark("unpaired", at)
+        # (only those pairs made: a status in _UNPAIRED_TOOL, or no close; the marks are a set)
+        for p in chain(pairing.tools.where("status", _UNPAIRED_TOOL.__contains__),
+                       pairing.tools.where("close", _is_none)):
+            at = p.open if p.open is not None else p.ask if p.ask is not None else p.close
+            if at is not None:
+                w.mark("unpaired", at)
         for p in pairing.commands.values():
             if p.close is None or p.open is None:
                 w.mark("unpaired", p.open if p.open is not None else p.close)
@@ -421,10 +424,14 @@ def share_call_ids(timing: Timing, pairing) -> None:
     """Each tool call's callId the pairing's own str (one a callId, not one in each: ~60 bytes a call)."""
     tools = timing.tools
     ids = tools.objs.get("call_id") if isinstance(tools, PackedList) else None
-    if ids and type(pairing.tools) is dict and TEXT_TYPES.issuperset(map(type, ids)):
+    if ids and isinstance(pairing.tools, PairTable) and TEXT_TYPES.issuperset(map(type, ids)):
         keys = {k: k for k in pairing.tools}
         tools.objs["call_id"] = list(map(keys.get, ids, ids))
 
+
+
+def _is_none(v: Any) -> bool:
+    return v is None
 
 
 def _untimed(items) -> int:

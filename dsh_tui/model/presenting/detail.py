@@ -29,18 +29,16 @@ DIFF_INPUT_CAP = 256 * 1024  # oldText/newText larger than this are not diffed
 _MAPS: dict[int, tuple[Any, dict, dict]] = {}
 
 
-def event_maps(diag: Any) -> tuple[dict, dict]:
-    """(event index -> [Pair], event index -> [Finding]) for ``diag``, built once per Diagnosis.
+def event_maps(diag: Any) -> tuple[Any, dict]:
+    """(event index -> [Pair], event index -> [Finding]) for ``diag``, built once per Diagnosis (the
+    pairs' map is read by ``get``: pairtable.PairsAt).
 
     Pairs of one event are in log order (an assistant/message asks for its calls in order).
     """
     hit = _MAPS.get(id(diag))
     if hit is not None and hit[0] is diag:
         return hit[1], hit[2]
-    pairs: dict[int, list] = {}
-    for p in reversed(diag.pairs):  # oldest first
-        for i in {p.ask, p.open, p.close} - {None}:
-            pairs.setdefault(i, []).append(p)
+    pairs = diag.pairs.by_event()  # (an index into the pairs, each made as read: not a list an event)
     findings: dict[int, list] = {}
     for f in diag.findings:
         if f.index is not None:

@@ -20,7 +20,7 @@ from ..diagnosing.diagnosis import Diagnosis, diagnose
 from ..diagnosing.diagnosis import advance as advance_diagnosis, begin as begin_diagnosis
 from ..diagnosing.interning import shared_name
 from ..diagnosing.packed import coded, int_columns, int_columns_back, int_values, uncoded
-from ..diagnosing.pairing import Pair
+from ..diagnosing.pairing import pairing_from_plain, pairing_plain
 from .exportzip import load_zip_session, looks_like_zip
 from .header import Header
 from .plainstore import FileStore, FrameStore
@@ -143,22 +143,13 @@ def from_payload(path: Path, payload: dict, lenient: bool, limit: int) -> tuple[
         store = FileStore(path, plain_len)
     try:
         diag.turn_ends = turn_ends_from_plain(diag.turn_ends)
+        pairing_from_plain(diag.pairing)
     except ValueError:
         return None
     log = SessionLog(raw, header, res, lenient=lenient, store=store)
     log.from_cache = True
     log.plain_limit = limit
-    _share_keys(diag.pairing)
     return log, diag
-
-
-def _share_keys(pairing: Any) -> None:
-    """Each pairing dict's key its pair's own key (the codec shares that one with the findings), as
-    in a fresh diagnosis: JSON decoded the two apart."""
-    for name in ("tools", "commands", "approvals"):
-        pairs = getattr(pairing, name)
-        if type(pairs) is dict and all(type(p) is Pair and p.key == k for k, p in pairs.items()):
-            setattr(pairing, name, {p.key: p for p in pairs.values()})
 
 
 def turn_ends_plain(ends: list) -> tuple:
@@ -185,8 +176,8 @@ def cache_payload(log: SessionLog, diag: Diagnosis) -> dict:
     """What the cache keeps of an opened log: its index and diagnosis, not its text or facts."""
     raw = dataclasses.replace(log.raw, plain=b"")
     res = dataclasses.replace(log.res, facts=[], usage_calls={})  # the diagnosis is cached instead
-    diag = dataclasses.replace(diag, clock=diag.timing.plain(),  # its timing and turn ends, in the cache's form
-                               turn_ends=turn_ends_plain(diag.turn_ends))
+    diag = dataclasses.replace(diag, clock=diag.timing.plain(),  # its timing, turn ends and pairs, in the cache's form
+                               turn_ends=turn_ends_plain(diag.turn_ends), pairing=pairing_plain(diag.pairing))
     return {"raw": raw, "header": log.header, "res": res, "diag": diag, "plain_len": len(log.store)}
 
 

@@ -156,7 +156,7 @@ class FollowController(Controller):
             app.set_events_title()
             pairs_pane.set_pairs(diag.pairs)
             if pair is not None:
-                row = next((k for k, p in enumerate(diag.pairs) if p.key == pair.key and p.kind == pair.kind), None)
+                row = diag.pairs.position(pair)
                 if row is not None:
                     pairs_pane.move_to(row)
             pairs_pane.border_title = Content(f"pairs ({len(diag.pairs):,}, newest first)")

@@ -1,0 +1,227 @@
+"""The pairs of one kind by key (pairing.py's `Pair`), the finished ones kept as columns.
+
+A big log has a hundred thousand tool calls. As objects, a pair and its int objects held ~300 bytes
+besides its text; as a row of columns (packed.py), ~130. The table reads as the dict it stands for
+(`get`, `[key]`, `in`, `len`, iteration over keys, `values`, `items`, in the order first met), and a
+pair read from it is made anew from its row: read it, do not change it. Only pairing.py changes
+pairs, through `live` (the pair's own object while it changes) and `tidy` (write back what is done).
+A log with fewer pairs than a batch (PACK_AT) never packs: its pairs stay the objects made.
+"""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_left
+from collections.abc import Iterator, Sequence
+from itertools import compress
+from typing import Any
+
+from .packed import PACK_AT, TEXT_TYPES, PackedList
+
+PAIR_INTS = ("ask", "open", "close", "turn", "step", "seq_ask", "seq_open", "seq_close", "seq_order", "earlier_call")
+PAIR_SPARSE = ("cleared", "repaired")  # (None / False for most pairs; never an other falsy value)
+_TEXTS = ("key", "status", "code", "detail", "result", "for_call")  # str or None in any pair (a name: any value)
+
+
+class PairTable:
+    """Pairs of one kind by key (module docstring)."""
+
+    __slots__ = ("kind", "rows", "list")
+
+    def __init__(self, cls: type, kind: str) -> None:
+        self.kind = kind
+        self.rows: dict[str, int] = {}  # key -> row
+        self.list = PackedList(cls, PAIR_INTS, PAIR_SPARSE)
+
+    # -- the dict it stands for ------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.rows)
+
+    def __contains__(self, key: Any) -> bool:
+        return key in self.rows
+
+    def __getitem__(self, key: str) -> Any:
+        return self.list[self.rows[key]]
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        k = self.rows.get(key)
+        return default if k is None else self.list[k]
+
+    def keys(self):
+        return self.rows.keys()
+
+    def values(self) -> Iterator:
+        return iter(self.list)
+
+    def items(self) -> Iterator[tuple[str, Any]]:
+        return zip(self.rows, self.list)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PairTable):
+            return self.kind == other.kind and list(self.items()) == list(other.items())
+        return dict(self.items()) == other if isinstance(other, dict) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"PairTable({dict(self.items())!r})"
+
+    def where(self, name: str, test) -> Iterator:
+        """The pairs whose field ``name`` passes ``test``, in order; only those are made."""
+        values = self.list.column(name)
+        return map(self.list.__getitem__, compress(range(len(values)), map(test, values)))
+
+    # -- pairing.py's ----------------------------------------------------------------------------
+    def add(self, pair: Any) -> Any:
+        """A pair met for the first time (its key not in the table)."""
+        self.rows[pair.key] = len(self.list)
+        self.list.append(pair)
+        return pair
+
+    def live(self, key: Any) -> Any:
+        """The pair of ``key`` to change (None if there is none): its own object until `tidy`."""
+        k = self.rows.get(key)
+        return None if k is None else self.list.revive(k)
+
+    def tidy(self, busy: set[int] | frozenset = frozenset(), *, done: bool = False) -> None:
+        """Write back the pairs being changed but those in ``busy`` (by id), and pack the ones waiting
+        once a batch waits (with ``done``, all of them, on a table that packed before)."""
+        items = self.list
+        if items.live:
+            for item in [x for x in items.live.values() if id(x) not in busy]:
+                items.settle(item)
+        if len(items.pending) >= PACK_AT or done and items.packed and items.pending:
+            items.pack(live=busy)
+
+    # -- the index cache's form ------------------------------------------------------------------
+    def plain(self) -> tuple:
+        """Plain values only (cachecodec): the keys, then the columns (PackedList.plain)."""
+        return ("pairs", self.kind, list(self.rows), self.list.plain())
+
+    @classmethod
+    def from_plain(cls_, cls: type, kind: str, plain: Any) -> PairTable:
+        """`plain`'s table back, checked (ValueError: a cache entry is not trusted)."""
+        if not (type(plain) is tuple and len(plain) == 4 and plain[0] == "pairs" and plain[1] == kind
+                and type(plain[2]) is list):
+            raise ValueError("not a pair table")
+        out = cls_(cls, kind)
+        keys = plain[2]
+        out.list = PackedList.from_plain(cls, PAIR_INTS, PAIR_SPARSE, plain[3])
+        if len(keys) != len(out.list) or not TEXT_TYPES.issuperset(map(type, keys)) or None in keys:
+            raise ValueError("not a pair table's keys")
+        out.rows = dict(zip(keys, range(len(keys))))
+        objs = out.list.objs
+        if len(out.rows) != len(keys) or objs["key"] != keys or any(k != kind for k in objs["kind"]):
+            raise ValueError("not a pair table's keys")
+        objs["key"] = keys  # one str a key, the dict's
+        for name in _TEXTS:
+            if not TEXT_TYPES.issuperset(map(type, objs[name])):
+                raise ValueError(f"a bad column {name}")
+        return out
+
+    def adopt(self, pair: Any) -> bool:
+        """Make ``pair`` (one the entry also holds elsewhere: a pending or interrupted call) its row's
+        object, as in a fresh diagnosis; False if it is not the row's pair."""
+        k = self.rows.get(pair.key)
+        if k is None or self.list[k] != pair:
+            return False
+        items = self.list
+        if k >= items.packed:
+            items.pending[k - items.packed] = pair
+        else:
+            pair.key = items.objs["key"][k]  # (the dict's own str)
+            old = items.live.get(k)
+            if old is not None:
+                items._live_at.pop(id(old), None)
+            items.live[k] = pair
+            items._live_at[id(pair)] = k
+        return True
+
+
+class PairOrder(Sequence):
+    """Every pair of ``tables``, newest first (by their newest, then oldest event; a tie in the tables'
+    order): positions, each pair made as it is read."""
+
+    def __init__(self, tables: Sequence[PairTable]) -> None:
+        self.tables = tuple(tables)
+        spans: list = []
+        refs = array("q")
+        for t, table in enumerate(self.tables):
+            cols = [table.list.column(name) for name in ("ask", "open", "close")]
+            for k, idx in enumerate(zip(*cols)):
+                xs = [i for i in idx if i is not None]
+                spans.append((max(xs), min(xs)) if xs else (-1, -1))
+            refs.extend(range(t, 3 * len(table), 3))
+        order = sorted(range(len(spans)), key=spans.__getitem__, reverse=True)  # (stable: ties keep their order)
+        self.refs = array("q", map(refs.__getitem__, order))
+
+    def __len__(self) -> int:
+        return len(self.refs)
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == list(other) if isinstance(other, (PairOrder, list)) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __getitem__(self, k: Any) -> Any:
+        if type(k) is slice:
+            return [self[i] for i in range(*k.indices(len(self)))]
+        ref = self.refs[k]
+        return self.tables[ref % 3].list[ref // 3]
+
+    def __iter__(self) -> Iterator:
+        """In chunks: the rows of a chunk are made together (newest first, they run close to backwards)."""
+        refs = self.refs
+        for lo in range(0, len(refs), 4096):
+            chunk = refs[lo:lo + 4096]
+            made: dict[int, Any] = {}
+            for t, table in enumerate(self.tables):
+                rows = [r // 3 for r in chunk if r % 3 == t]
+                if rows:
+                    a, b = min(rows), max(rows) + 1
+                    made.update(zip(range(3 * a + t, 3 * b + t, 3), table.list.records(a, b)))
+            yield from map(made.__getitem__, chunk)
+
+    def by_event(self) -> PairsAt:
+        """Event index -> the pairs with an event there (pairs with two events there counted once)."""
+        return PairsAt(self)
+
+    def position(self, pair: Any) -> int | None:
+        """Where ``pair`` (by kind and key) is in the order."""
+        for t, table in enumerate(self.tables):
+            if table.kind == pair.kind:
+                k = table.rows.get(pair.key)
+                if k is not None:
+                    ref = 3 * k + t
+                    return next(compress(range(len(self.refs)), map(ref.__eq__, self.refs)), None)
+        return None
+
+
+class PairsAt:
+    """Event index -> the pairs of a `PairOrder` with an event there, oldest first, as `get` (the dict
+    it stands for): one int a pair's event in a sorted array, not a dict entry and a list a event."""
+
+    def __init__(self, order: PairOrder) -> None:
+        self.order = order
+        self.n = n = len(order)
+        cols = [[table.list.column(name) for name in ("ask", "open", "close")] for table in order.tables]
+        keys = []  # event * n + (n - 1 - position): by event, then oldest (last in the order) first
+        for pos, ref in enumerate(order.refs):
+            ask, open_, close = cols[ref % 3]
+            r = ref // 3
+            for i in {ask[r], open_[r], close[r]} - {None}:
+                keys.append(i * n + n - 1 - pos)
+        keys.sort()
+        self.keys = array("q", keys)
+
+    def get(self, index: Any, default: Any = None) -> Any:
+        if type(index) is not int or index < 0 or not self.n:
+            return default
+        n, keys = self.n, self.keys
+        lo, hi = bisect_left(keys, index * n), bisect_left(keys, (index + 1) * n)
+        if lo == hi:
+            return default
+        return [self.order[n - 1 - (keys[j] - index * n)] for j in range(lo, hi)]

@@ -1,0 +1,119 @@
+"""The pairs kept as columns (model/diagnosing/pairtable.py): a diagnosis whose pair tables packed (a
+batch of 2 here, 16k on a real log) says what one that kept every pair an object says, through the
+index cache too; the pairs by event and the newest-first order read as the lists they stand for."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from dsh_tui.gen.synthetic import write_synthetic
+from dsh_tui.model.diagnosing import pairtable
+from dsh_tui.model.diagnosing.pairing import Pair, Pairing, close_pairing, feed_facts
+from dsh_tui.model.diagnosing.pairtable import PairTable
+from dsh_tui.model.presenting.detail import event_maps
+from dsh_tui.model.presenting.report import check_json, check_text
+from dsh_tui.model.reading.cachecodec import decode, encode
+from dsh_tui.model.reading.open import cache_payload, from_payload, open_session
+from dsh_tui.model.reading.source import LogUnreadable, max_plain_bytes
+
+from ..support.hostile_corpus import build_cases
+from ..support.logs import DSH_LOGS
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    d = tmp_path_factory.mktemp("pairtable")
+    cases = [path for name, (path, _c, _w) in sorted(build_cases(d).items()) if name != "decompression-bomb"]
+    synthetic = d / "s__session.jsonl.zstd"
+    write_synthetic(synthetic, 3_000)
+    shared = sorted(p for p in DSH_LOGS.rglob("*.jsonl*") if p.is_file())[:40] if DSH_LOGS.is_dir() else []
+    return [synthetic, *cases, *shared]
+
+
+def _opened(path, monkeypatch, pack_at):
+    with monkeypatch.context() as m:
+        if pack_at is not None:
+            m.setattr(pairtable, "PACK_AT", pack_at)
+        try:
+            return open_session(path, use_cache=False)
+        except LogUnreadable:
+            return None
+
+
+def _old_by_event(pairs) -> dict:
+    out: dict = {}
+    for p in reversed(list(pairs)):  # oldest first, as the explorer's map was built
+        for i in {p.ask, p.open, p.close} - {None}:
+            out.setdefault(i, []).append(p)
+    return out
+
+
+def test_packed_pairs_say_what_objects_say(corpus, monkeypatch):
+    packed_some = 0
+    for path in corpus:
+        whole = _opened(path, monkeypatch, None)
+        if whole is None:
+            continue
+        log, want = whole
+        _log, got = _opened(path, monkeypatch, 2)
+        packed_some += got.pairing.tools.list.packed > 0
+        assert check_json(log, got) == check_json(log, want), path.name
+        assert check_text(log, got) == check_text(log, want), path.name
+        assert list(got.pairs) == list(want.pairs) and got.closers == want.closers, path.name
+        for name in ("tools", "commands", "approvals"):
+            assert list(getattr(got.pairing, name).items()) == list(getattr(want.pairing, name).items())
+        by_event = got.pairs.by_event()
+        assert {i: by_event.get(i) for i in range(-1, len(log) + 1) if by_event.get(i)} == _old_by_event(want.pairs)
+        for k in range(0, len(want.pairs), 7):
+            assert got.pairs[k] == want.pairs[k] and got.pairs.position(want.pairs[k]) == k
+    assert packed_some > 3
+
+
+def test_packed_pairs_come_back_through_the_cache(corpus, monkeypatch):
+    for path in corpus[:12]:
+        opened = _opened(path, monkeypatch, 2)
+        if opened is None:
+            continue
+        log, diag = opened
+        tree, parts = encode(cache_payload(log, diag))
+        log2, diag2 = from_payload(path, decode(tree, b"".join(parts)), log.lenient, max_plain_bytes())
+        assert check_json(log2, diag2) == check_json(log, diag) and list(diag2.pairs) == list(diag.pairs)
+        assert all(diag2.pairing.tools.get(k) is p for k, p in diag2.pairing.state.pending.items())
+
+
+def test_a_pair_changed_after_it_was_packed_keeps_the_change(monkeypatch):
+    monkeypatch.setattr(pairtable, "PACK_AT", 1)
+    out = Pairing()
+    feed_facts(out, [("turn/start", 0, 0, (1,)), ("tool/call", 1, 1, (1, 1, "a", "bash", "{}", None)),
+                     ("tool/call", 2, 2, (1, 1, "b", "bash", "{}", None))])
+    assert out.tools.list.packed == 2 and not out.tools.list.live  # both written to the columns
+    feed_facts(out, [("tool/result", 3, 3, (1, 1, "a", False, None, "done\nmore", False, None))])
+    assert out.tools["a"].status == "paired" and out.tools["a"].result == "done\n" and not out.tools.list.live
+    close_pairing(out)
+    assert out.tools["b"].status == "unpaired" and out.tools["b"].cleared and out.tools["a"].close == 3
+
+
+def test_a_bad_table_in_the_cache_is_refused():
+    table = PairTable(Pair, "tool")
+    table.add(Pair("tool", "a", "bash", open=1))
+    table.tidy(done=True)
+    plain = table.plain()
+    assert PairTable.from_plain(Pair, "tool", plain) == table
+    for bad in (plain[:3], ("pairs", "command", *plain[2:]), (*plain[:2], ["b"], plain[3]),
+                (*plain[:2], ["a", "a"], plain[3]), (*plain[:2], [1], plain[3])):
+        with pytest.raises(ValueError):
+            PairTable.from_plain(Pair, "tool", bad)
+    cols = plain[3]
+    objs = dict(cols[4], detail=[5])
+    with pytest.raises(ValueError):
+        PairTable.from_plain(Pair, "tool", (*plain[:3], (*cols[:4], objs, cols[5])))
+
+
+def test_the_explorers_pair_map_is_an_index(corpus, monkeypatch):
+    opened = _opened(corpus[0], monkeypatch, 2)
+    _log, diag = opened
+    pairs, _findings = event_maps(diag)
+    assert type(pairs) is pairtable.PairsAt and pairs.get("x") is None and pairs.get(10**9, ()) == ()
+    assert dataclasses.is_dataclass(pairs.get(next(i for i in range(len(_log)) if pairs.get(i)))[0])
