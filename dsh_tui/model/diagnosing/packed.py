@@ -26,6 +26,14 @@ NONE = -(2**63)  # an int column's None
 ODD = NONE + 1  # an int column's value that is not a 64-bit int (kept in ``odd``)
 _TO_ROW = {None: NONE}  # value -> cell, by dict.get(v, v): None to NONE, every int to itself
 _FROM_ROW = {NONE: None}
+# A column is int32 while its values fit (half the memory: most are indexes, counts and durations), with
+# markers of its own, and int64 from the first value that does not (a time in ms since 1970).
+NONE32 = -(2**31)
+ODD32 = NONE32 + 1
+_NARROW = {NONE: NONE32, ODD: ODD32}
+_WIDEN = {NONE32: NONE, ODD32: ODD}
+_FROM_ROW32 = {NONE32: None}
+_FROM = {"q": _FROM_ROW, "i": _FROM_ROW32}
 # Records are packed once this many wait: a log that has fewer keeps them as objects (~10 MB at most),
 # so packing (a few us a record) costs nothing on a common log and bounds the memory of a big one.
 PACK_AT = 16384
@@ -45,6 +53,21 @@ def int_cells(values: list) -> array | None:
         return None
 
 
+def _narrowed(cells: array) -> array | None:
+    """int64 cells as int32 ones (markers and all), or None when a value does not fit."""
+    try:
+        out = array("i", map(_NARROW.get, cells, cells))
+    except OverflowError:
+        return None
+    if out.count(NONE32) != cells.count(NONE) or out.count(ODD32) != cells.count(ODD):
+        return None  # a value that is an int32 marker
+    return out
+
+
+def _widened(col: array) -> array:
+    return array("q", map(_WIDEN.get, col, col)) if col.typecode == "i" else col
+
+
 def _cell(v: Any) -> int:
     """An int column's cell for ``v``: NONE for None, ODD for what must be kept apart (not an int, past
     int64, or equal to a marker), else ``v``."""
@@ -60,7 +83,7 @@ class PackedList:
     def __init__(self, cls: type, ints: Iterable[str], sparse: Iterable[str] = ()) -> None:
         self.cls = cls
         self.names = tuple(f.name for f in fields(cls))
-        self.ints = {n: array("q") for n in ints}
+        self.ints = {n: array("i") for n in ints}  # (int64 once a value needs it: `_extend`)
         self.sparse: dict[str, dict[int, Any]] = {n: {} for n in sparse}
         self.objs: dict[str, list] = {n: [] for n in self.names if n not in self.ints and n not in self.sparse}
         self.odd: dict[tuple[str, int], Any] = {}  # (column, position) -> a value past int64 (or not an int)
@@ -109,7 +132,7 @@ class PackedList:
         """One field of every record, in order, without making the records."""
         if name in self.ints:
             col = self.ints[name]
-            out = list(map(_FROM_ROW.get, col, col))
+            out = list(map(_FROM[col.typecode].get, col, col))
             for (n, k), v in self.odd.items():
                 if n == name:
                     out[k] = v
@@ -126,8 +149,9 @@ class PackedList:
     def count_none(self, name: str) -> int:
         """How many records have None in int field ``name`` (without making the records)."""
         col = self.ints[name]
-        return (col.count(NONE) - sum(getattr(x, name) is not None for k, x in self.live.items() if col[k] == NONE)
-                + sum(getattr(x, name) is None for k, x in self.live.items() if col[k] != NONE)
+        none = NONE if col.typecode == "q" else NONE32
+        return (col.count(none) - sum(getattr(x, name) is not None for k, x in self.live.items() if col[k] == none)
+                + sum(getattr(x, name) is None for k, x in self.live.items() if col[k] != none)
                 + list(map(self._field(name), self.pending)).count(None))  # (by C loops: a pass reads two)
 
     # -- packing --------------------------------------------------------------------------------
@@ -138,15 +162,15 @@ class PackedList:
         if not batch:
             return
         base = self.packed
-        for name, col in self.ints.items():
+        for name in self.ints:
             values = self._values(name, batch)
             cells = values if type(values) is array else int_cells(values)  # (an array: cells already)
             if cells is not None:
-                col.extend(cells)
+                self._extend(name, cells)
             else:  # an odd value (a crafted log's): this batch cell by cell
+                self._extend(name, array("q", [NONE]) * len(values))
                 for k, v in enumerate(values, base):
-                    col.append(NONE)
-                    self._set_int(name, col, k, v)
+                    self._set_int(name, k, v)
         for name, col in self.objs.items():
             col.extend(self._values(name, batch))
         for name, kept in self.sparse.items():
@@ -178,9 +202,9 @@ class PackedList:
         if k is None:
             return
         del self.live[k]
-        for name, col in self.ints.items():
+        for name in self.ints:
             self.odd.pop((name, k), None)
-            self._set_int(name, col, k, self._field(name)(item))
+            self._set_int(name, k, self._field(name)(item))
         for name, col in self.objs.items():
             col[k] = self._field(name)(item)
         for name, kept in self.sparse.items():
@@ -190,8 +214,29 @@ class PackedList:
             else:
                 kept.pop(k, None)
 
-    def _set_int(self, name: str, col: array, k: int, v: Any) -> None:
-        col[k] = cell = _cell(v)
+    def _extend(self, name: str, cells: array) -> None:
+        """Append int64 ``cells`` to column ``name`` (int32 while they fit)."""
+        col = self.ints[name]
+        if col.typecode == "i":
+            narrow = _narrowed(cells)
+            if narrow is not None:
+                col.extend(narrow)
+                return
+            col = self.ints[name] = _widened(col)
+        col.extend(cells)
+
+    def _set_int(self, name: str, k: int, v: Any) -> None:
+        cell = _cell(v)
+        col = self.ints[name]
+        if col.typecode == "q":
+            col[k] = cell
+        elif cell == NONE or cell == ODD:
+            col[k] = _NARROW[cell]
+        elif ODD32 < cell < 2**31:
+            col[k] = cell
+        else:
+            col = self.ints[name] = _widened(col)
+            col[k] = cell
         if cell == ODD:
             self.odd[(name, k)] = v
 
@@ -226,7 +271,10 @@ class PackedList:
         if not (type(objs) is dict and set(objs) == set(out.objs) and type(kept) is dict
                 and set(kept) == set(out.sparse)):
             raise ValueError("not the columns of this record")
-        out.ints, out.odd = int_columns_back(cols, odd, out.ints, n)
+        ints, out.odd = int_columns_back(cols, odd, out.ints, n)
+        for name, col in ints.items():  # (int32 where they fit, as the pass packs them)
+            narrow = _narrowed(col)
+            out.ints[name] = col if narrow is None else narrow
         for name, col in objs.items():
             out.objs[name] = uncoded(col, n)
         for name, values in kept.items():
@@ -256,7 +304,7 @@ class PackedList:
         for name in self.names:
             if name in self.ints:
                 c = self.ints[name][lo:hi]
-                cols.append(map(_FROM_ROW.get, c, c))
+                cols.append(map(_FROM[c.typecode].get, c, c))
             elif name in self.objs:  # islice walks from 0: a row further on takes a slice
                 col = self.objs[name]
                 cols.append(islice(col, hi) if lo == 0 else col[lo:hi])
@@ -318,8 +366,8 @@ def int_columns_back(cols: Any, odd: Any, names: Iterable[str], n: int) -> tuple
 
 
 def int_values(col: array, name: str, odd: dict) -> list:
-    """An int column's values (None for NONE), its odd values in place."""
-    out = list(map(_FROM_ROW.get, col, col))
+    """An int column's values (None for its NONE), its odd values in place."""
+    out = list(map(_FROM[col.typecode].get, col, col))
     for (n, k), v in odd.items():
         if n == name:
             out[k] = v
