@@ -16,7 +16,7 @@ from typing import Any
 
 from ..reading.facts import CHUNKS, TIME_KEY
 from .calltable import CallTable
-from .packed import PACK_AT, TEXT_TYPES, PackedList, columns
+from .packed import PACK_AT, TEXT_TYPES, PackedList, column_values, columns, pack_due
 from .pairtable import PairTable
 from .timing import CommandTiming, ModelCall, Timing, ToolTiming, TurnTiming, note
 from .turnparts import NO_POSITIONS, NO_SPLIT
@@ -113,11 +113,11 @@ class _Walk:
         """Keep what is finished as columns (packed.py) once enough waits: every call and turn but the open
         one, every tool call (those still waiting for a result stay live objects)."""
         calls, tools, turns = self.out.calls, self.out.tools, self.out.turns
-        if len(calls.pending) > PACK_AT:
+        if pack_due(calls, PACK_AT):
             calls.pack(len(calls.pending) - (self.call is not None))
-        if len(turns.pending) > PACK_AT:  # (the open turn is the last)
+        if pack_due(turns, PACK_AT):  # (the open turn is the last)
             turns.pack(len(turns.pending) - (self.turn is not None))
-        if len(tools.pending) > PACK_AT:
+        if pack_due(tools, PACK_AT):
             tools.pack(live={id(t) for t in self.tools.values()})
 
     # -- the walk ----------------------------------------------------------------------------
@@ -400,7 +400,7 @@ def _finish(w: _Walk, pairing, projected: bool) -> Timing:
         out.missing.append("no turn, call or command has a usable start time")
     elif untimed:
         out.missing.append(f"{untimed:,} of {items:,} turns, calls and commands have no usable start time")
-    chunks, ends = columns(out.calls, "chunks", "end")
+    chunks, ends = (column_values(out.calls, name) for name in ("chunks", "end"))  # (a slice of rows at a time)
     if untimed < items and not any(chunks) and any(e is not None for e in ends):
         out.missing.append("no model output events were timed (time to first token, decoding and stalls "
                            "need the chunk events' times)")
@@ -425,8 +425,7 @@ def share_call_ids(timing: Timing, pairing) -> None:
     tools = timing.tools
     ids = tools.objs.get("call_id") if isinstance(tools, PackedList) else None
     if ids and isinstance(pairing.tools, PairTable) and TEXT_TYPES.issuperset(map(type, ids)):
-        keys = {k: k for k in pairing.tools}
-        tools.objs["call_id"] = list(map(keys.get, ids, ids))
+        tools.objs["call_id"] = pairing.tools.own_keys(ids)
 
 
 

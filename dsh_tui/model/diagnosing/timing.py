@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from .interning import shared_name
-from .packed import PackedList, columns, int_cells
+from .packed import PackedList, column_values, columns, int_cells
 from .timerows import Row, call_row, command_row, display_name, tool_row
 from .turnlist import TurnList, TurnTiming, turn_list
 from .turnparts import commands_from_plain
@@ -198,9 +198,10 @@ class Timing:
         """(duration, -event index, kind, position) of each timed item of ``kind``, made as they are
         read: kept, the tuples of a big log's hundreds of thousands of items held ~30 MiB."""
         group = {"model": self.calls, "tool": self.tools, "command": self.commands}[kind]
-        starts, ends, indexes = columns(group, "start", "end", "index")  # no record made for this
+        # (no record made for this, and no whole column: a slice of rows at a time)
+        starts, ends, indexes = (column_values(group, name) for name in ("start", "end", "index"))
         if kind == "model":  # a call without its message is timed to its last output
-            ends = [e if e is not None else o for e, o in zip(ends, columns(group, "last_output")[0])]
+            ends = (e if e is not None else o for e, o in zip(ends, column_values(group, "last_output")))
         return ((b - a, -i, kind, k) for k, (a, b, i) in enumerate(zip(starts, ends, indexes))
                 if a is not None and b is not None and b >= a)  # (_span, inlined)
 

@@ -16,7 +16,7 @@ from operator import attrgetter
 from typing import Any
 
 from .interning import shared_name
-from .packed import NONE, PackedList, columns
+from .packed import NONE, PackedList, column_values
 from .turnparts import NO_POSITIONS, NO_SPLIT, SPLIT_KEYS, Split
 
 
@@ -219,9 +219,9 @@ def turn_list(items: Iterable = ()) -> TurnList:
 
 def turn_totals(turns: Any, keys: Iterable[str]) -> tuple[dict, int]:
     """({split key: the sum over ``turns``}, the sum of their wall times), from columns (no turn made)."""
-    starts, ends = columns(turns, "start", "end")
+    starts, ends = (column_values(turns, name) for name in ("start", "end"))  # (a slice of rows at a time)
     wall = sum(_wall(a, b) or 0 for a, b in zip(starts, ends))  # (as the turns' wall_ms would add up)
     if isinstance(turns, TurnList):
-        return {k: sum(v for v in turns.column(k) if v is not None) for k in keys}, wall
+        return {k: sum(v for v in turns.iter_column(k) if v is not None) for k in keys}, wall
     return {k: sum(t.split.get(k, 0) for t in turns) for k in keys}, wall
 
