@@ -21,6 +21,7 @@ from operator import attrgetter
 from typing import Any
 
 from .interning import shared_name
+from .textcolumn import TextColumn
 
 NONE = -(2**63)  # an int column's None
 ODD = NONE + 1  # an int column's value that is not a 64-bit int (kept in ``odd``)
@@ -87,14 +88,17 @@ def _cell(v: Any) -> int:
 
 class PackedList:
     """The records of one dataclass in log order: ``ints`` (int or None) in int64 columns, ``sparse``
-    (falsy for most records: a note list, a retry list) in a dict by position, the rest in lists."""
+    (falsy for most records: a note list, a retry list) in a dict by position, ``texts`` (a str in most
+    records) as textcolumn.TextColumns, the rest in lists."""
 
-    def __init__(self, cls: type, ints: Iterable[str], sparse: Iterable[str] = ()) -> None:
+    def __init__(self, cls: type, ints: Iterable[str], sparse: Iterable[str] = (), texts: Iterable[str] = ()) -> None:
         self.cls = cls
         self.names = tuple(f.name for f in fields(cls))
         self.ints = {n: array("i") for n in ints}  # (int64 once a value needs it: `_extend`)
         self.sparse: dict[str, dict[int, Any]] = {n: {} for n in sparse}
-        self.objs: dict[str, list] = {n: [] for n in self.names if n not in self.ints and n not in self.sparse}
+        self.texts = frozenset(texts)
+        self.objs: dict[str, Any] = {n: TextColumn() if n in self.texts else [] for n in self.names
+                                     if n not in self.ints and n not in self.sparse}
         self.odd: dict[tuple[str, int], Any] = {}  # (column, position) -> a value past int64 (or not an int)
         self.packed = 0  # rows in the columns; the records after them are in ``pending``
         self.pending: list = []
@@ -292,9 +296,10 @@ class PackedList:
         return ("columns", len(self), ints, odd, objs, sparse)
 
     @classmethod
-    def from_plain(cls_, cls: type, ints: Iterable[str], sparse: Iterable[str], plain: Any) -> PackedList:
+    def from_plain(cls_, cls: type, ints: Iterable[str], sparse: Iterable[str], plain: Any,
+                   texts: Iterable[str] = ()) -> PackedList:
         """`plain`'s value back; ValueError if it is not one (a cache entry is checked, not trusted)."""
-        out = cls_(cls, ints, sparse)
+        out = cls_(cls, ints, sparse, texts)
         if not (type(plain) is tuple and len(plain) == 6 and plain[0] == "columns" and type(plain[1]) is int):
             raise ValueError("not a packed list")
         _tag, n, cols, odd, objs, kept = plain
@@ -306,7 +311,8 @@ class PackedList:
             narrow = _narrowed(col)
             out.ints[name] = col if narrow is None else narrow
         for name, col in objs.items():
-            out.objs[name] = uncoded(col, n)
+            values = uncoded(col, n)
+            out.objs[name] = TextColumn(values) if name in out.texts else values
         for name, values in kept.items():
             if type(values) is not dict or not all(type(k) is int and 0 <= k < n for k in values):
                 raise ValueError(f"a bad column {name}")
@@ -337,7 +343,7 @@ class PackedList:
                 cols.append(map(_FROM[c.typecode].get, c, c))
             elif name in self.objs:  # islice walks from 0: a row further on takes a slice
                 col = self.objs[name]
-                cols.append(islice(col, hi) if lo == 0 else col[lo:hi])
+                cols.append(islice(col, hi) if lo == 0 and type(col) is list else col[lo:hi])
             else:
                 cols.append(map(self.sparse[name].get, range(lo, hi), repeat(self._defaults[name])))
         rows = self._make(cols)

@@ -20,6 +20,7 @@ from .packed import PACK_AT, TEXT_TYPES, PackedList, pack_due
 
 PAIR_INTS = ("ask", "open", "close", "turn", "step", "seq_ask", "seq_open", "seq_close", "seq_order", "earlier_call")
 PAIR_SPARSE = ("cleared", "repaired")  # (None / False for most pairs; never an other falsy value)
+PAIR_TEXTS = ("detail", "result")  # (the arguments' and the result's previews: ~50 bytes less each)
 _TEXTS = ("key", "status", "code", "detail", "result", "for_call")  # str or None in any pair (a name: any value)
 
 
@@ -31,7 +32,7 @@ class PairTable:
     def __init__(self, cls: type, kind: str) -> None:
         self.kind = kind
         self.rows: dict[str, int] = {}  # key -> row
-        self.list = PackedList(cls, PAIR_INTS, PAIR_SPARSE)
+        self.list = PackedList(cls, PAIR_INTS, PAIR_SPARSE, PAIR_TEXTS)
 
     # -- the dict it stands for ------------------------------------------------------------------
     def __len__(self) -> int:
@@ -117,7 +118,7 @@ class PairTable:
             raise ValueError("not a pair table")
         out = cls_(cls, kind)
         keys = plain[2]
-        out.list = PackedList.from_plain(cls, PAIR_INTS, PAIR_SPARSE, plain[3])
+        out.list = PackedList.from_plain(cls, PAIR_INTS, PAIR_SPARSE, plain[3], PAIR_TEXTS)
         if len(keys) != len(out.list) or not TEXT_TYPES.issuperset(map(type, keys)) or None in keys:
             raise ValueError("not a pair table's keys")
         out.rows = dict(zip(keys, range(len(keys))))

@@ -81,7 +81,8 @@ _FIELDS = {"calls_lo": _bound("calls", "start"), "calls_hi": _bound("calls", "st
 class TurnList(PackedList):
     """Turns in log order (`PackedList`, with a turn's row other than its fields: module docstring)."""
 
-    def __init__(self, cls: type | None = None, ints: Iterable[str] = (), sparse: Iterable[str] = ()) -> None:
+    def __init__(self, cls: type | None = None, ints: Iterable[str] = (), sparse: Iterable[str] = (),
+                 texts: Iterable[str] = ()) -> None:
         super().__init__(TurnTiming, TURN_INTS, TURN_SPARSE)
         self.names = TURN_NAMES
         self.objs = {n: [] for n in TURN_NAMES if n not in self.ints and n not in self.sparse}

@@ -1,0 +1,105 @@
+"""A column of text (packed.py's, for a field that is a str in most records): UTF-8 in one buffer.
+
+A str object costs ~50 bytes besides its text and the list's pointer to it; a row here costs its bytes
+and a 4-byte end. Values are made anew as they are read. A value that is not a str (None, a crafted
+log's number), or one set after its row was written (`__setitem__`), is kept apart by row.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterable, Iterator
+from itertools import accumulate, repeat
+from operator import methodcaller, sub
+from typing import Any
+
+_DECODE = methodcaller("decode", "utf-8", "surrogatepass")  # (a lone surrogate, from JSON's "\ud800", round-trips)
+_MISSING = object()
+
+
+class TextColumn:
+    """Rows of text in one buffer (module docstring): a list's ``extend``, indexing, slicing, iteration."""
+
+    __slots__ = ("buf", "ends", "other")
+
+    def __init__(self, values: Iterable = ()) -> None:
+        self.buf = bytearray()
+        self.ends = array("I")  # each row's end in ``buf`` (int64 past 4 GiB)
+        self.other: dict[int, Any] = {}  # row -> its value, where it is not the buffer's
+        self.extend(values)
+
+    def __len__(self) -> int:
+        return len(self.ends)
+
+    def extend(self, values: Iterable) -> None:
+        values = list(values)
+        if not values:
+            return
+        base = len(self.ends)
+        texts = values
+        if not all(type(v) is str for v in values):
+            texts = []
+            for k, v in enumerate(values, base):
+                if type(v) is str:
+                    texts.append(v)
+                else:
+                    texts.append("")
+                    self.other[k] = v
+        joined = "".join(texts)
+        if joined.isascii():  # (by C loops: a char a byte)
+            data, lengths = joined.encode("ascii"), map(len, texts)
+        else:
+            parts = [t.encode("utf-8", "surrogatepass") for t in texts]
+            data, lengths = b"".join(parts), map(len, parts)
+        ends = list(accumulate(lengths, initial=len(self.buf)))[1:]
+        self.buf += data
+        if ends[-1] >= 1 << 32 and self.ends.typecode == "I":
+            self.ends = array("Q", self.ends)
+        self.ends.extend(ends)
+
+    def __setitem__(self, k: int, value: Any) -> None:
+        if not 0 <= k < len(self.ends):
+            raise IndexError("TextColumn index out of range")
+        self.other[k] = value
+
+    def __getitem__(self, k: int | slice) -> Any:
+        n = len(self.ends)
+        if type(k) is slice:
+            lo, hi, step = k.indices(n)
+            if step != 1:
+                return [self[i] for i in range(lo, hi, step)]
+            return self._slice(lo, hi)
+        if k < 0:
+            k += n
+        if not 0 <= k < n:
+            raise IndexError("TextColumn index out of range")
+        got = self.other.get(k, _MISSING)
+        if got is not _MISSING:
+            return got
+        return self.buf[self.ends[k - 1] if k else 0:self.ends[k]].decode("utf-8", "surrogatepass")
+
+    def _slice(self, lo: int, hi: int) -> list:
+        if lo >= hi:
+            return []
+        a = self.ends[lo - 1] if lo else 0
+        chunk = bytes(self.buf[a:self.ends[hi - 1]])
+        ends = self.ends[lo:hi]
+        starts = array(ends.typecode, [a]) + ends[:-1]
+        out = list(map(_DECODE, map(chunk.__getitem__, map(slice, map(sub, starts, repeat(a)),
+                                                                     map(sub, ends, repeat(a))))))
+        if self.other:
+            for k, v in self.other.items():
+                if lo <= k < hi:
+                    out[k - lo] = v
+        return out
+
+    def __iter__(self) -> Iterator:
+        for lo in range(0, len(self.ends), 4096):
+            yield from self._slice(lo, min(lo + 4096, len(self.ends)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (TextColumn, list)):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]

@@ -1,0 +1,38 @@
+"""A column of text in one buffer (model/diagnosing/textcolumn.py): what goes in comes back, ASCII or
+not, a lone surrogate, a value that is not a str, one set after its row was written."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, strategies as st
+
+from dsh_tui.model.diagnosing.textcolumn import TextColumn
+
+_VALUES = st.one_of(st.text(), st.text(alphabet=st.characters(codec="ascii")), st.none(), st.integers(),
+                    st.just("\ud800x"), st.just(""))
+
+
+@given(st.lists(st.lists(_VALUES, max_size=20), max_size=6), st.data())
+def test_values_come_back_as_they_went_in(batches, data) -> None:
+    col, want = TextColumn(), []
+    for batch in batches:
+        col.extend(batch)
+        want.extend(batch)
+    if want:
+        k = data.draw(st.integers(0, len(want) - 1))
+        col[k] = want[k] = data.draw(_VALUES)
+    assert len(col) == len(want) and list(col) == want and col == want
+    assert [col[k] for k in range(len(want))] == want and [col[k] for k in range(-len(want), 0)] == want
+    lo = data.draw(st.integers(0, len(want)))
+    hi = data.draw(st.integers(0, len(want)))
+    assert col[lo:hi] == want[lo:hi] and col[::2] == want[::2]
+    assert all(type(a) is type(b) for a, b in zip(col, want))
+
+
+def test_a_row_costs_its_bytes_and_an_end() -> None:
+    col = TextColumn(["abc", "dé", ""] * 1000)
+    assert len(col.buf) == 1000 * (3 + 3) and col.ends.itemsize == 4 and not col.other
+    with pytest.raises(IndexError):
+        col[3000]
+    with pytest.raises(IndexError):
+        col[3000] = "x"
