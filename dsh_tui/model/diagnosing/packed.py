@@ -439,6 +439,18 @@ def uncoded(plain: Any, n: int) -> list:
     return list(map(table.__getitem__, plain[2]))
 
 
+def int_array(values: Iterable) -> array | list:
+    """Int values as an int64 array, made a slice at a time; a list of them all where one is not an int
+    (a None, a crafted log's value)."""
+    out, rest = array("q"), iter(values)
+    while block := list(islice(rest, 8192)):
+        cells = int_cells(block)
+        if cells is None or NONE in cells:
+            return [*out, *block, *rest]
+        out.extend(cells)
+    return out
+
+
 def column_values(items: Any, name: str) -> Iterator:
     """One field of every record of ``items`` (a PackedList, a slice of rows at a time; or any sequence
     of records), as an iterator: for a pass over a big list that keeps none of it."""

@@ -18,13 +18,13 @@ from array import array
 from bisect import bisect_right
 from heapq import nlargest
 from dataclasses import dataclass, field, fields
-from itertools import chain, takewhile
+from itertools import chain, islice, takewhile
 from operator import attrgetter, itemgetter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from .interning import shared_name
-from .packed import PackedList, column_values, columns, int_cells
+from .packed import PackedList, column_values, columns, int_array, int_cells
 from .timerows import Row, call_row, command_row, display_name, tool_row
 from .turnlist import TurnList, TurnTiming, turn_list
 from .turnparts import commands_from_plain
@@ -190,7 +190,8 @@ class Timing:
     # -- the table (its rows: presenting/timing_rows.py) ------------------------------------------
     def slowest(self, n: int = 20, kinds: tuple = ("model", "tool")) -> list[Row]:
         """The ``n`` slowest of ``kinds`` ("model", "tool", "command"), slowest first, ties by position."""
-        make = {"model": (call_row, self.calls), "tool": (tool_row, self.tools), "command": (command_row, self.commands)}
+        make = {"model": (call_row, self.calls), "tool": (tool_row, self.tools),
+                "command": (command_row, self.commands)}
         top = nlargest(n, chain.from_iterable(map(self._timed, (k for k in make if k in kinds))), key=_RANK)
         return [make[kind][0](make[kind][1][k]) for _d, _i, kind, k in top]
 
@@ -276,24 +277,31 @@ class Timing:
         """(event indexes, items) per kind of item, each in log order (made on first use)."""
         got = self.__dict__.get("_indexed_cache")
         if got is None:
-            got = self.__dict__["_indexed_cache"] = [(columns(items, "index")[0], items)
+            # (an int64 array each where they are ints, not a list of int objects: ~10 MiB at 10M events)
+            got = self.__dict__["_indexed_cache"] = [(int_array(column_values(items, "index")), items)
                                                for items in (self.calls, self.tools, self.turns, self.commands)]
         return got
 
-    def _times(self) -> list[list]:
-        """Every timed start and end (and a call's outputs), one list a field, None where unknown."""
-        out = []
-        for items in (self.turns, self.commands, self.tools):
-            out += columns(items, "start", "end")
-        return out + columns(self.calls, "start", "first_output", "last_output", "end")
+    def _times(self) -> list[Iterator]:
+        """Every timed start and end (and a call's outputs), an iterator a field, None where unknown (a
+        slice of rows at a time: as lists, a big log's were ~30 MiB made and freed at once)."""
+        out = [column_values(items, name) for items in (self.turns, self.commands, self.tools)
+               for name in ("start", "end")]
+        return out + [column_values(self.calls, name) for name in ("start", "first_output", "last_output", "end")]
 
     @property
     def span(self) -> tuple[int, int] | None:
         """(first, last) time of the session's timed starts, ends and outputs, or None without times."""
         got = self.__dict__.get("_span", False)
         if got is False:
-            times = [t for col in self._times() for t in col if t is not None]
-            got = self.__dict__["_span"] = (min(times), max(times)) if times else None
+            lows, highs = [], []
+            times = chain.from_iterable(self._times())
+            while block := list(islice(times, 8192)):
+                known = [t for t in block if t is not None]
+                if known:
+                    lows.append(min(known))
+                    highs.append(max(known))
+            got = self.__dict__["_span"] = (min(lows), max(highs)) if lows else None
         return got
 
     def activity(self, n: int) -> list[int]:
@@ -311,7 +319,8 @@ class Timing:
             for t in col:
                 if t is not None:
                     out[(t - lo) * n // width] += 1
-        for chunks, first, last in zip(*columns(self.calls, "chunks", "first_output", "last_output")):
+        outputs = (column_values(self.calls, name) for name in ("chunks", "first_output", "last_output"))
+        for chunks, first, last in zip(*outputs):
             if chunks and first is not None and last is not None:
                 a = (first - lo) * n // width
                 b = max(a, (last - lo) * n // width)

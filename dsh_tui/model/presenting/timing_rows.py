@@ -116,6 +116,9 @@ class SortOrders:
         self.rows = rows  # the default order
         self.table = rows.table
         self._orders: dict[tuple[str, bool], array] = {DEFAULT: rows.order}
+        # column -> (its rows with a value, and which of them tie the one before, in its descending order):
+        # the ascending order is made from these on first use (`_flipped`), not kept ahead (4 bytes a row)
+        self._ties: dict[str, tuple[int, bytes]] = {}
 
     @classmethod
     def of(cls, timing: Timing, *, every: bool = False) -> SortOrders:
@@ -140,13 +143,16 @@ class SortOrders:
 
     def rows_by(self, column: str, descending: bool) -> RowView:
         got = self._orders.get((column, descending))
-        if got is None:
+        if got is None and column not in self._ties:  # (the default order is made apart: its ties too here)
             self._make([column], self.table.columns((column, "index")))
-            got = self._orders[(column, descending)]
+            got = self._orders.get((column, descending))
+        if got is None:  # (made from the other way's on first use)
+            known, same = self._ties.pop(column)
+            got = self._orders[(column, descending)] = _flipped(self._orders[(column, not descending)], known, same)
         return self.rows if got is self.rows.order else RowView(self.table, got)
 
     def make_all(self) -> SortOrders:
-        todo = [c for c in SORTABLE if (c, False) not in self._orders]
+        todo = [c for c in SORTABLE if (c, True) not in self._orders]
         if todo:
             self._make(todo, self.table.columns(todo + ["index"]))
         return self
@@ -160,17 +166,19 @@ class SortOrders:
             values = cols[column]
             known = list(compress(by_index, _known(values, map(values.__getitem__, by_index))))
             rest = list(compress(default, _missing(values, map(values.__getitem__, default))))
-            for descending in (False, True):
-                order = known.copy()
-                try:
-                    order.sort(key=values.__getitem__, reverse=descending)  # stable: ties stay in log order
-                except TypeError:  # a crafted log's turn or name of mixed JSON types: sort_rows's own key
-                    rows = self.table.every_row()
-                    position = {id(r): k for k, r in enumerate(rows)}
+            try:
+                known.sort(key=values.__getitem__, reverse=True)  # stable: ties stay in log order
+            except TypeError:  # a crafted log's turn or name of mixed JSON types: sort_rows's own key
+                rows = self.table.every_row()
+                position = {id(r): k for k, r in enumerate(rows)}
+                for descending in (False, True):
                     order = [position[id(r)] for r in sort_rows(sort_rows(rows), column, descending)]
-                else:
-                    order += rest
-                self._orders.setdefault((column, descending), array("I", order))
+                    self._orders.setdefault((column, descending), array("I", order))
+                continue
+            self._orders.setdefault((column, True), array("I", known + rest))
+            if (column, False) not in self._orders:
+                ranked = list(map(values.__getitem__, known))
+                self._ties[column] = (len(known), bytes([0, *map(eq, ranked[1:], ranked[:-1])]) if known else b"")
 
 
 def default_order(durations: Sequence, indexes: Sequence) -> array:
@@ -208,6 +216,20 @@ class _Column:
 
 FLOATS = ("tokens_per_s",)
 _FLOATS = frozenset({float, type(None)})
+
+
+def _flipped(order: array, known: int, same: bytes) -> array:
+    """``order`` (``known`` rows with a value, then the rest) with its rows with a value the other way,
+    runs of equal values (``same``: a row ties the one before) keeping their order, as a stable sort
+    the other way puts them; the rest last, as it is."""
+    if 1 not in same:  # no ties: the rows reversed
+        return order[known - 1::-1] + order[known:] if known else order[:]
+    out, hi = array("I"), known
+    while hi > 0:
+        lo = same.rfind(b"\x00", 0, hi)  # where the run ending at hi begins
+        out += order[lo:hi]
+        hi = lo
+    return out + order[known:]
 
 
 def _known(values: Sequence, xs: Iterator) -> Iterator[bool]:

@@ -94,6 +94,8 @@ def open_file(path: Path, options: OpenOptions) -> tuple[SessionLog, Diagnosis]:
             early_tail.close()
     head: list = []  # the diagnosis of the facts so far, advanced while the rest is still being read
     keep = options.keep_facts
+    if keep is None and _file_size(path) > KEEP_FACTS_TEXT:  # (its text is at least about as big: not kept)
+        keep = False  # dropped from the first: ~50 MiB of facts made and freed left holes the rest half filled
 
     def while_waiting(scanner) -> None:
         res = scanner.res
@@ -112,6 +114,13 @@ def open_file(path: Path, options: OpenOptions) -> tuple[SessionLog, Diagnosis]:
     if use_cache and options.write_cache:
         save_to_cache(log, diag)
     return log, diag
+
+
+def _file_size(path: Path) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0  # (the decode says why it cannot read it)
 
 
 def _from_cache(path: Path, lenient: bool, limit: int) -> tuple[SessionLog, Diagnosis] | None:
