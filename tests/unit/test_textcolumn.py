@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from dsh_tui.model.diagnosing.textcolumn import TextColumn
+from dsh_tui.model.diagnosing.textcolumn import CodedColumn, TextColumn
 
 _VALUES = st.one_of(st.text(), st.text(alphabet=st.characters(codec="ascii")), st.none(), st.integers(),
                     st.just("\ud800x"), st.just(""))
@@ -36,3 +36,28 @@ def test_a_row_costs_its_bytes_and_an_end() -> None:
         col[3000]
     with pytest.raises(IndexError):
         col[3000] = "x"
+
+
+_FEW = st.one_of(st.sampled_from(["a", "b", "ok", "error", ""]), st.none(), st.just(1), st.just(True),
+                 st.just(1.0), st.just(-0.0), st.just(0.0), st.just(["x"]), st.text(max_size=3))
+
+
+@given(st.lists(st.lists(_FEW, max_size=30), max_size=5), st.data())
+def test_a_coded_column_gives_back_each_value_and_its_type(batches, data) -> None:
+    col, want = CodedColumn(), []
+    for batch in batches:
+        col.extend(batch)
+        want.extend(batch)
+    if want:
+        k = data.draw(st.integers(0, len(want) - 1))
+        col[k] = want[k] = data.draw(_FEW)
+    assert len(col) == len(want) and list(col) == want and col == want
+    assert [(type(x), repr(x)) for x in col] == [(type(x), repr(x)) for x in want]  # (True is not 1, -0.0 not 0.0)
+    assert [col[k] for k in range(len(want))] == want and col[1:4] == want[1:4]
+
+
+def test_a_coded_column_is_a_byte_a_row_until_its_values_are_many() -> None:
+    col = CodedColumn(["paired", "error", None] * 1000)
+    assert col.plain is None and len(col.codes) == 3000 and col.table == ["paired", "error", None]
+    col.extend([f"call-{k}" for k in range(300)])  # (call ids: each its own)
+    assert col.plain is not None and col[2999] is None and col[3299] == "call-299" and len(col) == 3300

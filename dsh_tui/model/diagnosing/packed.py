@@ -21,7 +21,7 @@ from operator import attrgetter
 from typing import Any
 
 from .interning import shared_name
-from .textcolumn import TextColumn
+from .textcolumn import CodedColumn, TextColumn
 
 NONE = -(2**63)  # an int column's None
 ODD = NONE + 1  # an int column's value that is not a 64-bit int (kept in ``odd``)
@@ -89,7 +89,8 @@ def _cell(v: Any) -> int:
 class PackedList:
     """The records of one dataclass in log order: ``ints`` (int or None) in int64 columns, ``sparse``
     (falsy for most records: a note list, a retry list) in a dict by position, ``texts`` (a str in most
-    records) as textcolumn.TextColumns, the rest in lists."""
+    records) as textcolumn.TextColumns, the rest as CodedColumns (a byte a row while they repeat a few
+    strings, else a list)."""
 
     def __init__(self, cls: type, ints: Iterable[str], sparse: Iterable[str] = (), texts: Iterable[str] = ()) -> None:
         self.cls = cls
@@ -97,7 +98,7 @@ class PackedList:
         self.ints = {n: array("i") for n in ints}  # (int64 once a value needs it: `_extend`)
         self.sparse: dict[str, dict[int, Any]] = {n: {} for n in sparse}
         self.texts = frozenset(texts)
-        self.objs: dict[str, Any] = {n: TextColumn() if n in self.texts else [] for n in self.names
+        self.objs: dict[str, Any] = {n: TextColumn() if n in self.texts else CodedColumn() for n in self.names
                                      if n not in self.ints and n not in self.sparse}
         self.odd: dict[tuple[str, int], Any] = {}  # (column, position) -> a value past int64 (or not an int)
         self.packed = 0  # rows in the columns; the records after them are in ``pending``
@@ -312,7 +313,7 @@ class PackedList:
             out.ints[name] = col if narrow is None else narrow
         for name, col in objs.items():
             values = uncoded(col, n)
-            out.objs[name] = TextColumn(values) if name in out.texts else values
+            out.objs[name] = TextColumn(values) if name in out.texts else CodedColumn(values)
         for name, values in kept.items():
             if type(values) is not dict or not all(type(k) is int and 0 <= k < n for k in values):
                 raise ValueError(f"a bad column {name}")

@@ -103,3 +103,71 @@ class TextColumn:
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
+
+
+_CODED = frozenset({str, type(None)})  # (by type too: 1, True and 1.0 are equal, and would share a code)
+
+
+class CodedColumn:
+    """A column that repeats a few strings (a kind, a status, a tool name; None counts as one): a byte a row
+    into its distinct values, not an 8-byte pointer; a list, as it is, from the first batch that does not."""
+
+    __slots__ = ("codes", "table", "at", "plain")
+
+    def __init__(self, values: Iterable = ()) -> None:
+        self.codes = array("B")
+        self.table: list = []  # the distinct values, the first object met of each
+        self.at: dict = {}  # value -> its code
+        self.plain: list | None = None  # the values, once they are not a few strings
+        self.extend(values)
+
+    def __len__(self) -> int:
+        return len(self.codes) if self.plain is None else len(self.plain)
+
+    def extend(self, values: Iterable) -> None:
+        values = list(values)
+        if self.plain is None:
+            at = self.at
+            if _CODED.issuperset(map(type, values)):
+                for v in dict.fromkeys(values):
+                    if v not in at:
+                        at[v] = len(self.table)
+                        self.table.append(v)
+                if len(self.table) <= 256:
+                    self.codes.extend(map(at.__getitem__, values))
+                    return
+            self.plain = list(map(self.table.__getitem__, self.codes))
+            self.codes, self.table, self.at = array("B"), [], {}
+        self.plain += values
+
+    def __setitem__(self, k: int, value: Any) -> None:
+        if self.plain is None:
+            if not 0 <= k < len(self.codes):
+                raise IndexError("CodedColumn index out of range")
+            code = self.at.get(value) if type(value) in _CODED else None
+            if code is None and type(value) in _CODED and len(self.table) < 256:
+                code = self.at[value] = len(self.table)
+                self.table.append(value)
+            if code is not None:
+                self.codes[k] = code
+                return
+            self.plain = list(map(self.table.__getitem__, self.codes))
+            self.codes, self.table, self.at = array("B"), [], {}
+        self.plain[k] = value
+
+    def __getitem__(self, k: int | slice) -> Any:
+        if self.plain is not None:
+            return self.plain[k]
+        if type(k) is slice:
+            return list(map(self.table.__getitem__, self.codes[k]))
+        return self.table[self.codes[k]]
+
+    def __iter__(self) -> Iterator:
+        return iter(self.plain) if self.plain is not None else map(self.table.__getitem__, self.codes)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (CodedColumn, list)):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
