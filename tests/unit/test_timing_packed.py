@@ -7,8 +7,9 @@ import orjson
 import pytest
 
 from dsh_tui.gen.synthetic import write_synthetic
-from dsh_tui.model.diagnosing import packed, timewalk
-from dsh_tui.model.diagnosing.packed import NONE, ODD, PackedList
+from dsh_tui.model.diagnosing import cells, packed, timewalk
+from dsh_tui.model.diagnosing.cells import NONE, ODD
+from dsh_tui.model.diagnosing.packed import PackedList
 from dsh_tui.model.diagnosing.timing import (CALL_INTS, PLAIN_VERSION, ModelCall, ToolTiming, Timing, call_list,
                                             tool_list)
 from dsh_tui.model.presenting.timing_rows import SortOrders
@@ -158,8 +159,8 @@ def test_a_column_of_plain_ints_packs_a_bool_apart() -> None:
     got = call_list([ModelCall(1, 2, 3, 4)] * 5 + [ModelCall(True, 2, 3, 4)])
     got.pack()
     assert got.odd == {("turn", 5): True} and got[5].turn is True and got[0].turn == 1
-    assert packed.int_cells([1, None, 3]) == packed.array("q", [1, NONE, 3])
-    assert packed.int_cells([1, True]) is None and packed.int_cells([1, 2.0]) is None and packed.int_cells([2**63]) is None
+    assert cells.int_cells([1, None, 3]) == cells.array("q", [1, NONE, 3])
+    assert cells.int_cells([1, True]) is None and cells.int_cells([1, 2.0]) is None and cells.int_cells([2**63]) is None
 
 
 def test_tool_names_are_one_object_a_name() -> None:

@@ -8,7 +8,7 @@ from array import array
 
 import pytest
 
-from dsh_tui.model.diagnosing.packed import NONE, ODD
+from dsh_tui.model.diagnosing.cells import NONE, ODD
 from dsh_tui.model.diagnosing.timewalk import compute_timing
 from dsh_tui.model.diagnosing.timing import PLAIN_VERSION, Timing, TurnTiming
 from dsh_tui.model.diagnosing.turnparts import NO_POSITIONS, NO_SPLIT, SPLIT_KEYS, Split, positions

@@ -20,21 +20,10 @@ from itertools import chain, compress, islice, repeat
 from operator import attrgetter
 from typing import Any
 
-from .interning import shared_name
+from .cells import (FROM_CELL, NARROW, NONE, NONE32, ODD, ODD32, cell_of, int_cells, int_columns, int_columns_back,
+                    narrowed, uncoded, widened, coded)
 from .textcolumn import CodedColumn, TextColumn
 
-NONE = -(2**63)  # an int column's None
-ODD = NONE + 1  # an int column's value that is not a 64-bit int (kept in ``odd``)
-_TO_ROW = {None: NONE}  # value -> cell, by dict.get(v, v): None to NONE, every int to itself
-_FROM_ROW = {NONE: None}
-# A column is int32 while its values fit (half the memory: most are indexes, counts and durations), with
-# markers of its own, and int64 from the first value that does not (a time in ms since 1970).
-NONE32 = -(2**31)
-ODD32 = NONE32 + 1
-_NARROW = {NONE: NONE32, ODD: ODD32}
-_WIDEN = {NONE32: NONE, ODD32: ODD}
-_FROM_ROW32 = {NONE32: None}
-_FROM = {"q": _FROM_ROW, "i": _FROM_ROW32}
 # Records are packed once this many wait: a log that has fewer keeps them as objects (~10 MB at most),
 # so packing (a few us a record) costs nothing on a common log and bounds the memory of a big one.
 PACK_AT = 16384
@@ -47,44 +36,6 @@ PACK_NEXT = 1024
 def pack_due(items: PackedList, at: int = PACK_AT) -> bool:
     """Whether more than a batch of ``items`` waits (``at`` before the first pack, then PACK_NEXT)."""
     return len(items.pending) > (min(at, PACK_NEXT) if items.packed else at)
-
-
-_INTS = frozenset({int, type(None)})  # the types a column takes by C loops (not bool: True is not 1 here)
-
-
-def int_cells(values: list) -> array | None:
-    """``values`` as an int column by C loops, or None when some need a cell of their own (`_cell`):
-    not an int (a bool, a float, a string), past int64, or equal to a marker."""
-    if not _INTS.issuperset(map(type, values)) or NONE in values or ODD in values:
-        return None
-    try:
-        return array("q", map(_TO_ROW.get, values, values))
-    except OverflowError:
-        return None
-
-
-def _narrowed(cells: array) -> array | None:
-    """int64 cells as int32 ones (markers and all), or None when a value does not fit."""
-    try:
-        out = array("i", map(_NARROW.get, cells, cells))
-    except OverflowError:
-        return None
-    if out.count(NONE32) != cells.count(NONE) or out.count(ODD32) != cells.count(ODD):
-        return None  # a value that is an int32 marker
-    return out
-
-
-def _widened(col: array) -> array:
-    return array("q", map(_WIDEN.get, col, col)) if col.typecode == "i" else col
-
-
-def _cell(v: Any) -> int:
-    """An int column's cell for ``v``: NONE for None, ODD for what must be kept apart (not an int, past
-    int64, or equal to a marker), else ``v``."""
-    if v is None:
-        return NONE
-    return v if type(v) is int and ODD < v < 2**63 else ODD
-
 
 class PackedList:
     """The records of one dataclass in log order: ``ints`` (int or None) in int64 columns, ``sparse``
@@ -146,7 +97,7 @@ class PackedList:
         """One field of every record, in order, without making the records."""
         if name in self.ints:
             col = self.ints[name]
-            out = list(map(_FROM[col.typecode].get, col, col))
+            out = list(map(FROM_CELL[col.typecode].get, col, col))
             for (n, k), v in self.odd.items():
                 if n == name:
                     out[k] = v
@@ -167,7 +118,7 @@ class PackedList:
             hi = min(lo + step, packed)
             if name in self.ints:
                 c = self.ints[name][lo:hi]
-                out = list(map(_FROM[c.typecode].get, c, c))
+                out = list(map(FROM_CELL[c.typecode].get, c, c))
                 for (n, k), v in self.odd.items():
                     if n == name and lo <= k < hi:
                         out[k - lo] = v
@@ -253,24 +204,24 @@ class PackedList:
         """Append int64 ``cells`` to column ``name`` (int32 while they fit)."""
         col = self.ints[name]
         if col.typecode == "i":
-            narrow = _narrowed(cells)
+            narrow = narrowed(cells)
             if narrow is not None:
                 col.extend(narrow)
                 return
-            col = self.ints[name] = _widened(col)
+            col = self.ints[name] = widened(col)
         col.extend(cells)
 
     def _set_int(self, name: str, k: int, v: Any) -> None:
-        cell = _cell(v)
+        cell = cell_of(v)
         col = self.ints[name]
         if col.typecode == "q":
             col[k] = cell
         elif cell == NONE or cell == ODD:
-            col[k] = _NARROW[cell]
+            col[k] = NARROW[cell]
         elif ODD32 < cell < 2**31:
             col[k] = cell
         else:
-            col = self.ints[name] = _widened(col)
+            col = self.ints[name] = widened(col)
             col[k] = cell
         if cell == ODD:
             self.odd[(name, k)] = v
@@ -309,7 +260,7 @@ class PackedList:
             raise ValueError("not the columns of this record")
         ints, out.odd = int_columns_back(cols, odd, out.ints, n)
         for name, col in ints.items():  # (int32 where they fit, as the pass packs them)
-            narrow = _narrowed(col)
+            narrow = narrowed(col)
             out.ints[name] = col if narrow is None else narrow
         for name, col in objs.items():
             values = uncoded(col, n)
@@ -341,7 +292,7 @@ class PackedList:
         for name in self.names:
             if name in self.ints:
                 c = self.ints[name][lo:hi]
-                cols.append(map(_FROM[c.typecode].get, c, c))
+                cols.append(map(FROM_CELL[c.typecode].get, c, c))
             elif name in self.objs:  # islice walks from 0: a row further on takes a slice
                 col = self.objs[name]
                 cols.append(islice(col, hi) if lo == 0 and type(col) is list else col[lo:hi])
@@ -364,93 +315,6 @@ class PackedList:
             for name, v in odd.get(k, ()):
                 setattr(row, name, v)
             yield row
-
-
-# -- the index cache's form of columns (PackedList.plain; turnparts.py's turns) -------------------------
-def int_columns(columns: dict[str, list]) -> tuple[dict[str, array], list]:
-    """Int (or None) columns as int64 arrays, and [name, position, value] of each value one cannot hold."""
-    ints, odd = {}, []
-    for name, values in columns.items():
-        col = int_cells(values)
-        if col is None:  # an odd value (a crafted log's): this column cell by cell
-            col = array("q")
-            for k, v in enumerate(values):
-                cell = _cell(v)
-                if cell == ODD:
-                    odd.append([name, k, v])
-                col.append(cell)
-        ints[name] = col
-    return ints, odd
-
-
-def int_columns_back(cols: Any, odd: Any, names: Iterable[str], n: int) -> tuple[dict[str, array], dict]:
-    """`int_columns`' value back, checked to be ``n`` rows of columns ``names``: the arrays, and the odd
-    values by (name, position). ValueError if it is not one (a cache entry is checked, not trusted)."""
-    names = tuple(names)
-    if not (type(cols) is dict and set(cols) == set(names) and type(odd) is list):
-        raise ValueError("not the columns of this record")
-    cols = {name: cols[name] for name in names}  # (in the record's order)
-    for name, col in cols.items():
-        if type(col) is not array or col.typecode != "q" or len(col) != n:
-            raise ValueError(f"a bad column {name}")
-    out = {}
-    for item in odd:
-        if not (type(item) is list and len(item) == 3 and item[0] in cols and type(item[1]) is int
-                and 0 <= item[1] < n and cols[item[0]][item[1]] == ODD):
-            raise ValueError("a bad odd value")
-        out[(item[0], item[1])] = item[2]
-    return cols, out
-
-
-def int_values(col: array, name: str, odd: dict) -> list:
-    """An int column's values (None for its NONE), its odd values in place."""
-    out = list(map(_FROM[col.typecode].get, col, col))
-    for (n, k), v in odd.items():
-        if n == name:
-            out[k] = v
-    return out
-
-
-TEXT_TYPES = frozenset({str, type(None)})  # a text column's (None counts as a value)
-
-
-def coded(values: list) -> list | tuple:
-    """A column that repeats a few strings (a status, a tool name; None counts as one) as ("coded", its
-    distinct values, an array of each row's): in the entry a byte a row, not a str; any other as it is."""
-    if not TEXT_TYPES.issuperset(map(type, values)):
-        return values
-    table = list(dict.fromkeys(values))
-    if len(table) * 2 > len(values):  # (call ids: each its own)
-        return values
-    at = {v: k for k, v in enumerate(table)}
-    return ("coded", table, array("B" if len(table) <= 256 else "I", map(at.__getitem__, values)))
-
-
-def uncoded(plain: Any, n: int) -> list:
-    """`coded`'s column back (``n`` rows), checked: a list as it is; a coded one with one str object a
-    distinct value (interned), as the pass shares them, not one a row as JSON would make them."""
-    if type(plain) is list and len(plain) == n:
-        return plain
-    if not (type(plain) is tuple and len(plain) == 3 and plain[0] == "coded" and type(plain[1]) is list
-            and TEXT_TYPES.issuperset(map(type, plain[1]))
-            and type(plain[2]) is array and plain[2].typecode in ("B", "I")
-            and len(plain[2]) == n and (not n or max(plain[2]) < len(plain[1]))):
-        raise ValueError("a bad column")
-    table = list(map(shared_name, plain[1]))
-    return list(map(table.__getitem__, plain[2]))
-
-
-def int_array(values: Iterable) -> array | list:
-    """Int values as an int64 array, made a slice at a time; a list of them all where one is not an int
-    (a None, a crafted log's value)."""
-    out, rest = array("q"), iter(values)
-    while block := list(islice(rest, 8192)):
-        cells = int_cells(block)
-        if cells is None or NONE in cells:
-            return [*out, *block, *rest]
-        out.extend(cells)
-    return out
-
 
 def column_values(items: Any, name: str) -> Iterator:
     """One field of every record of ``items`` (a PackedList, a slice of rows at a time; or any sequence

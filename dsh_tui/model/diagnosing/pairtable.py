@@ -16,7 +16,8 @@ from collections.abc import Iterator, Sequence
 from itertools import compress, repeat
 from typing import Any
 
-from .packed import PACK_AT, TEXT_TYPES, PackedList, pack_due
+from .cells import TEXT_TYPES
+from .packed import PACK_AT, PackedList, pack_due
 
 PAIR_INTS = ("ask", "open", "close", "turn", "step", "seq_ask", "seq_open", "seq_close", "seq_order", "earlier_call")
 PAIR_SPARSE = ("cleared", "repaired")  # (None / False for most pairs; never an other falsy value)

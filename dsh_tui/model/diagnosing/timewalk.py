@@ -16,7 +16,8 @@ from typing import Any
 
 from ..reading.facts import CHUNKS, TIME_KEY
 from .calltable import CallTable
-from .packed import PACK_AT, TEXT_TYPES, PackedList, column_values, columns, pack_due
+from .cells import TEXT_TYPES
+from .packed import PACK_AT, PackedList, column_values, columns, pack_due
 from .pairtable import PairTable
 from .timing import CommandTiming, ModelCall, Timing, ToolTiming, TurnTiming, note
 from .turnparts import NO_POSITIONS, NO_SPLIT

@@ -24,7 +24,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from .interning import shared_name
-from .packed import PackedList, column_values, columns, int_array, int_cells
+from .cells import int_array, int_cells
+from .packed import PackedList, column_values, columns
 from .timerows import Row, call_row, command_row, display_name, tool_row
 from .turnlist import TurnList, TurnTiming, turn_list
 from .turnparts import commands_from_plain

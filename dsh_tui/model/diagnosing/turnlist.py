@@ -16,7 +16,8 @@ from operator import attrgetter
 from typing import Any
 
 from .interning import shared_name
-from .packed import NONE, PackedList, column_values
+from .cells import NONE
+from .packed import PackedList, column_values
 from .turnparts import NO_POSITIONS, NO_SPLIT, SPLIT_KEYS, Split
 
 

@@ -19,7 +19,7 @@ from ..diagnosing.calltable import CallTable
 from ..diagnosing.diagnosis import Diagnosis, diagnose
 from ..diagnosing.diagnosis import advance as advance_diagnosis, begin as begin_diagnosis
 from ..diagnosing.interning import shared_name
-from ..diagnosing.packed import coded, int_columns, int_columns_back, int_values, uncoded
+from ..diagnosing.cells import coded, int_columns, int_columns_back, int_values, uncoded
 from ..diagnosing.pairing import pairing_from_plain, pairing_plain
 from .exportzip import load_zip_session, looks_like_zip
 from .header import Header

@@ -1,0 +1,151 @@
+"""An int column's cells and a column's form in the index cache (packed.py's lists, the turn ends).
+
+An int column holds int64 cells (int32 while its values fit), with a marker for None and one for a
+value kept apart (not an int, or past int64: a crafted log's). In the cache, columns are int64 arrays
+(binary parts of the entry) and a column of a few repeated strings is `coded`.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterable
+from itertools import islice
+from typing import Any
+
+from .interning import shared_name
+
+NONE = -(2**63)  # an int column's None
+ODD = NONE + 1  # an int column's value that is not a 64-bit int (kept in ``odd``)
+TO_ROW = {None: NONE}  # value -> cell, by dict.get(v, v): None to NONE, every int to itself
+FROM_ROW = {NONE: None}
+# A column is int32 while its values fit (half the memory: most are indexes, counts and durations), with
+# markers of its own, and int64 from the first value that does not (a time in ms since 1970).
+NONE32 = -(2**31)
+ODD32 = NONE32 + 1
+NARROW = {NONE: NONE32, ODD: ODD32}
+WIDEN = {NONE32: NONE, ODD32: ODD}
+FROM_ROW32 = {NONE32: None}
+FROM_CELL = {"q": FROM_ROW, "i": FROM_ROW32}
+
+
+_INTS = frozenset({int, type(None)})  # the types a column takes by C loops (not bool: True is not 1 here)
+
+
+def int_cells(values: list) -> array | None:
+    """``values`` as an int column by C loops, or None when some need a cell of their own (`cell_of`):
+    not an int (a bool, a float, a string), past int64, or equal to a marker."""
+    if not _INTS.issuperset(map(type, values)) or NONE in values or ODD in values:
+        return None
+    try:
+        return array("q", map(TO_ROW.get, values, values))
+    except OverflowError:
+        return None
+
+
+def narrowed(cells: array) -> array | None:
+    """int64 cells as int32 ones (markers and all), or None when a value does not fit."""
+    try:
+        out = array("i", map(NARROW.get, cells, cells))
+    except OverflowError:
+        return None
+    if out.count(NONE32) != cells.count(NONE) or out.count(ODD32) != cells.count(ODD):
+        return None  # a value that is an int32 marker
+    return out
+
+
+def widened(col: array) -> array:
+    return array("q", map(WIDEN.get, col, col)) if col.typecode == "i" else col
+
+
+def cell_of(v: Any) -> int:
+    """An int column's cell for ``v``: NONE for None, ODD for what must be kept apart (not an int, past
+    int64, or equal to a marker), else ``v``."""
+    if v is None:
+        return NONE
+    return v if type(v) is int and ODD < v < 2**63 else ODD
+
+
+# -- the index cache's form of columns (PackedList.plain, open.py's turn ends) -----------------------------
+def int_columns(columns: dict[str, list]) -> tuple[dict[str, array], list]:
+    """Int (or None) columns as int64 arrays, and [name, position, value] of each value one cannot hold."""
+    ints, odd = {}, []
+    for name, values in columns.items():
+        col = int_cells(values)
+        if col is None:  # an odd value (a crafted log's): this column cell by cell
+            col = array("q")
+            for k, v in enumerate(values):
+                cell = cell_of(v)
+                if cell == ODD:
+                    odd.append([name, k, v])
+                col.append(cell)
+        ints[name] = col
+    return ints, odd
+
+
+def int_columns_back(cols: Any, odd: Any, names: Iterable[str], n: int) -> tuple[dict[str, array], dict]:
+    """`int_columns`' value back, checked to be ``n`` rows of columns ``names``: the arrays, and the odd
+    values by (name, position). ValueError if it is not one (a cache entry is checked, not trusted)."""
+    names = tuple(names)
+    if not (type(cols) is dict and set(cols) == set(names) and type(odd) is list):
+        raise ValueError("not the columns of this record")
+    cols = {name: cols[name] for name in names}  # (in the record's order)
+    for name, col in cols.items():
+        if type(col) is not array or col.typecode != "q" or len(col) != n:
+            raise ValueError(f"a bad column {name}")
+    out = {}
+    for item in odd:
+        if not (type(item) is list and len(item) == 3 and item[0] in cols and type(item[1]) is int
+                and 0 <= item[1] < n and cols[item[0]][item[1]] == ODD):
+            raise ValueError("a bad odd value")
+        out[(item[0], item[1])] = item[2]
+    return cols, out
+
+
+def int_values(col: array, name: str, odd: dict) -> list:
+    """An int column's values (None for its NONE), its odd values in place."""
+    out = list(map(FROM_CELL[col.typecode].get, col, col))
+    for (n, k), v in odd.items():
+        if n == name:
+            out[k] = v
+    return out
+
+
+TEXT_TYPES = frozenset({str, type(None)})  # a text column's (None counts as a value)
+
+
+def coded(values: list) -> list | tuple:
+    """A column that repeats a few strings (a status, a tool name; None counts as one) as ("coded", its
+    distinct values, an array of each row's): in the entry a byte a row, not a str; any other as it is."""
+    if not TEXT_TYPES.issuperset(map(type, values)):
+        return values
+    table = list(dict.fromkeys(values))
+    if len(table) * 2 > len(values):  # (call ids: each its own)
+        return values
+    at = {v: k for k, v in enumerate(table)}
+    return ("coded", table, array("B" if len(table) <= 256 else "I", map(at.__getitem__, values)))
+
+
+def uncoded(plain: Any, n: int) -> list:
+    """`coded`'s column back (``n`` rows), checked: a list as it is; a coded one with one str object a
+    distinct value (interned), as the pass shares them, not one a row as JSON would make them."""
+    if type(plain) is list and len(plain) == n:
+        return plain
+    if not (type(plain) is tuple and len(plain) == 3 and plain[0] == "coded" and type(plain[1]) is list
+            and TEXT_TYPES.issuperset(map(type, plain[1]))
+            and type(plain[2]) is array and plain[2].typecode in ("B", "I")
+            and len(plain[2]) == n and (not n or max(plain[2]) < len(plain[1]))):
+        raise ValueError("a bad column")
+    table = list(map(shared_name, plain[1]))
+    return list(map(table.__getitem__, plain[2]))
+
+
+def int_array(values: Iterable) -> array | list:
+    """Int values as an int64 array, made a slice at a time; a list of them all where one is not an int
+    (a None, a crafted log's value)."""
+    out, rest = array("q"), iter(values)
+    while block := list(islice(rest, 8192)):
+        cells = int_cells(block)
+        if cells is None or NONE in cells:
+            return [*out, *block, *rest]
+        out.extend(cells)
+    return out
