@@ -113,6 +113,10 @@ class PackedList:
 
     def iter_column(self, name: str, step: int = 4096) -> Iterator:
         """`column`'s values a slice of rows at a time: a big list's never all made at once."""
+        pending = map(self._field(name), list(self.pending))
+        return chain(self._packed_values(name, step), pending) if self.packed else pending  # (C loops alone)
+
+    def _packed_values(self, name: str, step: int) -> Iterator:
         packed = self.packed
         for lo in range(0, packed, step):
             hi = min(lo + step, packed)
@@ -130,7 +134,6 @@ class PackedList:
                 if lo <= k < hi:
                     out[k - lo] = self._field(name)(x)
             yield from out
-        yield from map(self._field(name), list(self.pending))
 
     def count_none(self, name: str) -> int:
         """How many records have None in int field ``name`` (without making the records)."""

@@ -14,6 +14,7 @@ from array import array
 from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from itertools import compress, repeat
+from operator import attrgetter
 from typing import Any
 
 from .cells import TEXT_TYPES
@@ -82,7 +83,10 @@ class PairTable:
 
     def where(self, name: str, test) -> Iterator:
         """The pairs whose field ``name`` passes ``test``, in order; only those are made."""
-        return map(self.list.__getitem__, compress(range(len(self.list)), map(test, self.list.iter_column(name))))
+        items = self.list
+        if not items.packed:  # (the objects themselves, by C loops: a common log's)
+            return compress(items.pending, map(test, map(attrgetter(name), items.pending)))
+        return map(items.__getitem__, compress(range(len(items)), map(test, items.iter_column(name))))
 
     # -- pairing.py's ----------------------------------------------------------------------------
     def add(self, pair: Any) -> Any:
@@ -94,7 +98,10 @@ class PairTable:
     def live(self, key: Any) -> Any:
         """The pair of ``key`` to change (None if there is none): its own object until `tidy`."""
         k = self.rows.get(key)
-        return None if k is None else self.list.revive(k)
+        if k is None:
+            return None
+        items = self.list
+        return items.pending[k - items.packed] if k >= items.packed else items.revive(k)
 
     def tidy(self, busy: set[int] | frozenset = frozenset(), *, done: bool = False) -> None:
         """Write back the pairs being changed but those in ``busy`` (by id), and pack the ones waiting
