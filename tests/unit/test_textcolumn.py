@@ -12,16 +12,23 @@ _VALUES = st.one_of(st.text(), st.text(alphabet=st.characters(codec="ascii")), s
                     st.just("\ud800x"), st.just(""))
 
 
-@given(st.lists(st.lists(_VALUES, max_size=20), max_size=6), st.data())
-def test_values_come_back_as_they_went_in(batches, data) -> None:
-    col, want = TextColumn(), []
+def _filled(col, batches: list, data, values) -> list:
+    """``col`` extended by ``batches``, one value then set again: the list it must read as."""
+    want: list = []
     for batch in batches:
         col.extend(batch)
         want.extend(batch)
     if want:
         k = data.draw(st.integers(0, len(want) - 1))
-        col[k] = want[k] = data.draw(_VALUES)
+        col[k] = want[k] = data.draw(values)
     assert len(col) == len(want) and list(col) == want and col == want
+    return want
+
+
+@given(st.lists(st.lists(_VALUES, max_size=20), max_size=6), st.data())
+def test_values_come_back_as_they_went_in(batches, data) -> None:
+    col = TextColumn()
+    want = _filled(col, batches, data, _VALUES)
     assert [col[k] for k in range(len(want))] == want and [col[k] for k in range(-len(want), 0)] == want
     lo = data.draw(st.integers(0, len(want)))
     hi = data.draw(st.integers(0, len(want)))
@@ -44,14 +51,8 @@ _FEW = st.one_of(st.sampled_from(["a", "b", "ok", "error", ""]), st.none(), st.j
 
 @given(st.lists(st.lists(_FEW, max_size=30), max_size=5), st.data())
 def test_a_coded_column_gives_back_each_value_and_its_type(batches, data) -> None:
-    col, want = CodedColumn(), []
-    for batch in batches:
-        col.extend(batch)
-        want.extend(batch)
-    if want:
-        k = data.draw(st.integers(0, len(want) - 1))
-        col[k] = want[k] = data.draw(_FEW)
-    assert len(col) == len(want) and list(col) == want and col == want
+    col = CodedColumn()
+    want = _filled(col, batches, data, _FEW)
     assert [(type(x), repr(x)) for x in col] == [(type(x), repr(x)) for x in want]  # (True is not 1, -0.0 not 0.0)
     assert [col[k] for k in range(len(want))] == want and col[1:4] == want[1:4]
 
