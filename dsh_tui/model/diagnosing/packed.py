@@ -262,12 +262,15 @@ class PackedList:
                 and set(kept) == set(out.sparse)):
             raise ValueError("not the columns of this record")
         ints, out.odd = int_columns_back(cols, odd, out.ints, n)
-        for name, col in ints.items():  # (int32 where they fit, as the pass packs them)
-            narrow = narrowed(col)
+        # Compact as the pass packs them (int32 where they fit, texts and few strings) only for a list the
+        # pass would have packed: a common log's ~13k rows saved little for ~35 ms of its re-open.
+        small = n < PACK_AT
+        for name, col in ints.items():
+            narrow = None if small else narrowed(col)
             out.ints[name] = col if narrow is None else narrow
         for name, col in objs.items():
             values = uncoded(col, n)
-            out.objs[name] = TextColumn(values) if name in out.texts else CodedColumn(values)
+            out.objs[name] = values if small else TextColumn(values) if name in out.texts else CodedColumn(values)
         for name, values in kept.items():
             if type(values) is not dict or not all(type(k) is int and 0 <= k < n for k in values):
                 raise ValueError(f"a bad column {name}")
