@@ -1,8 +1,11 @@
-"""A column of text (packed.py's, for a field that is a str in most records): UTF-8 in one buffer.
+"""Two of packed.py's column kinds, each read as the list it stands for.
 
-A str object costs ~50 bytes besides its text and the list's pointer to it; a row here costs its bytes
-and a 4-byte end. Values are made anew as they are read. A value that is not a str (None, a crafted
-log's number), or one set after its row was written (`__setitem__`), is kept apart by row.
+`TextColumn`, for a field that is a str in most records: UTF-8 in one buffer. A str object costs ~50
+bytes besides its text and the list's pointer to it; a row here costs its bytes and a 4-byte end.
+Values are made anew as they are read. A value that is not a str (None, a crafted log's number), or
+one set after its row was written (`__setitem__`), is kept apart by row.
+
+`CodedColumn`, for a field that repeats a few strings: a byte a row into its distinct values.
 """
 
 from __future__ import annotations
