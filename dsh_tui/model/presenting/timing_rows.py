@@ -109,8 +109,9 @@ class RowView(Sequence):
 
 class SortOrders:
     """A table's orders by each column, either way, each made once and kept: a re-sort is a lookup
-    (sorting ~22k rows took ~60 ms of a key). `make_all` makes them all ahead, from one making of every
-    row (the timing worker); otherwise a column's two orders are made on its first sort."""
+    (sorting ~22k rows took ~60 ms of a key). `make_all` makes each column's descending order ahead,
+    from one making of every row (the timing worker), and where its ties are; the ascending order is
+    made from those on first use (`_flipped`, no row made). Otherwise a column's are made on its first sort."""
 
     def __init__(self, rows: RowView) -> None:
         self.rows = rows  # the default order
@@ -152,7 +153,8 @@ class SortOrders:
         return self.rows if got is self.rows.order else RowView(self.table, got)
 
     def make_all(self) -> SortOrders:
-        todo = [c for c in SORTABLE if (c, True) not in self._orders]
+        # (the default order is made apart: its column still needs its ties, or its other order)
+        todo = [c for c in SORTABLE if (c, False) not in self._orders and c not in self._ties]
         if todo:
             self._make(todo, self.table.columns(todo + ["index"]))
         return self
