@@ -20,8 +20,8 @@ from itertools import chain, compress, islice, repeat
 from operator import attrgetter
 from typing import Any
 
-from .cells import (FROM_CELL, NARROW, NONE, NONE32, ODD, ODD32, cell_of, int_cells, int_columns, int_columns_back,
-                    narrowed, uncoded, widened, coded)
+from .cells import (FROM_CELL, NARROW, NONE, NONE32, ODD, ODD32, cell_of, coded, int_cells, int_columns,
+                    int_columns_back, narrowed, uncoded, widened)
 from .textcolumn import CodedColumn, TextColumn
 
 # Records are packed once this many wait: a log that has fewer keeps them as objects (~10 MB at most),
@@ -36,6 +36,7 @@ PACK_NEXT = 1024
 def pack_due(items: PackedList, at: int = PACK_AT) -> bool:
     """Whether more than a batch of ``items`` waits (``at`` before the first pack, then PACK_NEXT)."""
     return len(items.pending) > (min(at, PACK_NEXT) if items.packed else at)
+
 
 class PackedList:
     """The records of one dataclass in log order: ``ints`` (int or None) in int64 columns, ``sparse``
@@ -95,45 +96,33 @@ class PackedList:
 
     def column(self, name: str) -> list:
         """One field of every record, in order, without making the records."""
-        if name in self.ints:
-            col = self.ints[name]
-            out = list(map(FROM_CELL[col.typecode].get, col, col))
-            for (n, k), v in self.odd.items():
-                if n == name:
-                    out[k] = v
-        elif name in self.objs:
-            out = self.objs[name][:]
-        else:
-            out = [self._defaults[name]] * self.packed
-            for k, v in self.sparse[name].items():
-                out[k] = v
-        for k, x in self.live.items():
-            out[k] = self._field(name)(x)
-        return out + list(map(self._field(name), self.pending))
+        return self._packed_slice(name, 0, self.packed) + list(map(self._field(name), self.pending))
 
     def iter_column(self, name: str, step: int = 4096) -> Iterator:
         """`column`'s values a slice of rows at a time: a big list's never all made at once."""
         pending = map(self._field(name), list(self.pending))
-        return chain(self._packed_values(name, step), pending) if self.packed else pending  # (C loops alone)
-
-    def _packed_values(self, name: str, step: int) -> Iterator:
+        if not self.packed:
+            return pending  # (C loops alone)
         packed = self.packed
-        for lo in range(0, packed, step):
-            hi = min(lo + step, packed)
-            if name in self.ints:
-                c = self.ints[name][lo:hi]
-                out = list(map(FROM_CELL[c.typecode].get, c, c))
-                for (n, k), v in self.odd.items():
-                    if n == name and lo <= k < hi:
-                        out[k - lo] = v
-            elif name in self.objs:
-                out = self.objs[name][lo:hi]
-            else:
-                out = list(map(self.sparse[name].get, range(lo, hi), repeat(self._defaults[name])))
-            for k, x in self.live.items():
-                if lo <= k < hi:
-                    out[k - lo] = self._field(name)(x)
-            yield from out
+        rows = (self._packed_slice(name, lo, min(lo + step, packed)) for lo in range(0, packed, step))
+        return chain(chain.from_iterable(rows), pending)
+
+    def _packed_slice(self, name: str, lo: int, hi: int) -> list:
+        """Field ``name`` of packed rows lo..hi-1 (its odd values and live records' in place)."""
+        if name in self.ints:
+            c = self.ints[name][lo:hi]
+            out = list(map(FROM_CELL[c.typecode].get, c, c))
+            for (n, k), v in self.odd.items():
+                if n == name and lo <= k < hi:
+                    out[k - lo] = v
+        elif name in self.objs:
+            out = self.objs[name][lo:hi]
+        else:
+            out = list(map(self.sparse[name].get, range(lo, hi), repeat(self._defaults[name])))
+        for k, x in self.live.items():
+            if lo <= k < hi:
+                out[k - lo] = self._field(name)(x)
+        return out
 
     def count_none(self, name: str) -> int:
         """How many records have None in int field ``name`` (without making the records)."""
@@ -169,8 +158,7 @@ class PackedList:
         if live:
             for k, item in enumerate(batch, base):
                 if id(item) in live:
-                    self.live[k] = item
-                    self._live_at[id(item)] = k
+                    self.keep_live(k, item)
         self.packed += len(batch)
         del self.pending[:len(batch)]
 
@@ -181,9 +169,17 @@ class PackedList:
             return self.pending[k - self.packed]
         got = self.live.get(k)
         if got is None:
-            got = self.live[k] = next(self._rows(k, k + 1))
-            self._live_at[id(got)] = k
+            got = self.keep_live(k, next(self._rows(k, k + 1)))
         return got
+
+    def keep_live(self, k: int, item: Any) -> Any:
+        """``item`` as packed record ``k``'s object (it wins over the row) until it is `settle`d."""
+        old = self.live.get(k)
+        if old is not None:
+            del self._live_at[id(old)]
+        self.live[k] = item
+        self._live_at[id(item)] = k
+        return item
 
     def settle(self, item: Any) -> None:
         """A live record is done: its row takes its final values (a pending one is packed later)."""
@@ -321,6 +317,7 @@ class PackedList:
             for name, v in odd.get(k, ()):
                 setattr(row, name, v)
             yield row
+
 
 def column_values(items: Any, name: str) -> Iterator:
     """One field of every record of ``items`` (a PackedList, a slice of rows at a time; or any sequence

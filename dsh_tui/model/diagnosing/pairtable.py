@@ -150,11 +150,7 @@ class PairTable:
             items.pending[k - items.packed] = pair
         else:
             pair.key = items.objs["key"][k]  # (the dict's own str)
-            old = items.live.get(k)
-            if old is not None:
-                items._live_at.pop(id(old), None)
-            items.live[k] = pair
-            items._live_at[id(pair)] = k
+            items.keep_live(k, pair)
         return True
 
 

@@ -139,24 +139,28 @@ class CodedColumn:
                 if len(self.table) <= 256:
                     self.codes.extend(map(at.__getitem__, values))
                     return
-            self.plain = list(map(self.table.__getitem__, self.codes))
-            self.codes, self.table, self.at = array("B"), [], {}
+            self._unpack()
         self.plain += values
 
     def __setitem__(self, k: int, value: Any) -> None:
         if self.plain is None:
             if not 0 <= k < len(self.codes):
                 raise IndexError("CodedColumn index out of range")
-            code = self.at.get(value) if type(value) in _CODED else None
-            if code is None and type(value) in _CODED and len(self.table) < 256:
-                code = self.at[value] = len(self.table)
-                self.table.append(value)
-            if code is not None:
-                self.codes[k] = code
-                return
-            self.plain = list(map(self.table.__getitem__, self.codes))
-            self.codes, self.table, self.at = array("B"), [], {}
+            if type(value) in _CODED:
+                code = self.at.get(value)
+                if code is None and len(self.table) < 256:
+                    code = self.at[value] = len(self.table)
+                    self.table.append(value)
+                if code is not None:
+                    self.codes[k] = code
+                    return
+            self._unpack()
         self.plain[k] = value
+
+    def _unpack(self) -> None:
+        """From now on a list of the values (they are not a few strings)."""
+        self.plain = list(map(self.table.__getitem__, self.codes))
+        self.codes, self.table, self.at = array("B"), [], {}
 
     def __getitem__(self, k: int | slice) -> Any:
         if self.plain is not None:
