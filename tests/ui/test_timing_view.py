@@ -4,6 +4,7 @@ sleeps (tests/parity/timing), its events' times given to the explorer's session 
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
@@ -120,6 +121,50 @@ async def test_T_again_opens_the_view_as_it_was_left_and_a_new_session_gets_its_
         await ready(app, pilot)
         fresh = await open_view(app, pilot)
         assert fresh is not view and fresh.table.sort == "duration_ms"
+
+
+async def test_a_big_tables_column_is_sorted_in_a_worker_the_last_asked_for_shown(monkeypatch):
+    """Past EAGER_ROWS a column's order is made on its first sort, in a worker (~1 s at 240k rows): the
+    head says so meanwhile, the keys typed meanwhile are not lost, and the last order asked for shows."""
+    from dsh_tui.model.diagnosing.timerows import sort_rows
+    from dsh_tui.model.presenting import timing_rows
+    monkeypatch.setattr(timing_rows, "EAGER_ROWS", 0)
+    gate, made = threading.Event(), []
+    make = timing_rows.SortOrders.make
+
+    def held(self, column):
+        assert gate.wait(10)
+        made.append(column)
+        make(self, column)
+    monkeypatch.setattr(timing_rows.SortOrders, "make", held)
+    app = make_app(TIMED)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        timing = give_times(app, TIMED)
+        await ready(app, pilot)
+        view = await open_view(app, pilot)
+        table = view.table
+        every = list(table.rows)
+        await pilot.press("r")  # the default order, reversed: made ahead both ways
+        await pilot.pause()
+        assert not table.descending and made == [] and "sorting" not in plain(view.query_one("#timing-head"))
+        await pilot.press("r", "s")
+        await pilot.pause()
+        assert table.sort == "duration_ms" and "sorting by TTFT ▼…" in plain(view.query_one("#timing-head"))
+        await pilot.press("s", "r")  # asked for while TTFT is being made: the next column, smallest first
+        await pilot.pause()
+        assert "sorting by decode ▲…" in plain(view.query_one("#timing-head"))
+        gate.set()
+        deadline = time.monotonic() + 10
+        while table.sort != "decode_ms" or "sorting" in plain(view.query_one("#timing-head")):
+            assert time.monotonic() < deadline, "the sort asked for last never showed"
+            await pilot.pause(0.02)
+        assert made == ["ttft_ms", "decode_ms"] and not table.descending  # a column at a time, none twice
+        assert list(table.rows) == sort_rows(every, "decode_ms", False) and len(timing.calls)
+        await pilot.press("S")  # TTFT, made on the way: at once
+        await pilot.pause()
+        assert table.sort == "ttft_ms" and made == ["ttft_ms", "decode_ms"]
+        assert list(table.rows) == sort_rows(every, "ttft_ms", True)
 
 
 @pytest.mark.fast_render("the screen is started ahead through Textual's private calls (compat/premount.py); "

@@ -4,7 +4,7 @@ row's turn. Enter jumps to the row's event in the explorer and closes the view; 
 
 from __future__ import annotations
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -18,6 +18,7 @@ from ...safety import one_line
 from ..widgets.timing_table import TimingTable
 from ..widgets.waterfall import Waterfall
 from textual.screen import Screen
+from textual.worker import Worker, WorkerState
 
 HEADER_STYLES = {"title": "bold $text-muted", "sorted": "bold reverse"}
 
@@ -56,6 +57,10 @@ class TimingScreen(Screen[int | None]):
     def __init__(self, timing: Timing, title: str = "") -> None:
         super().__init__()
         self.timing, self.title_text = timing, title
+        # A big table's column is sorted on first use in a worker (timing_rows.EAGER_ROWS): the order
+        # last asked for, and the column being made (one at a time: s held down asks for many).
+        self._wanted: tuple[str, bool] | None = None
+        self._making: str | None = None
 
     def compose(self) -> ComposeResult:
         table = TimingTable(SortOrders.of(self.timing), stranded=stranded_calls(self.timing), id="timing-table")
@@ -85,6 +90,9 @@ class TimingScreen(Screen[int | None]):
         order = "slowest first" if (table.sort, table.descending) == ("duration_ms", True) else \
             f"by {sort_title(table.sort)} {'▼' if table.descending else '▲'}"
         parts = [("timing", "bold"), f" · {len(table.rows):,} rows · {order} · session {session_length(t)}"]
+        if self._wanted is not None:
+            column, descending = self._wanted
+            parts.append((f" · sorting by {sort_title(column)} {'▼' if descending else '▲'}…", "$accent"))
         if t.missing:
             parts.append((f" · {one_line('; '.join(t.missing), 200)}", "$warning"))
         if self.title_text:
@@ -103,15 +111,43 @@ class TimingScreen(Screen[int | None]):
     def action_sort(self, step: int) -> None:
         table = self.table
         keys = table.sort_keys()
-        k = keys.index(table.sort) if table.sort in keys else -1
+        at = self._wanted[0] if self._wanted else table.sort  # (from the column being sorted by)
+        k = keys.index(at) if at in keys else -1
         key = keys[(k + step) % len(keys)]
-        table.sort_by(key, key not in ("kind", "name", "turn", "seq"))  # numbers: largest first; names, order: A first
-        self.show_head()
+        self.sort_by(key, key not in ("kind", "name", "turn", "seq"))  # numbers: largest first; names, order: A first
 
     def action_reverse(self) -> None:
         table = self.table
-        table.sort_by(table.sort, not table.descending)
+        column, descending = self._wanted or (table.sort, table.descending)
+        self.sort_by(column, not descending)
+
+    def sort_by(self, column: str, descending: bool) -> None:
+        """The table in this order now if it is made, else once the sort worker has made it."""
+        table = self.table
+        if table.orders.ready(column, descending):
+            self._wanted = None
+            table.sort_by(column, descending)
+        else:
+            self._wanted = (column, descending)
+            if self._making is None:
+                self._making = column
+                self._make_order(table.orders, column)
         self.show_head()
+
+    @work(thread=True, group="sort", exit_on_error=False)
+    def _make_order(self, orders: SortOrders, column: str) -> None:
+        orders.make(column)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "sort" or event.state not in (WorkerState.SUCCESS, WorkerState.ERROR):
+            return
+        self._making = None
+        if event.state == WorkerState.ERROR:
+            self._wanted = None
+            self.app.notify_worker_error(event.worker)
+            self.show_head()
+        elif self._wanted is not None:
+            self.sort_by(*self._wanted)  # the order made, or the one asked for since
 
     _dismissed = False
 

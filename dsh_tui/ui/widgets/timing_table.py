@@ -36,7 +36,7 @@ class TimingTable(VirtualList):
     def __init__(self, orders: SortOrders, *, stranded: frozenset[int] = frozenset(), id: str | None = None) -> None:
         super().__init__(id=id)
         self.stranded = stranded  # the tool calls without a result (their total reads "no result")
-        self.orders = orders  # the table's orders by column (made ahead by the timing worker)
+        self.orders = orders  # the table's orders by column (made ahead by the timing worker, or by the view's)
         self.rows = orders.rows  # slowest first; rows are made as they are drawn
         self.sort, self.descending = "duration_ms", True
         self.empty_text = "no model calls, tool calls or commands in this log"
@@ -49,10 +49,10 @@ class TimingTable(VirtualList):
         return self.rows[self.cursor] if self.rows and self.cursor < len(self.rows) else None
 
     def sort_by(self, key: str, descending: bool) -> None:
-        """Order the rows by column ``key``; the cursor stays on its row."""
+        """Order the rows by column ``key`` (an order made: `SortOrders.ready`); the cursor stays on its row."""
         keep = self.rows.key(self.cursor) if self.rows and self.cursor < len(self.rows) else None
         self.sort, self.descending = key, descending
-        self.rows = self.orders.rows_by(key, descending)  # made once per column (by the timing worker)
+        self.rows = self.orders.rows_by(key, descending)
         self.reset_rows(self.rows.position(keep) if keep is not None else 0)
 
     def sort_keys(self) -> list[str]:
