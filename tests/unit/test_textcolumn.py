@@ -1,12 +1,14 @@
 """A column of text in one buffer (model/diagnosing/textcolumn.py): what goes in comes back, ASCII or
-not, a lone surrogate, a value that is not a str, one set after its row was written."""
+not, a lone surrogate, a value that is not a str, one set after its row was written. The same of a
+column of a few strings, and of a sparse column's values as JSON (a tuple, a NaN, a huge int kept as
+they are)."""
 
 from __future__ import annotations
 
 import pytest
 from hypothesis import given, strategies as st
 
-from dsh_tui.model.diagnosing.textcolumn import CodedColumn, TextColumn
+from dsh_tui.model.diagnosing.textcolumn import CodedColumn, SparseColumn, TextColumn
 
 _VALUES = st.one_of(st.text(), st.text(alphabet=st.characters(codec="ascii")), st.none(), st.integers(),
                     st.just("\ud800x"), st.just(""))
@@ -62,3 +64,37 @@ def test_a_coded_column_is_a_byte_a_row_until_its_values_are_many() -> None:
     assert col.plain is None and len(col.codes) == 3000 and col.table == ["paired", "error", None]
     col.extend([f"call-{k}" for k in range(300)])  # (call ids: each its own)
     assert col.plain is not None and col[2999] is None and col[3299] == "call-299" and len(col) == 3300
+
+
+_NOTES = st.recursive(st.one_of(st.text(max_size=8), st.integers(), st.floats(), st.booleans(), st.none(),
+                                st.just(2**70), st.just("\ud800")),
+                      lambda inner: st.one_of(st.lists(inner, max_size=3), st.tuples(inner)), max_leaves=6)
+
+
+@given(st.lists(st.tuples(st.sampled_from(["next", "any", "pop"]), st.integers(0, 40), _NOTES), max_size=40),
+       st.integers(0, 45), st.integers(0, 45))
+def test_a_sparse_column_reads_as_the_dict_of_what_was_set(ops, lo, hi) -> None:
+    """Set at the next position (the pack's way), at any (a record settled late), or removed: the
+    column reads as the dict given the same, each value of its own type (a tuple stays one)."""
+    col, want, top = SparseColumn(), {}, -1
+    for op, k, v in ops:
+        if op == "pop":
+            assert repr(col.pop(k, "none")) == repr(want.pop(k, "none"))
+            continue
+        if op == "next":
+            k = top = top + 1 + k % 3
+        col[k] = want[k] = v
+    same = lambda a, b: repr(a) == repr(b)  # noqa: E731  (NaN is not equal to itself; 1 == True)
+    assert same(list(col.items()), sorted(want.items())) and len(col) == len(want)
+    assert all(same(col.get(k, "none"), want.get(k, "none")) for k in range(45))
+    assert same(col.span(lo, hi, ()), [want.get(k, ()) for k in range(lo, hi)])
+    assert col == want and col == SparseColumn(sorted(want.items()))
+
+
+def test_a_sparse_column_holds_a_note_as_its_json_and_a_value_it_cannot_as_it_is() -> None:
+    col = SparseColumn((k * 7, [f"retry at seq {k}: the wait is not known"]) for k in range(1000))
+    assert not col.other and len(col.at) == 1000 and len(col.buf) < 1000 * 45
+    col[7007] = ((1, 2),)  # a tuple: JSON would give a list back
+    col[7] = ["settled late"]  # before the last position
+    assert col.other == {7007: ((1, 2),), 7: ["settled late"]} and col.get(7) == ["settled late"]
+    assert col.get(14) == ["retry at seq 2: the wait is not known"] and col.get(14) is not col.get(14)

@@ -22,7 +22,7 @@ from typing import Any
 
 from .cells import (FROM_CELL, NARROW, NONE, NONE32, ODD, ODD32, cell_of, coded, int_cells, int_columns,
                     int_columns_back, narrowed, uncoded, widened)
-from .textcolumn import CodedColumn, TextColumn
+from .textcolumn import CodedColumn, SparseColumn, TextColumn
 
 # Records are packed once this many wait: a log that has fewer keeps them as objects (~10 MB at most),
 # so packing (a few us a record) costs nothing on a common log and bounds the memory of a big one.
@@ -40,15 +40,18 @@ def pack_due(items: PackedList, at: int = PACK_AT) -> bool:
 
 class PackedList:
     """The records of one dataclass in log order: ``ints`` (int or None) in int64 columns, ``sparse``
-    (falsy for most records: a note list, a retry list) in a dict by position, ``texts`` (a str in most
+    (falsy for most records: a note list, a retry list) by position in a textcolumn.SparseColumn (a
+    dict where ``SPARSE`` says so: a value changed in place), ``texts`` (a str in most
     records) as textcolumn.TextColumns, the rest as CodedColumns (a byte a row while they repeat a few
     strings, else a list)."""
+
+    SPARSE: type = SparseColumn
 
     def __init__(self, cls: type, ints: Iterable[str], sparse: Iterable[str] = (), texts: Iterable[str] = ()) -> None:
         self.cls = cls
         self.names = tuple(f.name for f in fields(cls))
         self.ints = {n: array("i") for n in ints}  # (int64 once a value needs it: `_extend`)
-        self.sparse: dict[str, dict[int, Any]] = {n: {} for n in sparse}
+        self.sparse: dict[str, Any] = {n: self.SPARSE() for n in sparse}
         self.texts = frozenset(texts)
         self.objs: dict[str, Any] = {n: TextColumn() if n in self.texts else CodedColumn() for n in self.names
                                      if n not in self.ints and n not in self.sparse}
@@ -118,7 +121,7 @@ class PackedList:
         elif name in self.objs:
             out = self.objs[name][lo:hi]
         else:
-            out = list(map(self.sparse[name].get, range(lo, hi), repeat(self._defaults[name])))
+            out = self._sparse(name, lo, hi)
         for k, x in self.live.items():
             if lo <= k < hi:
                 out[k - lo] = self._field(name)(x)
@@ -270,7 +273,7 @@ class PackedList:
         for name, values in kept.items():
             if type(values) is not dict or not all(type(k) is int and 0 <= k < n for k in values):
                 raise ValueError(f"a bad column {name}")
-            out.sparse[name] = values
+            out.sparse[name] = values if small or out.SPARSE is dict else SparseColumn(sorted(values.items()))
         out.packed = n
         return out
 
@@ -287,6 +290,12 @@ class PackedList:
     def _make(self, cols: list) -> Iterator:
         return map(self.cls, *cols)
 
+    def _sparse(self, name: str, lo: int, hi: int) -> list:
+        kept, default = self.sparse[name], self._defaults[name]
+        if type(kept) is SparseColumn:
+            return kept.span(lo, hi, default)
+        return list(map(kept.get, range(lo, hi), repeat(default)))
+
     def _rows(self, lo: int, hi: int) -> Iterator:
         if lo >= hi:
             return iter(())
@@ -299,7 +308,7 @@ class PackedList:
                 col = self.objs[name]
                 cols.append(islice(col, hi) if lo == 0 and type(col) is list else col[lo:hi])
             else:
-                cols.append(map(self.sparse[name].get, range(lo, hi), repeat(self._defaults[name])))
+                cols.append(self._sparse(name, lo, hi))
         rows = self._make(cols)
         if not self.odd and not self.live:
             return rows

@@ -1,4 +1,4 @@
-"""Two of packed.py's column kinds, each read as the list it stands for.
+"""Three of packed.py's column kinds, the first two read as the list they stand for, the third as a dict.
 
 `TextColumn`, for a field that is a str in most records: UTF-8 in one buffer. A str object costs ~50
 bytes besides its text and the list's pointer to it; a row here costs its bytes and a 4-byte end.
@@ -6,15 +6,21 @@ Values are made anew as they are read. A value that is not a str (None, a crafte
 one set after its row was written (`__setitem__`), is kept apart by row.
 
 `CodedColumn`, for a field that repeats a few strings: a byte a row into its distinct values.
+
+`SparseColumn`, for a field most records leave empty (a note list, a retry list): {position: value}
+with the values as JSON in one buffer, decoded as they are read.
 """
 
 from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Iterator
+from bisect import bisect_left
 from itertools import accumulate, repeat
 from operator import methodcaller, sub
 from typing import Any
+
+import orjson
 
 _DECODE = methodcaller("decode", "utf-8", "surrogatepass")  # (a lone surrogate, from JSON's "\ud800", round-trips)
 _MISSING = object()
@@ -178,3 +184,86 @@ class CodedColumn:
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
+
+
+class SparseColumn:
+    """{position: value} for the few records with a value (module docstring). A dict holds ~250 bytes
+    for a one-note list (the entry, its key, the list, the str); here its JSON, a 4-byte position and an
+    8-byte end. Values are made anew as they are read. One JSON does not give back as it was (a tuple,
+    a NaN, an int past 64 bits), or set at a position before the last (a record settled late), is kept
+    as it is, by position, in ``other`` (where ``_GONE`` marks one removed)."""
+
+    __slots__ = ("at", "ends", "buf", "other")
+
+    def __init__(self, items: Iterable[tuple[int, Any]] = ()) -> None:
+        self.at = array("i")  # the positions with a value in ``buf``, ascending
+        self.ends = array("q")  # each one's end in ``buf``
+        self.buf = bytearray()
+        self.other: dict[int, Any] = {}
+        for k, v in items:
+            self[k] = v
+
+    def __setitem__(self, k: int, value: Any) -> None:
+        at = self.at
+        if (not at or k > at[-1]) and 0 <= k < 1 << 31:  # (else kept apart: `other`)
+            try:
+                data = orjson.dumps(value)
+            except (TypeError, orjson.JSONEncodeError):
+                data = None
+            if data is not None and orjson.loads(data) == value:  # (== also tells a tuple from a list)
+                self.other.pop(k, None)
+                at.append(k)
+                self.buf += data
+                self.ends.append(len(self.buf))
+                return
+        self.other[k] = value
+
+    def pop(self, k: int, default: Any = None) -> Any:
+        got = self.get(k, _MISSING)
+        if got is _MISSING:
+            return default
+        if self._find(k) is not None:
+            self.other[k] = _GONE
+        else:
+            del self.other[k]
+        return got
+
+    def get(self, k: int, default: Any = None) -> Any:
+        got = self.other.get(k, _MISSING)
+        if got is not _MISSING:
+            return default if got is _GONE else got
+        i = self._find(k)
+        return default if i is None else orjson.loads(self.buf[self.ends[i - 1] if i else 0:self.ends[i]])
+
+    def _find(self, k: int) -> int | None:
+        i = bisect_left(self.at, k)
+        return i if i < len(self.at) and self.at[i] == k else None
+
+    def span(self, lo: int, hi: int, default: Any) -> list:
+        """The values of positions lo..hi-1, ``default`` where there is none."""
+        out = [default] * max(0, hi - lo)
+        at, ends, buf, loads = self.at, self.ends, self.buf, orjson.loads
+        for i in range(bisect_left(at, lo), bisect_left(at, hi)):
+            out[at[i] - lo] = loads(buf[ends[i - 1] if i else 0:ends[i]])
+        for k, v in self.other.items():
+            if lo <= k < hi:
+                out[k - lo] = default if v is _GONE else v
+        return out
+
+    def items(self) -> Iterator[tuple[int, Any]]:
+        """(position, value) in ascending position."""
+        keys = sorted({*self.at, *self.other})
+        return ((k, v) for k in keys if (v := self.get(k, _MISSING)) is not _MISSING)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self.items())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (SparseColumn, dict)):
+            return dict(self.items()) == dict(other.items())
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+_GONE = object()  # (a SparseColumn's value removed by pop)

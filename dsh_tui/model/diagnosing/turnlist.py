@@ -82,6 +82,8 @@ _FIELDS = {"calls_lo": _bound("calls", "start"), "calls_hi": _bound("calls", "st
 class TurnList(PackedList):
     """Turns in log order (`PackedList`, with a turn's row other than its fields: module docstring)."""
 
+    SPARSE = dict  # (a packed turn's approvals grow in place: `add_approval`)
+
     def __init__(self, cls: type | None = None, ints: Iterable[str] = (), sparse: Iterable[str] = (),
                  texts: Iterable[str] = ()) -> None:
         super().__init__(TurnTiming, TURN_INTS, TURN_SPARSE)
