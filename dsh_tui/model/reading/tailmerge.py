@@ -173,9 +173,11 @@ def read_tail(raw: RawLog, scanner: Scanner, helper: TailHelper | None, tail: tu
                 # The child stopped where asked (or, had it gone past that point, where it saw the
                 # request: the slices read here do not follow on then, and are dropped).
                 if taken is not None and taken.stop == raw.frames_end:
-                    for part in taken.finish():
+                    for k, part in enumerate(taken.finish()):
                         if part is None:
                             break
+                        if k and while_waiting is not None:  # (the facts a slice at a time, not all at the end)
+                            while_waiting(scanner)
                         produced = merge_tail(scanner, raw, part, produced, limit)
                         if part.final:
                             return produced
