@@ -4,6 +4,8 @@ one object per occurrence as JSON makes them, and arrays come back at their exac
 
 from __future__ import annotations
 
+import dataclasses
+
 import sys
 from array import array
 
@@ -13,8 +15,8 @@ from dsh_tui.gen.synthetic import write_synthetic
 from dsh_tui.model.diagnosing.findings import Finding
 from dsh_tui.model.presenting.timing_rows import SortOrders
 from dsh_tui.model.reading.cachecodec import decode, encode
-from dsh_tui.model.reading.open import (cache_payload, from_payload, open_session, turn_ends_from_plain,
-                                        turn_ends_plain)
+from dsh_tui.model.diagnosing.perturn import TurnCounts, TurnEnds
+from dsh_tui.model.reading.open import cache_payload, from_payload, open_session
 from dsh_tui.model.reading.source import max_plain_bytes
 
 
@@ -96,17 +98,23 @@ def test_the_cache_form_of_the_timing_is_columns(opened):
     assert plain[2][4]["status"][0] == "coded" and plain[1][4]["start_from"][0] == "coded"
 
 
-def test_turn_ends_go_as_columns_and_a_bad_form_is_a_miss(tmp_path):
+def test_turn_ends_and_counts_go_as_columns_and_a_bad_form_is_a_miss(tmp_path):
     path = tmp_path / "s__session.jsonl.zstd"
     write_synthetic(path, 3_000)
     log, diag = open_session(path, use_cache=False)
     payload = cache_payload(log, diag)
     assert payload["diag"].turn_ends[0] == "ends" and type(payload["diag"].turn_ends[2]["turn"]) is array
-    assert turn_ends_from_plain(turn_ends_plain([(1, "completed"), ("x", None), (2**70, 3)])) == \
-        [(1, "completed"), ("x", None), (2**70, 3)]
+    assert payload["diag"].usage.turns[0] == "counts" and type(payload["diag"].usage.turns[3]) is array
+    crafted = [(1, "completed"), ("x", None), (2**70, 3)]
+    assert TurnEnds.from_plain(TurnEnds(crafted).plain()) == crafted
     back = roundtrip(payload)
-    back["diag"].turn_ends = ("ends", 1, *back["diag"].turn_ends[2:])  # a length its columns do not have
-    assert from_payload(path, back, log.lenient, max_plain_bytes()) is None
+    assert from_payload(path, back, log.lenient, max_plain_bytes())[1].usage == diag.usage
+    for field, bad in (("turn_ends", lambda p: ("ends", 1, *p[2:])),  # a length its columns do not have
+                       ("usage", lambda u: dataclasses.replace(u, turns=("counts", 5, u.turns[2], u.turns[3][:-1])))):
+        back = roundtrip(payload)
+        setattr(back["diag"], field, bad(getattr(back["diag"], field)))
+        assert from_payload(path, back, log.lenient, max_plain_bytes()) is None, field
+    assert type(diag.usage.turns) is TurnCounts and diag.usage.turns.as_dict is None
 
 
 def test_a_tool_calls_id_is_the_pairings_own_str(opened):

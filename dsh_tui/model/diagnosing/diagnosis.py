@@ -27,6 +27,7 @@ from ..reading.gcpause import gc_paused
 from .notes import Notes, take_notes
 from .pairing import Pairing, close_pairing, feed_facts
 from .pairtable import PairOrder
+from .perturn import TurnEnds
 from ..reading.session import SessionLog
 from .timewalk import TimingWalk, share_call_ids
 from .timing import Timing
@@ -45,7 +46,7 @@ class Diagnosis:
     descriptor: dict | None
     corrupt: bool = False  # corrupt records or frames: the decode lost data mid-log
     closers: list[str] = field(default_factory=list)  # dsh's repair rows, as "seq:type code callId"
-    turn_ends: list[tuple] = field(default_factory=list)  # (turn, reason kind) of each turn/end, in log order
+    turn_ends: TurnEnds = field(default_factory=TurnEnds)  # (turn, reason kind) of each turn/end, in log order
     runs: dict = field(default_factory=dict)  # end_seed_seqs, latest_run_seq, seed_length
     # The timing in its plain form (Timing.plain): set only in what the index cache keeps (open.py's
     # cache_payload), and let go once the timing is rebuilt from it: one copy of it, not two.
@@ -150,6 +151,7 @@ def _diagnose(log: SessionLog, head: Head | None) -> Diagnosis:
     walk = head.timing if head.timing is not None and head.timing.w.usage is log.res.usage_calls \
         else TimingWalk(log.res.usage_calls)
     timing = walk.finish(facts, pairing, log.res.projected)
+    notes.turn_ends.pack()
     diag = Diagnosis(found, _verdict(found, st.open_turn_index, notes), pairing,
                      compute_usage(log, head.tally),
                      notes.preset[0] if notes.preset else log.header.get("agentPreset"),

@@ -211,26 +211,20 @@ def turn_end_finding(f) -> Finding | None:
 def retry_findings(notes: Notes, open_turn: Any, found: list[Finding]) -> None:
     """A retry is `llm/retry` (scheduled) then `llm/retry-started` (in flight); the request succeeded when
     an assistant/message for its (turn, step) follows the last of them."""
-    for (turn, step), rows in notes.retries.items():
-        retry_rows = [r for r in rows if r[0] == "llm/retry"]
-        last_t, last_index, last_seq, _ = rows[-1]
+    for (turn, step), (rows, last_t, last_index, last_seq) in notes.retries.items():
         recovered = notes.answered.get((turn, step), -1) > last_index
-        for _t, index, seq, data in retry_rows:
-            fl = data.get("failure") if isinstance(data.get("failure"), dict) else {}
+        for index, seq, n, most, code, message in rows:
             found.append(Finding("LLM_RETRY", index, seq,
-                                 f"model request retry {data.get('retry')}/{data.get('maxRetries', '∞')} after "
-                                 f"{fl.get('code')}: {str(fl.get('message'))[:RETRY_MESSAGE]}"
+                                 f"model request retry {n}/{most} after {code}: {str(message)[:RETRY_MESSAGE]}"
                                  f"{' (recovered)' if recovered else ''}",
-                                 severity="info" if recovered else "warning", turn=turn, step=step, code=fl.get("code")))
-        if recovered or not retry_rows:
+                                 severity="info" if recovered else "warning", turn=turn, step=step, code=code))
+        if recovered or not rows:
             continue
-        last_retry = retry_rows[-1][3]
-        failure = last_retry.get("failure") if isinstance(last_retry.get("failure"), dict) else {}
-        code, why = failure.get("code"), f"{failure.get('code')}: {str(failure.get('message'))[:RETRY_MESSAGE]}"
+        _index, _seq, n, _most, code, message = rows[-1]
+        why = f"{code}: {str(message)[:RETRY_MESSAGE]}"
         later_step = notes.step_starts.get(turn, -1) > last_index
         ended = notes.turn_end_kind.get(turn)
         if turn == open_turn and not later_step:
-            n = last_retry.get("retry")
             msg = (f"crashed during the retried request (retry {n} in flight after {why}); dsh closes the turn as "
                    "interrupted" if last_t == "llm/retry-started" else
                    f"crashed while waiting to retry (retry {n} scheduled after {why}); dsh closes the turn as "
@@ -239,7 +233,7 @@ def retry_findings(notes: Notes, open_turn: Any, found: list[Finding]) -> None:
                                  turn=turn, step=step, code=code))
         elif ended == "error" or later_step:
             found.append(Finding("MODEL_REQUEST_FAILED", last_index, last_seq,
-                                 f"{len(retry_rows)} retr{'y' if len(retry_rows) == 1 else 'ies'} and no answer: the "
+                                 f"{len(rows)} retr{'y' if len(rows) == 1 else 'ies'} and no answer: the "
                                  f"model request failed for good ({why})", turn=turn, step=step, code=code))
 
 

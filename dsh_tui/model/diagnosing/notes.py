@@ -11,17 +11,22 @@ from dataclasses import dataclass, field
 
 from ..reading.facts import FINISH, key_value
 from .interning import shared_name
+from .perturn import TurnEnds
 
 
 @dataclass
 class Notes:
     # Every turn/end as (turn, reason kind), in log order; the facts of those not "completed" (a finding
     # each), and the index of the last. Not every fact: a big log has tens of thousands of turns.
-    turn_ends: list = field(default_factory=list)
+    turn_ends: TurnEnds = field(default_factory=TurnEnds)
     bad_turn_ends: list = field(default_factory=list)
     last_turn_end: int | None = None
     turn_end_kind: dict = field(default_factory=dict)  # turn -> reason.kind of its (last) turn/end
-    retries: dict = field(default_factory=dict)  # (turn, step) -> llm/retry and llm/retry-started facts
+    # (turn, step) -> [its llm/retry rows, and the type, index and seq of its last llm/retry(-started)]: a
+    # row is (index, seq, retry, maxRetries, failure code, failure message), what its finding says, not
+    # the fact (a big log has tens of thousands of retries: their facts held to the end left ~10 MiB of
+    # holes in the allocator once freed)
+    retries: dict = field(default_factory=dict)
     # What tells a retry's outcome, kept only once a retry is noted (what came before cannot be after
     # it): (turn, step) -> index of its latest assistant/message; turn -> index of its latest step/start.
     answered: dict = field(default_factory=dict)
@@ -49,8 +54,8 @@ def take_notes(notes: Notes, facts) -> None:
         t, index, seq, d = f
         if t == "turn/end":
             reason = d[1]
-            kind = reason.get("kind") if isinstance(reason, dict) else None
-            notes.turn_ends.append((d[0], shared_name(kind)))
+            kind = shared_name(reason.get("kind") if isinstance(reason, dict) else None)  # (one str, not one a turn)
+            notes.turn_ends.append((d[0], kind))
             if kind != "completed":
                 notes.bad_turn_ends.append(f)
             notes.last_turn_end = index
@@ -59,7 +64,15 @@ def take_notes(notes: Notes, facts) -> None:
             if d[0] in retry_turns:
                 notes.step_starts[d[0]] = index
         elif t in ("llm/retry", "llm/retry-started"):
-            retries.setdefault((d.get("turn"), d.get("step")), []).append(f)
+            group = retries.get(key := (d.get("turn"), d.get("step")))
+            if group is None:
+                group = retries[key] = [[], t, index, seq]
+            else:
+                group[1:] = t, index, seq
+            if t == "llm/retry":
+                failure = d.get("failure") if isinstance(d.get("failure"), dict) else {}
+                group[0].append((index, seq, d.get("retry"), d.get("maxRetries", "∞"), failure.get("code"),
+                                 failure.get("message")))
             retry_turns.add(d.get("turn"))
         elif t == "assistant/message":
             if (d[0], d[1]) in retries:

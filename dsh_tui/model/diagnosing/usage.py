@@ -15,6 +15,7 @@ from operator import add, sub
 from typing import Any
 
 from .calltable import CallTable
+from .perturn import TurnCounts
 
 TOKEN_KEYS = ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "reasoningTokens")
 DSH_METER_KEYS = TOKEN_KEYS[:4]  # dsh's meter buckets (inputTokens is its "uncachedInputTokens")
@@ -24,8 +25,8 @@ DSH_METER_KEYS = TOKEN_KEYS[:4]  # dsh's meter buckets (inputTokens is its "unca
 class Usage:
     session: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TOKEN_KEYS, 0))
     inherited: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TOKEN_KEYS, 0))
-    # turn -> its TOKEN_KEYS counts, in first-seen order (a tuple, not a dict: a big log has 40k+ turns)
-    turns: dict[Any, tuple[int, ...]] = field(default_factory=dict)
+    # turn -> its TOKEN_KEYS counts (a tuple), in first-seen order: a dict, or its columns (perturn.py)
+    turns: dict[Any, tuple[int, ...]] | TurnCounts = field(default_factory=dict)
     calls: int = 0
     from_message: int = 0  # calls whose last usage is the assistant/message's (else a usage chunk's)
 
@@ -126,7 +127,7 @@ class UsageTally:
             self.turns = {turn: turns[turn] for (turn, _), s in zip(table.pos, table.cols[0]) if s >= seed}
         out = Usage(calls=self.calls, from_message=self.from_message)
         out.inherited = dict(zip(TOKEN_KEYS, self.inherited))
-        out.turns = dict(self.turns)
+        out.turns = TurnCounts(dict(self.turns), len(TOKEN_KEYS))
         out.session = _sums(self.turns.values())  # the sum of its turns
         return out
 

@@ -18,8 +18,8 @@ from . import cache
 from ..diagnosing.calltable import CallTable
 from ..diagnosing.diagnosis import Diagnosis, diagnose
 from ..diagnosing.diagnosis import advance as advance_diagnosis, begin as begin_diagnosis
-from ..diagnosing.interning import shared_name
-from ..diagnosing.cells import coded, int_columns, int_columns_back, int_values, uncoded
+from ..diagnosing.perturn import TurnCounts, TurnEnds
+from ..diagnosing.usage import TOKEN_KEYS
 from ..diagnosing.pairing import pairing_from_plain, pairing_plain
 from .exportzip import load_zip_session, looks_like_zip
 from .header import Header
@@ -151,7 +151,8 @@ def from_payload(path: Path, payload: dict, lenient: bool, limit: int) -> tuple[
     else:
         store = FileStore(path, plain_len)
     try:
-        diag.turn_ends = turn_ends_from_plain(diag.turn_ends)
+        diag.turn_ends = TurnEnds.from_plain(diag.turn_ends)
+        diag.usage.turns = TurnCounts.from_plain(diag.usage.turns, len(TOKEN_KEYS))
         pairing_from_plain(diag.pairing)
     except ValueError:
         return None
@@ -161,32 +162,13 @@ def from_payload(path: Path, payload: dict, lenient: bool, limit: int) -> tuple[
     return log, diag
 
 
-def turn_ends_plain(ends: list) -> tuple:
-    """The turn ends ((turn, reason kind) each) as the cache carries them: the turns an int64 column, the
-    kinds `coded` (48k tuples, a list and two objects each in JSON, were ~10 MiB of a 10M-event log's
-    decode)."""
-    ints, odd = int_columns({"turn": [e[0] for e in ends]})
-    return ("ends", len(ends), ints, odd, coded([e[1] for e in ends]))
-
-
-def turn_ends_from_plain(plain: Any) -> list:
-    """`turn_ends_plain`'s list back, checked (ValueError), each kind one interned str."""
-    if not (type(plain) is tuple and len(plain) == 5 and plain[0] == "ends" and type(plain[1]) is int):
-        raise ValueError("not the turn ends")
-    _tag, n, ints, odd, kinds = plain
-    cols, odd = int_columns_back(ints, odd, ("turn",), n)
-    kinds = uncoded(kinds, n)
-    if type(plain[4]) is list:  # (a coded column's are shared already)
-        kinds = list(map(shared_name, kinds))
-    return list(zip(int_values(cols["turn"], "turn", odd), kinds))
-
-
 def cache_payload(log: SessionLog, diag: Diagnosis) -> dict:
     """What the cache keeps of an opened log: its index and diagnosis, not its text or facts."""
     raw = dataclasses.replace(log.raw, plain=b"")
     res = dataclasses.replace(log.res, facts=[], usage_calls={})  # the diagnosis is cached instead
-    diag = dataclasses.replace(diag, clock=diag.timing.plain(),  # its timing, turn ends and pairs, in the cache's form
-                               turn_ends=turn_ends_plain(diag.turn_ends), pairing=pairing_plain(diag.pairing))
+    diag = dataclasses.replace(diag, clock=diag.timing.plain(),  # its timing, turn ends, pairs and usage per turn,
+                               turn_ends=diag.turn_ends.plain(), pairing=pairing_plain(diag.pairing),  # in the cache's form
+                               usage=dataclasses.replace(diag.usage, turns=diag.usage.turns.plain()))
     return {"raw": raw, "header": log.header, "res": res, "diag": diag, "plain_len": len(log.store)}
 
 
