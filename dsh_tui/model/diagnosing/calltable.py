@@ -4,6 +4,12 @@ One entry per (turn, step), in the order calls first appear, holding the last us
 it: (seq, its TOKEN_KEYS counts, whether from a usage chunk). A dict of tuples held ~370 bytes a
 call (a value tuple holding a counts tuple and their int objects); here a call is its key, a
 position and one int64 per column. Counts past int64 (a crafted log) turn the columns to lists.
+
+A key of two ints under 2**31 is held as one int (turn << 32 | step), not a tuple keeping its turn's
+int object: the table lives until the diagnosis is made, and its ~100 bytes a call, freed then, were
+holes the allocator kept (~12 MiB on a 10M-event log). A key equal to such a pair (a crafted log's
+true or 1.0) goes by the same int, its own tuple kept in ``odd`` when it came first; any other
+(a string, None, a negative or huge number) stays the tuple it is.
 """
 
 from __future__ import annotations
@@ -14,13 +20,32 @@ from operator import not_
 from typing import Any, Iterator
 
 N_COUNTS = 5  # len(usage.TOKEN_KEYS)
+_LIMIT = 1 << 31
+_LOW = (1 << 32) - 1
+_NUMBERS = frozenset({int, bool, float})
+
+
+def _coded(key: tuple) -> Any:
+    """``key`` as the table holds it (module docstring): an int, or the tuple."""
+    t, s = key
+    if type(t) is int and type(s) is int:
+        return t << 32 | s if 0 <= t < _LIMIT and 0 <= s < _LIMIT else key
+    if type(t) in _NUMBERS and type(s) in _NUMBERS:
+        try:
+            ti, si = int(t), int(s)
+        except (ValueError, OverflowError):  # NaN, an infinity
+            return key
+        if ti == t and si == s and 0 <= ti < _LIMIT and 0 <= si < _LIMIT:
+            return ti << 32 | si
+    return key
 
 
 class CallTable:
-    __slots__ = ("pos", "cols", "chunk", "watched", "replaced")
+    __slots__ = ("pos", "odd", "cols", "chunk", "watched", "replaced")
 
     def __init__(self) -> None:
-        self.pos: dict[tuple, int] = {}  # (turn, step) -> its position in the columns
+        self.pos: dict[int | tuple, int] = {}  # (turn, step), coded (`_coded`) -> its position in the columns
+        self.odd: dict[int, tuple] = {}  # a coded key -> the tuple it was first seen as, where not two ints
         self.cols: list = [array("q") for _ in range(1 + N_COUNTS)]  # seq, then the counts
         self.chunk = bytearray()  # 1: the usage is a chunk's, 0: the assistant/message's
         # A tally (usage.UsageTally) has counted the positions below ``watched``: rewriting one keeps
@@ -31,9 +56,14 @@ class CallTable:
 
     def put(self, key: tuple, seq: int, counts: tuple, from_chunk: bool) -> None:
         """The usage ``key`` last had: a rewritten call keeps its place (as a dict's key does)."""
-        p = self.pos.get(key)
+        t, s = key
+        code = t << 32 | s if type(t) is int and type(s) is int and 0 <= t < _LIMIT and 0 <= s < _LIMIT \
+            else _coded(key)  # (the usual key inline: this runs for every model call's usage)
+        p = self.pos.get(code)
         if p is None:
-            p = self.pos[key] = len(self.chunk)
+            if type(code) is int and (type(t) is not int or type(s) is not int):
+                self.odd[code] = key
+            p = self.pos[code] = len(self.chunk)
             self.chunk.append(from_chunk)
             s, c0, c1, c2, c3, c4 = self.cols
             try:  # (unrolled: a loop over the columns costs a zip and a frame a call)
@@ -71,26 +101,43 @@ class CallTable:
 
     def output(self, turn: Any, step: Any) -> int | None:
         """The output tokens of the call (turn, step); None if the log gave it no usage."""
-        p = self.pos.get((turn, step))
+        p = self.pos.get(_coded((turn, step)))
         return None if p is None else self.cols[2][p]
+
+    def key(self, code: int | tuple) -> tuple:
+        """The (turn, step) a key of ``pos`` stands for (as first seen)."""
+        if type(code) is not int:
+            return code
+        return self.odd.get(code) or (code >> 32, code & _LOW)
+
+    def keys(self, start: int = 0) -> Iterator[tuple]:
+        """Each call's (turn, step) from position ``start`` on, in order."""
+        return map(self.key, islice(self.pos, start, None))
 
     def rows(self, start: int = 0) -> Iterator[tuple]:
         """(key, seq, from a chunk, counts) of each call from position ``start`` on, made as read."""
-        return zip(islice(self.pos, start, None), self.cols[0][start:], self.chunk[start:],
+        return zip(self.keys(start), self.cols[0][start:], self.chunk[start:],
                    zip(*(col[start:] for col in self.cols[1:])))
 
     def merge(self, later: CallTable | tuple) -> None:
         """Add a later part of the log's calls (the tail helper's, or its ``pack``) as if read on: the
         later usage wins; a call keeps its place in first-seen order. The calls already here (a
         few: one a slice boundary cuts) are put one by one, the new ones appended a column at a time."""
-        keys, cols, chunk = later if isinstance(later, tuple) else (list(later.pos), later.cols, later.chunk)
+        keys, cols, chunk, odd = later if isinstance(later, tuple) else \
+            (list(later.pos), later.cols, later.chunk, later.odd)
         known = list(map(self.pos.__contains__, keys))
         if any(known):
+            key = odd.get
             for i in compress(range(len(keys)), known):
-                self.put(keys[i], cols[0][i], tuple([col[i] for col in cols[1:]]), bool(chunk[i]))
+                k = keys[i]
+                self.put(key(k) or (k >> 32, k & _LOW) if type(k) is int else k, cols[0][i],
+                         tuple([col[i] for col in cols[1:]]), bool(chunk[i]))
             new = list(map(not_, known))
             keys, chunk = list(compress(keys, new)), bytes(compress(chunk, new))
             cols = [list(compress(col, new)) for col in cols]
+        for k, first in odd.items():
+            if k not in self.pos:  # (one new here: its first-seen tuple comes along)
+                self.odd[k] = first
         n0 = len(self.chunk)
         self.pos.update(zip(keys, range(n0, n0 + len(keys))))
         self.chunk.extend(chunk)
@@ -107,7 +154,7 @@ class CallTable:
         return len(self.pos)
 
     def __getitem__(self, key: tuple) -> tuple:
-        return self.row(self.pos[key])
+        return self.row(self.pos[_coded(key)])
 
     def items(self) -> Iterator[tuple]:
         return ((key, (seq, counts, bool(c))) for key, seq, c, counts in self.rows())
@@ -123,5 +170,6 @@ class CallTable:
     __hash__ = None  # type: ignore[assignment]
 
     def pack(self) -> tuple:
-        """Plain values marshal can send (the tail helper's slices): keys, columns, chunk flags."""
-        return list(self.pos), [list(col) for col in self.cols], bytes(self.chunk)
+        """Plain values marshal can send (the tail helper's slices): coded keys, columns, chunk flags and
+        the first-seen tuples of the odd keys."""
+        return list(self.pos), [list(col) for col in self.cols], bytes(self.chunk), dict(self.odd)

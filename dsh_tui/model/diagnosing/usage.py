@@ -100,14 +100,16 @@ class UsageTally:
 
     def _recount(self, table: CallTable, replaced: list) -> None:
         done, keys, seed = set(), list(table.pos), self.seed
+        key = table.key
         for p, seq, counts, from_chunk in replaced:
             if p in done:  # the first rewrite since the last add keeps the value counted
                 continue
             done.add(p)
             now = table.row(p)
             self.crossed |= seq < seed <= now[0]
-            self._count(keys[p][0], seq, counts, from_chunk, -1)
-            self._count(keys[p][0], *now)
+            turn = key(keys[p])[0]
+            self._count(turn, seq, counts, from_chunk, -1)
+            self._count(turn, *now)
 
     def _count(self, turn: Any, seq: int, counts: tuple, from_chunk: Any, sign: int = 1) -> None:
         """Add one call's counts (with ``sign`` -1, take them back)."""
@@ -124,7 +126,7 @@ class UsageTally:
         self.add(table)
         if self.crossed:  # its turn in table order, not where its recount put it
             seed, turns = self.seed, self.turns
-            self.turns = {turn: turns[turn] for (turn, _), s in zip(table.pos, table.cols[0]) if s >= seed}
+            self.turns = {turn: turns[turn] for (turn, _), s in zip(table.keys(), table.cols[0]) if s >= seed}
         out = Usage(calls=self.calls, from_message=self.from_message)
         out.inherited = dict(zip(TOKEN_KEYS, self.inherited))
         out.turns = TurnCounts(dict(self.turns), len(TOKEN_KEYS))

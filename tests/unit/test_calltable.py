@@ -1,0 +1,53 @@
+"""The per-call usage table (model/diagnosing/calltable.py) reads as the dict of (turn, step) it
+stands for, whatever a log holds there: the usual two small ints (held as one int), a crafted true,
+1.0, -0.0, NaN, a string, None, a negative or huge number; and two parts of a log merged, through
+the pipe's form, equal one table of the whole."""
+
+from __future__ import annotations
+
+import marshal
+
+from hypothesis import given, strategies as st
+
+from dsh_tui.model.diagnosing.calltable import CallTable
+from dsh_tui.model.diagnosing.usage import merge_calls
+
+_PART = st.one_of(st.integers(0, 4), st.integers(0, 4), st.sampled_from([True, False, 1.0, -0.0, 1.5, 2**31, -1, 2**70]),
+                  st.just(float("nan")), st.sampled_from(["x", "[1]"]), st.none())
+_PUT = st.tuples(st.tuples(_PART, _PART), st.booleans())
+
+
+def _table(puts: list, seq0: int = 0) -> CallTable:
+    table = CallTable()
+    for seq, (key, chunk) in enumerate(puts, seq0):
+        table.put(key, seq, (seq, 1, 0, 0, 0), chunk)
+    return table
+
+
+def _shown(items) -> list:
+    return [repr(x) for x in items]  # (True is not 1, 1.0 not 1; a NaN's repr equals another's)
+
+
+@given(st.lists(_PUT, max_size=30), st.integers(0, 30))
+def test_the_table_reads_as_the_dict_of_its_keys_and_two_parts_merge_into_the_whole(puts, cut) -> None:
+    plain: dict = {}
+    for seq, (key, chunk) in enumerate(puts):
+        plain[key] = (seq, (seq, 1, 0, 0, 0), chunk)  # a dict keeps the key first seen, the value last put
+    whole = _table(puts)
+    assert _shown(whole.items()) == _shown(plain.items()) and len(whole) == len(plain)
+    for key, value in plain.items():
+        if key == key:  # (a NaN key is found by itself only, as in a dict)
+            assert whole[key] == value and whole.output(*key) == 1
+    head = _table(puts[:cut])
+    merge_calls(head, marshal.loads(marshal.dumps(_table(puts[cut:], cut).pack())))
+    assert _shown(head.items()) == _shown(whole.items()) or any(k != k for key, _ in puts for k in key)
+
+
+def test_a_usual_key_is_one_int_and_a_crafted_one_keeps_its_first_form() -> None:
+    table = CallTable()
+    table.put((3, 1), 0, (1, 0, 0, 0, 0), True)
+    table.put((True, 1.0), 1, (2, 0, 0, 0, 0), False)  # the same call as (1, 1), first seen so
+    table.put((1, 1), 2, (3, 0, 0, 0, 0), False)
+    table.put(("x", None), 3, (4, 0, 0, 0, 0), True)
+    assert list(table.pos) == [3 << 32 | 1, 1 << 32 | 1, ("x", None)] and table.odd == {1 << 32 | 1: (True, 1.0)}
+    assert [k for k, _ in table.items()] == [(3, 1), (True, 1.0), ("x", None)] and table[(1, 1)][0] == 2
