@@ -58,6 +58,10 @@ class Split(array):
     def values(self) -> list[int]:
         return self.tolist()
 
+    def figures(self) -> list:
+        """Its figures in SPLIT_KEYS order, None each without a wall time (as ``get`` reads them)."""
+        return self.tolist() if len(self) else [None] * len(SPLIT_KEYS)
+
     def items(self) -> list[tuple[str, int]]:
         return list(zip(self.keys(), self.tolist()))
 

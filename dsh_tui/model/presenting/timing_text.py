@@ -5,12 +5,14 @@ the markdown report's timing of the verdict's turn. Log text (tool names, call i
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from ...safety import one_line
 from ..diagnosing.timerows import Row, call_row, sort_rows, tool_row
 from ..diagnosing.timing import STALL_MS, Timing, TurnTiming
 from ..diagnosing.turnlist import turn_totals
+from ..diagnosing.turnparts import SPLIT_KEYS as PART_KEYS, Split
 
 TOP = 20  # slowest calls and stalls listed in the JSON
 TEXT_TOP = 5  # and in the text report
@@ -34,8 +36,13 @@ def _row_json(log, r: Row) -> dict[str, Any]:
 
 
 def _turn_json(t: TurnTiming) -> dict[str, Any]:
+    split = t.split
+    figures = _IN_ORDER(split.figures()) if type(split) is Split else [split.get(k) for k in SPLIT_KEYS]
     return {"turn": t.turn, "seq": t.seq, "reason": t.reason, "open": t.open, "wall_ms": t.wall_ms,
-            **{k: t.split.get(k) for k in SPLIT_KEYS}, "missing": t.missing or None}
+            **dict(zip(SPLIT_KEYS, figures)), "missing": t.missing or None}
+
+
+_IN_ORDER = itemgetter(*(PART_KEYS.index(k) for k in SPLIT_KEYS))  # a Split's figures in this module's order
 
 
 def timing_json(log, timing: Timing, many=list) -> dict[str, Any]:
