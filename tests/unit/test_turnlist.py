@@ -130,3 +130,20 @@ def test_a_hand_made_timing_of_turn_objects_still_reads() -> None:
     assert timing.turn_at(3) is turns[0] and timing.turn_of(1) is turns[0]
     assert timing_json(None, timing)["totals"]["idle_ms"] == 10
     assert isinstance(turnlist.turn_list(turns), TurnList)
+
+
+def test_the_turn_totals_and_each_turns_json_read_the_splits_as_their_dicts_would(synthetic):
+    """A common log's turns are objects: their totals are summed over one array of every split and a
+    turn's JSON takes its split's figures at once, in the JSON's own key order; a list of turns (and a
+    split that is a dict) are read key by key. All three agree."""
+    from dsh_tui.model.presenting import timing_text
+    _log, diag = synthetic
+    turns = diag.timing.turns
+    assert isinstance(turns, TurnList) and not turns.packed and any(t.split for t in turns)
+    keys = timing_text.SPLIT_KEYS
+    plain = [TurnTiming(t.turn, t.index, t.seq, t.start, t.end, t.reason, t.open, split=dict(t.split.items()),
+                        missing=t.missing) for t in turns]
+    want = ({k: sum(t.split.get(k, 0) for t in plain) for k in keys}, turnlist.turn_totals(plain, keys)[1])
+    assert turnlist.turn_totals(turns, keys) == want and turnlist.turn_totals(plain, keys) == want
+    assert [timing_text._turn_json(t) for t in turns] == [timing_text._turn_json(t) for t in plain]
+    assert list(timing_text._turn_json(turns[0])) == ["turn", "seq", "reason", "open", "wall_ms", *keys, "missing"]
