@@ -51,3 +51,24 @@ def test_a_usual_key_is_one_int_and_a_crafted_one_keeps_its_first_form() -> None
     table.put(("x", None), 3, (4, 0, 0, 0, 0), True)
     assert list(table.pos) == [3 << 32 | 1, 1 << 32 | 1, ("x", None)] and table.odd == {1 << 32 | 1: (True, 1.0)}
     assert [k for k, _ in table.items()] == [(3, 1), (True, 1.0), ("x", None)] and table[(1, 1)][0] == 2
+
+
+@given(st.lists(st.tuples(st.tuples(_PART, _PART), st.booleans(), st.sampled_from([1, 7, 2**62, 2**70])), max_size=25),
+       st.integers(0, 25), st.integers(0, 25), st.sampled_from([0, 3, 10]))
+def test_the_tally_of_a_growing_table_sums_each_turn_as_a_dict_of_its_calls_does(puts, cut, again, seed) -> None:
+    """Per-turn sums kept up as the table grows, a call rewritten after it was counted (a message
+    after its chunk), a seed, counts past int64: the plain sums of the table's calls, turn by turn."""
+    from dsh_tui.model.diagnosing.usage import UsageTally
+    table, tally = CallTable(), UsageTally(seed)
+    for seq, (key, chunk, count) in enumerate(puts):
+        if seq in (cut, again):
+            tally.add(table)
+        table.put(key, seq, (count, seq, 0, 0, 1), chunk)
+    usage = tally.usage(table)
+    turns: dict = {}
+    for (turn, _step), (seq, counts, _chunk) in table.items():
+        if seq >= seed:
+            turns[turn] = tuple(map(sum, zip(turns.get(turn, (0,) * 5), counts)))
+    assert _shown(usage.turns.items()) == _shown(turns.items())
+    assert list(usage.session.values()) == [sum(v[i] for v in turns.values()) for i in range(5)]
+    assert usage.calls == sum(1 for _k, (s, _c, _f) in table.items() if s >= seed)

@@ -122,6 +122,17 @@ class TurnCounts:
         else:
             self.as_dict, self.turns, self.counts = None, turns, cells
 
+    @classmethod
+    def of_rows(cls, turns: list, counts: array | list, width: int) -> TurnCounts:
+        """The turns and their counts, ``width`` cells a turn in ``counts`` (an int64 array, or a list
+        past int64), as usage.UsageTally sums them."""
+        cells = int_cells(turns) if type(counts) is array else None
+        if cells is None or NONE in counts:
+            return cls({t: tuple(counts[k * width:(k + 1) * width]) for k, t in enumerate(turns)}, width)
+        out = cls({}, width)
+        out.as_dict, out.turns, out.counts = None, cells, array("q", counts)
+        return out
+
     def __len__(self) -> int:
         return len(self.as_dict) if self.as_dict is not None else len(self.turns)
 
