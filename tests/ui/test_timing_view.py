@@ -35,13 +35,18 @@ async def open_view(app, pilot):
     return app.screen
 
 
+async def open_timed_view(app, pilot):
+    """The view over TIMED with its events' times given (support/timed.py): (the timing, the view)."""
+    await ready(app, pilot)
+    timing = give_times(app, TIMED)
+    await ready(app, pilot)
+    return timing, await open_view(app, pilot)
+
+
 async def test_slowest_first_sort_by_any_column_and_the_waterfall():
     app = make_app(TIMED)
     async with app.run_test(size=(80, 24)) as pilot:
-        await ready(app, pilot)
-        timing = give_times(app, TIMED)
-        await ready(app, pilot)
-        view = await open_view(app, pilot)
+        timing, view = await open_timed_view(app, pilot)
         table = view.table
         durations = [r.duration_ms for r in table.rows]
         assert durations == sorted(durations, reverse=True) and len(durations) == 5
@@ -72,10 +77,7 @@ async def test_slowest_first_sort_by_any_column_and_the_waterfall():
 async def test_enter_jumps_to_the_rows_event_and_closes():
     app = make_app(TIMED)
     async with app.run_test(size=(80, 24)) as pilot:
-        await ready(app, pilot)
-        give_times(app, TIMED)
-        await ready(app, pilot)
-        view = await open_view(app, pilot)
+        _timing, view = await open_timed_view(app, pilot)
         await pilot.press("down")  # the tool call, second slowest
         await pilot.pause()
         row = view.table.row
@@ -101,10 +103,7 @@ async def test_esc_q_and_T_close_without_moving(key):
 async def test_T_again_opens_the_view_as_it_was_left_and_a_new_session_gets_its_own():
     app = make_app(TIMED)
     async with app.run_test(size=(80, 24)) as pilot:
-        await ready(app, pilot)
-        give_times(app, TIMED)
-        await ready(app, pilot)
-        view = await open_view(app, pilot)
+        _timing, view = await open_timed_view(app, pilot)
         await pilot.press("s", "down", "escape")
         await pilot.pause()
         row = view.table.row
@@ -139,10 +138,7 @@ async def test_a_big_tables_column_is_sorted_in_a_worker_the_last_asked_for_show
     monkeypatch.setattr(timing_rows.SortOrders, "make", held)
     app = make_app(TIMED)
     async with app.run_test(size=(80, 24)) as pilot:
-        await ready(app, pilot)
-        timing = give_times(app, TIMED)
-        await ready(app, pilot)
-        view = await open_view(app, pilot)
+        timing, view = await open_timed_view(app, pilot)
         table = view.table
         every = list(table.rows)
         await pilot.press("r")  # the default order, reversed: made ahead both ways
