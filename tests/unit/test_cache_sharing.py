@@ -5,6 +5,7 @@ one object per occurrence as JSON makes them, and arrays come back at their exac
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import sys
 from array import array
@@ -18,6 +19,8 @@ from dsh_tui.model.reading.cachecodec import decode, encode
 from dsh_tui.model.diagnosing.perturn import TurnCounts, TurnEnds
 from dsh_tui.model.reading.open import cache_payload, from_payload, open_session
 from dsh_tui.model.reading.source import max_plain_bytes
+
+from ..support.logs import HEADER, ev
 
 
 def roundtrip(value):
@@ -47,13 +50,26 @@ def test_arrays_come_back_at_their_exact_size():
 
 def test_a_findings_repeated_fields_are_shared():
     turn = 10**6  # past the small ints Python shares anyway
-    found = [Finding("LLM_RETRY", i, i, f"message {i}", severity="".join(["war", "ning"]), turn=turn + 0,
-                     name="".join(["sh", "ell"]), code="".join(["E", "1"])) for i in range(3)]
+    found = [Finding("LLM_RETRY", i, i, f"message {i % 3}", severity="".join(["war", "ning"]), turn=turn + 0,
+                     name="".join(["sh", "ell"]), code="".join(["E", "1"])) for i in range(6)]
     back = roundtrip(found)
     assert back == found
     for name in ("kind", "severity", "name", "code", "advice", "run", "turn"):
         assert _distinct(getattr(f, name) for f in back) == 1, name
-    assert _distinct(f.message for f in back) == 3
+    assert _distinct(f.message for f in back) == 3  # (a big log's retries say a few things, ten thousand times)
+
+
+def test_a_retrys_findings_share_the_message_they_say_alike(tmp_path):
+    """LLM_RETRY findings of one text are one str (the 936k log repeated 11 times: 20k findings, 18 texts)."""
+    lines = [HEADER] + [ev(t, k * 3 + j, {"turn": k, "step": 1, "retry": 1, "maxRetries": 3,
+                                         "failure": {"code": "RATE_LIMITED", "message": "slow down"}}
+                           if t == "llm/retry" else {"turn": k, "step": 1})
+                        for k in range(1, 40) for j, t in enumerate(("llm/retry", "llm/retry-started", "step/start"))]
+    path = tmp_path / "session.jsonl"
+    path.write_text("\n".join(map(json.dumps, lines)) + "\n")
+    _log, diag = open_session(path, use_cache=False)
+    said = [f.message for f in diag.findings if f.kind == "LLM_RETRY"]
+    assert len(said) == 39 and len(set(said)) == _distinct(said) == 1
 
 
 def test_turn_ends_share_their_kinds(opened):

@@ -211,12 +211,13 @@ def turn_end_finding(f) -> Finding | None:
 def retry_findings(notes: Notes, open_turn: Any, found: list[Finding]) -> None:
     """A retry is `llm/retry` (scheduled) then `llm/retry-started` (in flight); the request succeeded when
     an assistant/message for its (turn, step) follows the last of them."""
+    said: dict[str, str] = {}  # a message -> its first str: a big log's retries say a few things, ten thousand times
     for (turn, step), (rows, last_t, last_index, last_seq) in notes.retries.items():
         recovered = notes.answered.get((turn, step), -1) > last_index
         for index, seq, n, most, code, message in rows:
-            found.append(Finding("LLM_RETRY", index, seq,
-                                 f"model request retry {n}/{most} after {code}: {str(message)[:RETRY_MESSAGE]}"
-                                 f"{' (recovered)' if recovered else ''}",
+            text = (f"model request retry {n}/{most} after {code}: {str(message)[:RETRY_MESSAGE]}"
+                    f"{' (recovered)' if recovered else ''}")
+            found.append(Finding("LLM_RETRY", index, seq, said.setdefault(text, text),
                                  severity="info" if recovered else "warning", turn=turn, step=step, code=code))
         if recovered or not rows:
             continue

@@ -77,9 +77,9 @@ _GETTERS = {cls: attrgetter(*names) if len(names) > 1 else (lambda o, n=names: t
 if len(_BY_NAME) != len(REGISTRY):
     raise TypeError("two registered classes share a name")
 # Fields whose values repeat from record to record (a kind, a status, a tool name, the advice of a kind,
-# a call id a pair and its findings both hold, a turn number): JSON makes an object per occurrence,
+# a call id a pair and its findings both hold, a turn number, a retry's message): JSON makes an object per occurrence,
 # where the diagnosis's pass shares one. Decoded, a str or int is the entry's first equal one.
-_SHARED_FIELDS = {Finding: ("kind", "severity", "call_id", "name", "turn", "code", "advice", "run"),
+_SHARED_FIELDS = {Finding: ("kind", "severity", "call_id", "name", "turn", "code", "advice", "run", "message"),
                   Pair: ("kind", "key", "name", "status", "code", "turn")}
 _SHARED = {cls: tuple(_FIELDS[cls].index(name) for name in names) for cls, names in _SHARED_FIELDS.items()}
 # An event's seq is its index's int object when the two are equal (a log numbered from 0): fields
