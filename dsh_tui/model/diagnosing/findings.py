@@ -18,7 +18,7 @@ rule each follows (DSH-FORMAT 6-7, dsh's repair.ts):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from operator import ne
 from typing import Any
@@ -60,7 +60,7 @@ class Finding:
     turn: Any = None
     step: Any = None
     code: str | None = None
-    related: list[int] = field(default_factory=list)  # other event indices (call <-> result, ...)
+    related: list[int] | tuple = ()  # other event indices (call <-> result, ...); () for most (a big log has 20k+)
     repaired: bool = False  # closed by dsh's own crash repair (a synthetic result on disk)
     child_session: str | None = None  # NOT_IN_TOOL_SET: the child session that called this tool
     advice: str | None = None  # what to do; ADVICE[kind] unless the evidence says otherwise
