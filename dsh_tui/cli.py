@@ -150,13 +150,13 @@ def _check(argv: list[str]) -> int:
 def _early_check_helper(args):
     """The helper that indexes a big log's tail, forked before the rest of `check` is imported and
     before the file is read here (~30 ms sooner), unless the index cache will answer."""
-    from .model.reading import cache, segments
+    from .model.reading import cache, split
     try:
         if not args.no_cache and cache.enabled() and cache.has_entry(Path(args.file)):
             return None  # a cached index is likely: no child to fork and kill
     except (OSError, ImportError):
         return None  # the decode reports what is wrong with the file
-    return segments.TailHelper.early(args.file, args.max_plain_size, segments.STEAL_HEAD_SHARE, nice=0, steal=True)
+    return split.TailHelper.early(args.file, args.max_plain_size, split.STEAL_HEAD_SHARE, nice=0, steal=True)
 
 
 def _rejected_json(log, diag) -> dict:
@@ -207,14 +207,14 @@ def ui_target(file: str | None, demo: bool, at: str | None = None) -> tuple[str,
 def start_background(path, max_plain: int | None = None) -> dict:
     """Work forked before Textual is imported (~0.25 s), so it overlaps on a second core: a
     crash's verdict from the tail (model/reading/tail.py), and, niced below it, the helper that indexes
-    the tail of a big log for the decode (model/reading/segments.py). The explorer's keyword arguments;
+    the tail of a big log for the decode (model/reading/split/). The explorer's keyword arguments;
     the benchmark starts the explorer the same way. (Forking the whole decode here as well was
     measured: no faster, the two cores were already busy, and the tail verdict came later.)"""
     from .sessions.targets import is_zip_target
     if is_zip_target(path):
         return {}
     from .memtune import before_big_decode
-    from .model.reading.segments import TailHelper
+    from .model.reading.split import TailHelper
     from .model.reading.tail import start_tail_probe
     probe = start_tail_probe(path, max_plain)  # first: the verdict waits on nothing else
     before_big_decode(path)

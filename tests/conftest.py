@@ -34,7 +34,7 @@ def synthetic(tmp_path_factory):
 @pytest.fixture
 def merges(monkeypatch):
     """The tail helper's slices merged, in order (none: the parent read the tail itself)."""
-    from dsh_tui.model.reading import tailmerge
+    from dsh_tui.model.reading.split import merge as tailmerge
     calls = []
     real = tailmerge.merge_tail
 
@@ -49,7 +49,7 @@ def merges(monkeypatch):
 def helper_for_small_logs(monkeypatch):
     """The tail helper forks for the tests' small logs too (it waits for 4 MiB files; a
     DSH_TUI_SEGMENTS=0 in the environment would turn it off)."""
-    from dsh_tui.model.reading import segments
+    from dsh_tui.model.reading.split import helper as segments
     monkeypatch.setattr(segments, "MIN_FILE_BYTES", 0)
     monkeypatch.delenv(segments.ENV, raising=False)
 

@@ -508,7 +508,7 @@ async def test_the_decode_worker_never_forks(tmp_path, monkeypatch, helper_for_s
     lock the event loop holds would stay held in the child); only the early helper, forked before
     Textual loads, reads a tail."""
     from dsh_tui.gen.synthetic import write_synthetic
-    from dsh_tui.model.reading import segments
+    from dsh_tui.model.reading import split as segments  # (the package: the decode calls split.choose_split)
 
     path = tmp_path / "big.jsonl.zstd"
     write_synthetic(path, 20_000, seed=4)

@@ -277,7 +277,7 @@ def test_search_finds_text_inside_a_packed_member(write_jsonl):
 
 def test_record_offsets_are_uint32_until_one_does_not_fit():
     from array import array
-    from dsh_tui.model.reading.scan import ScanResult, extend_offsets
+    from dsh_tui.model.reading.scanresult import ScanResult, extend_offsets
     res = ScanResult(0)
     extend_offsets(res, [0, 10, 2**32 - 1])
     extend_offsets(res, array("Q", [2**32 - 1]))

@@ -9,7 +9,8 @@ import time
 import orjson
 import pytest
 
-from dsh_tui.model.reading import segments
+from dsh_tui.model.reading import split as split_read
+from dsh_tui.model.reading.split import helper as segments
 from dsh_tui.model.diagnosing.diagnosis import diagnose
 from dsh_tui.model.presenting.report import check_json
 from dsh_tui.model.reading.session import load_session
@@ -98,7 +99,7 @@ def test_dropped_frame_at_the_split_is_a_gap_at_the_boundary(synthetic, tmp_path
     split, end = _boundary(data)
     path = tmp_path / "gap.zst"
     path.write_bytes(data[:split] + data[end:])
-    monkeypatch.setattr(segments, "choose_split", lambda _data, _share=None: split)  # the frame after the hole
+    monkeypatch.setattr(split_read, "choose_split", lambda _data, _share=None: split)  # the frame after the hole
     log = assert_split_equals_linear(path)
     assert merges and len(log.res.gaps) == 1
     assert log.res.gaps[0].index == log.res.rec_first_ev[log.record_index_at(log.raw.frame_plain[
@@ -130,7 +131,7 @@ def test_a_bad_frame_in_the_helpers_segment_is_reported_at_its_file_offset(synth
 def test_split_inside_a_frame_falls_back_to_a_linear_read(synthetic, monkeypatch):
     data = synthetic.read_bytes()
     split, end = _boundary(data)
-    monkeypatch.setattr(segments, "choose_split", lambda _data, _share=None: split + 3)
+    monkeypatch.setattr(split_read, "choose_split", lambda _data, _share=None: split + 3)
     assert assert_split_equals_linear(synthetic).whole
 
 
@@ -144,7 +145,7 @@ def test_helper_failure_falls_back(synthetic, monkeypatch, merges):
 
 def test_a_stuck_helper_is_killed_and_the_tail_read_here(synthetic, monkeypatch, merges):
     monkeypatch.setattr(segments, "_index_tail", lambda *_args: time.sleep(3600))
-    monkeypatch.setattr(segments, "MIN_PATIENCE_S", 0.3)  # tailmerge reads it from segments
+    monkeypatch.setattr(segments, "MIN_PATIENCE_S", 0.3)  # merge.py reads it from helper.py
     assert_split_equals_linear(synthetic)
     assert not merges
     with pytest.raises(ChildProcessError):

@@ -1,4 +1,4 @@
-"""The parent takes over the far part of a slow tail helper's work (tailmerge.read_tail, _take_over):
+"""The parent takes over the far part of a slow tail helper's work (split/merge.py's read_tail, _take_over):
 the index is the linear read's whichever way the stop went."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ import time
 
 import pytest
 
-from dsh_tui.model.reading import forked, segments, tailmerge
+from dsh_tui.model.reading import forked
+from dsh_tui.model.reading.split import helper as segments, merge as tailmerge
 from dsh_tui.model.reading.source import RawLog, iter_plain, open_log
 from dsh_tui.model.reading.frames import walk_frames
 

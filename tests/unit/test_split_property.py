@@ -12,7 +12,7 @@ import zstandard
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsh_tui.model.reading import segments
+from dsh_tui.model.reading.split import helper as segments
 from dsh_tui.model.reading.source import LogUnreadable
 
 from ..support.hostile_corpus import demo_file

@@ -43,7 +43,7 @@ from ..diagnosing.diagnosis import Diagnosis, Finding
 from .header import Header, Rejection
 from ..diagnosing.pairing import Pair, Pairing, TurnState
 from .restore import Problem, Refusals
-from .scan import ScanResult, SeqGap, UnknownType
+from .scanresult import ScanResult, SeqGap, UnknownType
 from .source import Corruption, RawLog, TornTail
 from ..diagnosing.usage import Usage
 

@@ -360,7 +360,7 @@ def _join(run: list, more: list) -> None:
 
 
 def join_tail_runs(facts: list, start: int, clock: ChunkClock, tail_clock: ChunkClock | None, shift: int) -> None:
-    """After a tail slice's facts were appended to ``facts`` from ``start`` (tailmerge.py), with its
+    """After a tail slice's facts were appended to ``facts`` from ``start`` (split/merge.py), with its
     event indexes shifted by ``shift``: its first run joins the run the parent's ``clock`` was growing
     if it follows on from it, and ``clock`` goes on from where the slice's (``tail_clock``) stopped.
     The facts are then the ones a linear read makes."""

@@ -1,7 +1,7 @@
 """Run one function in a forked child and collect its (pickled) results without ever blocking.
 
 Used where a second core pays off and threads would only contend for the GIL:
-the tail segment of a big log (segments.py, results streamed as they are made)
+the tail segment of a big log (split/helper.py, results streamed as they are made)
 and the explorer's early look at a crash's tail (tail.py) while Textual is still
 being imported. The child never returns into the caller's stack, and the parent
 can always give up on it. Each result goes through the pipe as a length-prefixed

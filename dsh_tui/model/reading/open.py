@@ -24,7 +24,7 @@ from ..diagnosing.pairing import pairing_from_plain, pairing_plain
 from .exportzip import load_zip_session, looks_like_zip
 from .header import Header
 from .plainstore import FileStore, FrameStore
-from .scan import ScanResult
+from .scanresult import ScanResult
 from .session import SessionLog, load_session
 from .source import RawLog, max_plain_bytes
 
@@ -39,8 +39,8 @@ class OpenOptions:
     cancel: Any = None  # a threading.Event: the read stops with Cancelled
     progress: Callable | None = None  # progress(stage, done, total)
     before_decode: Callable | None = None  # runs only when the file must be decoded (no fresh cache)
-    head_share: float | None = None  # the part of a big log read here (segments.choose_split)
-    early_tail: Any = None  # a segments.TailHelper.early started on the file (always closed)
+    head_share: float | None = None  # the part of a big log read here (split.choose_split)
+    early_tail: Any = None  # a split.TailHelper.early started on the file (always closed)
     # The scan's facts once the diagnosis has read them: True keeps them (a live follow then indexes
     # appends in place), False drops them as they are read (`check`), None keeps them for a log of
     # up to KEEP_FACTS_TEXT of text and drops them past it (the explorer: a big log's follow re-reads).

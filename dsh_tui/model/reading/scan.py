@@ -15,9 +15,6 @@ from __future__ import annotations
 
 import sys
 from array import array
-from bisect import bisect_left, bisect_right
-from collections import Counter
-from dataclasses import dataclass, field
 from itertools import accumulate, repeat
 from operator import add
 from typing import Any
@@ -26,11 +23,13 @@ import orjson
 
 from ..diagnosing.calltable import CallTable
 from .facts import (CHUNK, FACT_EXTRACTORS, FINISH, LEGACY_CANDIDATES, MESSAGE, R_EVENTS, R_GAP, R_GAP_AT, R_LAST,
-                    ChunkClock, Fact, finish_fact, is_usage_chunk, note_chunk_usage, note_message_usage)
+                    ChunkClock, finish_fact, is_usage_chunk, join_tail_runs, note_chunk_usage,
+                    note_message_usage)
 from .jsonparse import parse_json
 from .legacy import upgrade
-from .restore import (LEGACY, RESTORE, UNKNOWN, VOCABULARY, Problem, Refusals, envelope_problem, legacy_problem,
+from .restore import (LEGACY, RESTORE, UNKNOWN, VOCABULARY, Problem, envelope_problem, legacy_problem,
                       shape_problem, vocabulary_message, vocabulary_order)
+from .scanresult import ScanResult, SeqGap, UnknownType, extend_offsets
 from .source import Cancelled, Corruption, LogUnreadable
 from .vocabulary import KNOWN_EVENT_TYPES, LEGACY_TYPES, MAX_SAFE, PACKED_ROWS, SURFACE_TYPES
 
@@ -49,90 +48,6 @@ LEGACY_SHAPED = frozenset({"turn/start", "turn/end", "steering/message"})  # res
 # current shape, so neither restore.legacy_problem nor legacy.upgrade has anything to do with it.
 _OTHER, _MSG, _START, _USER = 1, 2, 3, 4  # none; "message" in data; no "trigger"; "id" and "role" in data
 _LEGACY_KIND = {"assistant/message": _MSG, "tool/result": _MSG, "turn/start": _START, "user/message": _USER}
-
-
-@dataclass(slots=True)
-class SeqGap:
-    expected: int
-    found: int
-    line: int
-    index: int  # event index where the file's seq stops matching
-    cause: str
-
-    def as_dict(self) -> dict:
-        return {"expected": self.expected, "found": self.found, "line": self.line, "cause": self.cause}
-
-
-@dataclass(slots=True)
-class UnknownType:
-    type: str
-    count: int = 0
-    ignorable: bool = True  # True only if every occurrence is ignorable:true
-    first_index: int = -1
-    first_seq: int = -1
-
-    def as_dict(self) -> dict:
-        return {"type": self.type, "count": self.count, "ignorable": self.ignorable, "first_seq": self.first_seq}
-
-
-@dataclass
-class ScanResult:
-    body_start: int
-    rec_start: array = field(default_factory=lambda: array("I"))  # uint32 while they fit (`extend_offsets`)
-    # A record ends at the newline before the next record (or before text_end), or where the run of
-    # skipped lines after it starts (skip_at); an end per record cost ~3% of the read, and as much
-    # again to shift when the tail helper's index is merged. Listed here: an unterminated last line.
-    rec_ends: dict[int, int] = field(default_factory=dict)
-    # Runs of lines that are not records (blank or bad), one entry per run whatever its length: the
-    # record the run comes before, the lines skipped before that record in all, and the offset of
-    # the run's first line. skip_rec is strictly increasing.
-    skip_rec: array = field(default_factory=lambda: array("Q"))
-    skip_lines: array = field(default_factory=lambda: array("Q"))
-    skip_at: array = field(default_factory=lambda: array("Q"))
-    text_end: int = 0  # the offset after the last line read
-    rec_first_ev: array = field(default_factory=lambda: array("I"))  # strictly increasing: a record holds >= 1 event
-    ev_type: array = field(default_factory=lambda: array("B"))  # one byte per event; its length is the event count
-    types: list[str] = field(default_factory=list)
-    projected: bool = False
-    gaps: list[SeqGap] = field(default_factory=list)
-    seq_shift: list[tuple[int, int]] = field(default_factory=list)  # (from index, seq - index)
-    unknown: dict[str, UnknownType] = field(default_factory=dict)
-    legacy: Counter = field(default_factory=Counter)
-    facts: list[Fact] = field(default_factory=list)  # (type, index, seq, data): facts.py
-    # (turn, step) -> (seq, token counts, from a chunk): facts.py
-    usage_calls: CallTable = field(default_factory=CallTable)
-    corruption: list[Corruption] = field(default_factory=list)  # the first MAX_CORRUPTION
-    corruption_dropped: int = 0  # reports past MAX_CORRUPTION, counted only
-    envelope_issues: list[str] = field(default_factory=list)
-    lenient_records: int = 0
-    malformed_rows: int = 0
-    # What dsh's load would refuse (restore.py): the first problem of each stage, and the surface for
-    # its fold: the seq of every surface event in order, and the replacements among them, each
-    # (its place in surface_seqs, index, seq, type, start, end, sourceEventSeqs).
-    refusals: Refusals = field(default_factory=Refusals)
-    surface_seqs: array = field(default_factory=lambda: array("Q"))
-    replacements: list[tuple] = field(default_factory=list)
-
-    def end_of(self, r: int) -> int:
-        """The offset of record ``r``'s newline (where it would be, for an unterminated last line)."""
-        end = self.rec_ends.get(r)
-        if end is not None:
-            return end
-        skips = self.skip_rec
-        if skips:  # skipped lines after it: it ends where they start
-            k = bisect_left(skips, r + 1)
-            if k < len(skips) and skips[k] == r + 1:
-                return self.skip_at[k] - 1
-        return self.rec_start[r + 1] - 1 if r + 1 < len(self.rec_start) else self.text_end - 1
-
-    def lines_skipped_before(self, r: int) -> int:
-        """Blank or bad lines before record ``r`` (its physical line is r + this + 2)."""
-        k = bisect_right(self.skip_rec, r) - 1
-        return self.skip_lines[k] if k >= 0 else 0
-
-    def record_of(self, i: int) -> int:
-        """The record holding event ``i`` (no per-event record array: it cost 4 bytes and an append per event)."""
-        return bisect_right(self.rec_first_ev, i) - 1
 
 
 def _gap_cause(expected: int, found: int) -> str:
@@ -170,6 +85,24 @@ class Scanner:
         self._lines: list[bytes] | None = None  # the window being read, its offset and (once asked) line offsets
         self._base = 0
         self._starts: list[int] | None = None
+
+    @classmethod
+    def segment(cls, session_id: str | None, first_seq: int, index_base: int) -> Scanner:
+        """A scanner for a later segment of a log that carries seqs (the split read's helper): it expects
+        ``first_seq`` first and numbers its events from ``index_base``, for `merge` to append."""
+        out = cls(0, session_id)
+        out.projected = False
+        out.chunk_id = type_id(CHUNK, out.type_ids, out.res.types)
+        out.expected, out.index_base = first_seq, index_base
+        return out
+
+    def take_facts(self) -> tuple[list, tuple]:
+        """The facts and per-call usage read so far, handed over and let go of (a segment's slice):
+        (facts, the usage table's plain form for `merge`)."""
+        res = self.res
+        out = (res.facts, res.usage_calls.pack())
+        res.facts, res.usage_calls = [], CallTable()
+        return out
 
     def finish(self) -> ScanResult:
         self.res.projected = bool(self.projected)
@@ -265,7 +198,7 @@ class Scanner:
                 # Hot path: most records of a big log are loose chunk deltas.
                 seq = obj.get("seq")
                 if seq != expected:
-                    expected = self._on_gap(rec, nev, expected, seq)
+                    expected = self.note_gap(rec, nev, expected, seq)
                 time = obj.get("time")
                 if (len(obj) != 4 or type(time) is not int or type(seq) is not int or "data" not in obj
                         or not -MAX_SAFE <= time <= MAX_SAFE):
@@ -298,7 +231,7 @@ class Scanner:
             if projected is None:
                 projected = "seq" not in obj and "seq0" not in obj
             if chunk_id < 0:
-                chunk_id = _type_id(CHUNK, type_ids, types)
+                chunk_id = type_id(CHUNK, type_ids, types)
             plan = plans.get(etype)
             if plan is None:
                 plan = self._plan(etype)
@@ -307,7 +240,7 @@ class Scanner:
                 m, top = self._row_members(obj, row, rec, rec - rec0 + len(skipped))
                 seq = obj.get("seq0")
                 if not projected and seq != expected:
-                    expected = self._on_gap(rec, nev, expected, seq)
+                    expected = self.note_gap(rec, nev, expected, seq)
                 self.clock.row(facts_append, obj, expected, nev, m, top)
                 expected += m
                 ev_type.extend(array("B", (chunk_id,)) * m)
@@ -316,7 +249,7 @@ class Scanner:
                 continue
             seq = obj.get("seq")
             if not projected and seq != expected:
-                expected = self._on_gap(rec, nev, expected, seq)
+                expected = self.note_gap(rec, nev, expected, seq)
             # By position in projected logs; resynchronised on gaps otherwise. Where it equals the index
             # (until a gap, always) the facts carry one int object for both: pairs, findings and timing
             # keep hundreds of thousands of them on a big log.
@@ -463,7 +396,56 @@ class Scanner:
             starts = self._starts = _line_starts(lines[:n] if n < len(lines) else lines, self._base)
         return starts[k]
 
-    def _on_gap(self, rec: int, index: int, expected: int, found: Any) -> int:
+    def merge(self, other: Scanner, base: int, first_seq: int, index_base: int, facts: list, calls: Any) -> None:
+        """Append what ``other`` read of a later segment (from plaintext byte ``base`` on, its first seq
+        ``first_seq``, its events numbered from ``index_base``; its ``facts`` and per-call ``calls``) as
+        if this scanner had read on: the split read's merge (model/reading/split/)."""
+        res, t = self.res, other.res
+        rec0, nev0, skip0 = len(res.rec_start), len(res.ev_type), self.skipped
+        if self.expected != first_seq:  # the boundary gap, exactly as a linear scan records it
+            self.note_gap(rec0, nev0, self.expected, first_seq)
+        table = bytearray(range(256))
+        for cid, name in enumerate(t.types):
+            tid = self.type_ids.get(name)
+            table[cid] = type_id(name, self.type_ids, res.types) if tid is None else tid
+        extend_offsets(res, array("Q", map(base.__add__, t.rec_start)))
+        res.rec_ends.update({r + rec0: end + base for r, end in t.rec_ends.items()})
+        res.text_end = base + t.text_end
+        shift = nev0 - index_base
+        res.rec_first_ev.extend(array("I", map(shift.__add__, t.rec_first_ev)) if shift else t.rec_first_ev)
+        res.ev_type.frombytes(t.ev_type.tobytes().translate(table))
+        for g in t.gaps:
+            g.index += shift
+            g.line += rec0 + skip0
+        res.gaps.extend(t.gaps[:max(0, 10_000 - len(res.gaps))])
+        res.seq_shift.extend((i + shift, d - shift) for i, d in t.seq_shift)
+        for name, u in t.unknown.items():
+            mine = res.unknown.get(name)
+            if mine is None:
+                u.first_index += shift
+                res.unknown[name] = u
+            else:
+                mine.count += u.count
+                mine.ignorable = mine.ignorable and u.ignorable
+        res.legacy.update(t.legacy)
+        for p in t.refusals.first.values():  # the first problem of each stage stays the first
+            p.index += shift
+            res.refusals.note(p)
+        place0 = len(res.surface_seqs)
+        res.replacements.extend((place + place0, index + shift, *rest) for place, index, *rest in t.replacements)
+        res.surface_seqs.extend(t.surface_seqs)
+        start = len(res.facts)
+        if shift:
+            res.facts.extend([(kind, i + shift, seq, d) for kind, i, seq, d in facts])
+        else:  # the other guessed the indices right (the usual case): no Python loop over the facts
+            res.facts.extend(facts)
+        join_tail_runs(res.facts, start, self.clock, other.clock, shift)  # a run the segment boundary cut
+        res.usage_calls.merge(calls)
+        res.envelope_issues.extend(t.envelope_issues[:max(0, 50 - len(res.envelope_issues))])
+        res.lenient_records += t.lenient_records
+        self.expected = other.expected  # a slice holds no skipped line (split/helper.py): no skip_* to shift
+
+    def note_gap(self, rec: int, index: int, expected: int, found: Any) -> int:
         """Record a seq mismatch; resynchronise on the file's seq. Returns the new expectation."""
         res = self.res
         line = self.line_no(rec)
@@ -486,7 +468,7 @@ class Scanner:
         row = PACKED_ROWS.get(etype)
         tid = self.type_ids.get(etype)
         if tid is None and row is None:  # a row's members are chunk events: the row type gets no id
-            tid = _type_id(etype, self.type_ids, self.res.types)
+            tid = type_id(etype, self.type_ids, self.res.types)
         plan = (tid, row, etype in KNOWN_EVENT_TYPES or etype in LEGACY_TYPES,
                 _LEGACY_KIND.get(etype, _OTHER) if etype in LEGACY_CANDIDATES else 0, FACT_EXTRACTORS.get(etype),
                 sys.intern(etype))
@@ -538,25 +520,13 @@ class Scanner:
         return m
 
 
-def extend_offsets(res: ScanResult, offsets: list[int] | array) -> None:
-    """Append record start offsets (a list or an array): a uint32 array while they fit (under the
-    default 4 GiB plaintext limit they always do: half the bytes of uint64, ~9 MiB on a 10M-event
-    log), uint64 from the first that does not."""
-    col = res.rec_start
-    try:
-        col.extend(offsets if type(offsets) is array and offsets.typecode == col.typecode
-                   else array(col.typecode, offsets))  # (made whole first: all or none)
-    except OverflowError:
-        res.rec_start = col = array("Q", col)
-        col.extend(array("Q", offsets))
-
-
 def _line_starts(lines: list[bytes], base: int) -> list[int]:
     """The offset of each line and, last, of the end of the window (all summed in C)."""
     return list(accumulate(map(add, map(len, lines), repeat(1)), initial=base))
 
 
-def _type_id(name: str, ids: dict[str, int], types: list[str]) -> int:
+def type_id(name: str, ids: dict[str, int], types: list[str]) -> int:
+    """A new event type's id (its place in ``types``, noted in ``ids``); past 254 types, the overflow bucket."""
     if len(types) >= 255:
         return 255  # overflow bucket: the view re-reads the record for its type
     ids[name] = len(types)

@@ -24,9 +24,10 @@ from .jsonparse import parse_json
 from .legacy import upgrade
 from .gcpause import gc_paused
 from .plainstore import FileStore, FrameStore, MemoryStore
-from . import segments, tailmerge
+from . import split
 from .forked import can_fork
-from .scan import ScanResult, Scanner
+from .scan import Scanner
+from .scanresult import ScanResult
 from .search import first_offset, last_offset, needle_key
 from .filewindow import FileBytes
 from .source import (HEAD_PROBE, LogUnreadable, RawLog, iter_lines, iter_plain, looks_like_jsonl, max_plain_bytes,
@@ -317,7 +318,7 @@ def _expand_member(row: dict, spec: tuple[str, str], k: int, seq: int) -> tuple[
 
 def load_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: int | None = None,
                  cancel=None, progress=None, parallel: bool | None = None, while_waiting=None,
-                 head_share: float | None = None, early: segments.TailHelper | None = None) -> SessionLog:
+                 head_share: float | None = None, early: split.TailHelper | None = None) -> SessionLog:
     """Read, decode and index a log. Raises LogUnreadable / LogRejected / Cancelled.
 
     The file is read a window at a time and its text is not kept: the index says where each record
@@ -325,9 +326,9 @@ def load_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
     checked from the file's first bytes before anything else is decoded. A header that dsh would
     reject (missing delegationDepth, other version, ...) still yields a SessionLog with
     ``header.rejection`` set; callers refuse it unless ``lenient``. ``while_waiting(scanner)``: runs
-    every few MiB of text indexed (and while the tail helper reads, `tailmerge.read_tail`): the
+    every few MiB of text indexed (and while the tail helper reads, `split.read_tail`): the
     caller's diagnosis goes on with the facts so far; ``head_share``: the part of a big log read
-    here (`segments.choose_split`); ``early``: a `segments.TailHelper.early` started on this path,
+    here (`split.choose_split`); ``early``: a `split.TailHelper.early` started on this path,
     used if the file is unchanged (always closed).
     """
     try:
@@ -360,19 +361,19 @@ def _load(raw: RawLog, fb: FileBytes, limit: int, lenient: bool, cancel, progres
         early.close()  # the file changed since the helper read it (a live log), or no split is wanted
         plan = None
     if plan is not None:  # the early helper's split: it has been reading the tail since before we began
-        split = plan.split
-    elif not can_fork() or not (segments.wanted(len(fb)) if parallel is None else parallel):
-        split = None  # one core, a small file, or a thread running (no fork from a threaded process)
+        at = plan.split
+    elif not can_fork() or not (split.wanted(len(fb)) if parallel is None else parallel):
+        at = None  # one core, a small file, or a thread running (no fork from a threaded process)
     else:
-        split = segments.choose_split(fb, head_share)
+        at = split.choose_split(fb, head_share)
     # Frames are indexed as they are decoded (a decode thread was measured slower: GIL contention;
     # a big log's second half goes to a forked helper), and the plaintext is not kept: the views
     # decode the few frames they show.
     try:
-        return _index(raw, iter_plain(raw, fb, limit, progress=report, cancel=cancel, stop=_stop_at(split)), lenient,
-                      cancel, keep_plain=False, tail=None if split is None else (fb, split, limit),
+        return _index(raw, iter_plain(raw, fb, limit, progress=report, cancel=cancel, stop=_stop_at(at)), lenient,
+                      cancel, keep_plain=False, tail=None if at is None else (fb, at, limit),
                       while_waiting=while_waiting, helper=early if plan is not None else None)
-    except tailmerge.SplitMissed:  # a frame crossed the chosen split (crafted input): read it linearly
+    except split.SplitMissed:  # a frame crossed the chosen split (crafted input): read it linearly
         raw2, fb2, limit = open_log(raw.path, max_plain=limit)
         try:
             return _index(raw2, iter_plain(raw2, fb2, limit, progress=report, cancel=cancel), lenient, cancel,
@@ -418,11 +419,11 @@ def session_from_raw(raw: RawLog, *, lenient: bool = False, cancel=None) -> Sess
 
 def _index(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, *, keep_plain: bool = True,
            tail: tuple[bytes, int, int] | None = None, while_waiting=None,
-           helper: segments.TailHelper | None = None) -> SessionLog:
+           helper: split.TailHelper | None = None) -> SessionLog:
     """Feed decoded chunks to a Scanner. Without ``keep_plain`` the plaintext is not held:
     a FrameStore decodes the frames a view needs from the file instead. With ``tail``
     (file bytes, split, limit) the chunks are the head segment; a helper indexes the rest."""
-    helpers: list[segments.TailHelper] = [] if helper is None else [helper]
+    helpers: list[split.TailHelper] = [] if helper is None else [helper]
     with gc_paused():
         try:
             return _build(raw, chunks, lenient, cancel, keep_plain, tail, helpers, while_waiting)
@@ -462,7 +463,7 @@ def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_pla
             scanner.feed(buf, 0, first_nl + 1)
             pending = bytearray()
             if tail is not None and not helpers:  # fork once the header is known, while the head is read here
-                helpers.append(segments.TailHelper(raw, tail[0], tail[1], tail[2], header.session_id))
+                helpers.append(split.TailHelper(raw, tail[0], tail[1], tail[2], header.session_id))
         else:
             scanner.feed(chunk, base)
             if while_waiting is not None and produced - digested >= DIGEST_BYTES:
@@ -470,8 +471,8 @@ def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_pla
                 while_waiting(scanner)
     if tail is not None:
         if scanner is None:  # a header line longer than the head: crafted input
-            raise tailmerge.SplitMissed()
-        produced = tailmerge.read_tail(raw, scanner, helpers[0] if helpers else None, tail, produced, cancel,
+            raise split.SplitMissed()
+        produced = split.read_tail(raw, scanner, helpers[0] if helpers else None, tail, produced, cancel,
                                       while_waiting)
     if scanner is None:  # no complete header line at all
         buf = (out or b"") if keep_plain else pending

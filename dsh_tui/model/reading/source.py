@@ -254,7 +254,7 @@ def iter_plain(raw: RawLog, data: bytes | FileBytes, limit: int, *, progress: Pr
     Frame 1 (the header) is yielded alone. Fills raw.frames / frame_offsets /
     frame_plain / torn / corruption as it goes. ``produced`` is the plaintext
     length already decoded before ``start`` (when following a growing file).
-    ``stop``: an int64 another process may set (segments.control): no frame
+    ``stop``: an int64 another process may set (split/helper.py's control): no frame
     starting at or after ``stop[0]`` is decoded.
     """
     dctx = zstandard.ZstdDecompressor()

@@ -1,4 +1,4 @@
-"""The parent's side of a split read (segments.py): merge the tail helper's slices into the
+"""The parent's side of a split read (helper.py): merge the tail helper's slices into the
 head's index as if the parent had read on, and take over the far part of the helper's work
 when the parent is done first. Whatever cannot be used is read here instead: the index is
 always the one a linear read makes.
@@ -11,12 +11,10 @@ import time
 from array import array
 from typing import Iterator
 
-from . import segments
-from .facts import join_tail_runs
-from .scan import Scanner, _type_id, extend_offsets
-from .segments import TailHelper, TailIndex, _index_tail, frame_start_after
-from .source import LogUnreadable, RawLog, iter_plain
-from ..diagnosing.usage import merge_calls
+from ..scan import Scanner
+from ..source import LogUnreadable, RawLog, iter_plain
+from . import helper as split_helper
+from .helper import TailHelper, TailIndex, _index_tail, frame_start_after
 
 # Taking over the far part of the child's work: only once this much of the file is left to it. The
 # parent leaves the child a share of what is left in proportion to the two's speeds so far, within
@@ -27,55 +25,12 @@ STEAL_LEAVE = (0.1, 0.9)
 
 def merge_tail(scanner: Scanner, raw: RawLog, tail: TailIndex, base: int, limit: int) -> int:
     """Append the child's index as if ``scanner`` had read on; returns the new plaintext length."""
-    res, t = scanner.res, tail.scanner.res
     total = base + tail.produced
     if total > limit:
         raise LogUnreadable("too-large", f"{raw.path} decompresses to more than {limit:,} bytes; refusing "
                             "(raise --max-plain-size)")
-    rec0, nev0, skip0 = len(res.rec_start), len(res.ev_type), scanner.skipped
-    if scanner.expected != tail.first_seq:  # the boundary gap, exactly as a linear scan records it
-        scanner._on_gap(rec0, nev0, scanner.expected, tail.first_seq)
-    table = bytearray(range(256))
-    for cid, name in enumerate(t.types):
-        tid = scanner.type_ids.get(name)
-        table[cid] = _type_id(name, scanner.type_ids, res.types) if tid is None else tid
-    extend_offsets(res, array("Q", map(base.__add__, t.rec_start)))
-    res.rec_ends.update({r + rec0: end + base for r, end in t.rec_ends.items()})
-    res.text_end = base + t.text_end
-    shift = nev0 - tail.index_base
-    res.rec_first_ev.extend(array("I", map(shift.__add__, t.rec_first_ev)) if shift else t.rec_first_ev)
-    res.ev_type.frombytes(t.ev_type.tobytes().translate(table))
-    for g in t.gaps:
-        g.index += shift
-        g.line += rec0 + skip0
-    res.gaps.extend(t.gaps[:max(0, 10_000 - len(res.gaps))])
-    res.seq_shift.extend((i + shift, d - shift) for i, d in t.seq_shift)
-    for name, u in t.unknown.items():
-        mine = res.unknown.get(name)
-        if mine is None:
-            u.first_index += shift
-            res.unknown[name] = u
-        else:
-            mine.count += u.count
-            mine.ignorable = mine.ignorable and u.ignorable
-    res.legacy.update(t.legacy)
-    for p in t.refusals.first.values():  # the first problem of each stage stays the first
-        p.index += shift
-        res.refusals.note(p)
-    place0 = len(res.surface_seqs)
-    res.replacements.extend((place + place0, index + shift, *rest) for place, index, *rest in t.replacements)
-    res.surface_seqs.extend(t.surface_seqs)
     facts, calls = marshal.loads(tail.facts) if type(tail.facts) is bytes else tail.facts
-    start = len(res.facts)
-    if shift:
-        res.facts.extend([(kind, i + shift, seq, d) for kind, i, seq, d in facts])
-    else:  # the child guessed the indices right (the usual case): no Python loop over the facts
-        res.facts.extend(facts)
-    join_tail_runs(res.facts, start, scanner.clock, tail.scanner.clock, shift)  # a run the slice boundary cut
-    merge_calls(res.usage_calls, calls)
-    res.envelope_issues.extend(t.envelope_issues[:max(0, 50 - len(res.envelope_issues))])
-    res.lenient_records += t.lenient_records
-    scanner.expected = tail.scanner.expected  # a slice holds no skipped line (segments._slice): no skip_* to shift
+    scanner.merge(tail.scanner, base, tail.first_seq, tail.index_base, facts, calls)
     raw.frame_offsets.extend(tail.frame_offsets)
     raw.frame_plain.extend(array("Q", map(base.__add__, tail.frame_plain)))
     raw.frames = (raw.frames or 0) + tail.frames
@@ -163,7 +118,7 @@ def read_tail(raw: RawLog, scanner: Scanner, helper: TailHelper | None, tail: tu
             if taken is not None:  # read that part while the child has nothing to merge
                 taken.read_while(lambda: not helper.ready() and not (cancel is not None and cancel.is_set()))
             # Patience: the child has about as much to do as the head that just finished here.
-            piece = helper.next_slice(cancel, max(segments.MIN_PATIENCE_S, 4 * (time.monotonic() - helper.started)))
+            piece = helper.next_slice(cancel, max(split_helper.MIN_PATIENCE_S, 4 * (time.monotonic() - helper.started)))
             if piece is None:
                 break  # read on from the end of the slices merged so far
             produced = merge_tail(scanner, raw, piece, produced, limit)

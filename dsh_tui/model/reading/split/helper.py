@@ -8,7 +8,7 @@ child's index as if it had scanned on. The child sends its tail in slices as it
 goes, so the parent merges and diagnoses the first slices while the child is
 still reading the last. When the parent has read its head and merged every
 slice sent so far while the child still has a long way to go, it can take the
-far part of what is left (tailmerge.py): the child stops where that part begins,
+far part of what is left (merge.py): the child stops where that part begins,
 and both finish at about the same time whatever each core's speed.
 
 The split is verified, never trusted: a head that does not end exactly on a
@@ -29,20 +29,19 @@ from typing import Iterator
 
 import orjson
 
-from ..diagnosing.calltable import CallTable
-from .forked import ForkedCall, can_fork
-from .header import parse_header
-from .scan import CHUNK, Scanner, _type_id
-from .filewindow import FileBytes
-from .source import LogUnreadable, RawLog, iter_plain, open_log
-from .frames import ZSTD_MAGIC, FrameError, walk_frames
+from ..forked import ForkedCall, can_fork
+from ..header import parse_header
+from ..scan import Scanner
+from ..filewindow import FileBytes
+from ..source import LogUnreadable, RawLog, iter_plain, open_log
+from ..frames import ZSTD_MAGIC, FrameError, walk_frames
 
 MIN_FILE_BYTES = 4 << 20  # below this a fork costs more than it saves
 # The parent also merges the child's slices and runs the diagnosis, so the child reads more than half
 # (check: 0.45 beat 0.55 by ~80 ms in alternating runs). The explorer's decode thread also shares its
 # GIL with Textual, so its child takes more still.
 HEAD_SHARE = 0.45
-# check's helper, whose far part the parent may take over (tailmerge.py): with that, 0.36-0.52 were
+# check's helper, whose far part the parent may take over (merge.py): with that, 0.36-0.52 were
 # within the noise of each other in alternating runs (the take-over evens out a share off the mark).
 STEAL_HEAD_SHARE = 0.4
 UI_HEAD_SHARE = 0.4
@@ -51,7 +50,7 @@ EARLY_HEAD_SHARE = 0.3  # an early helper (TailHelper.early) starts ~0.3 s soone
 # first paint comes. 5, not 10: in alternating runs the verdict row came ~50-90 ms sooner (median)
 # with the first paint in tmux unchanged (265 vs 268 ms); 0 made that paint ~20 ms later.
 EARLY_NICE = 5
-MIN_PATIENCE_S = 10.0  # at least this long for the child once the head is read (tailmerge.py too)
+MIN_PATIENCE_S = 10.0  # at least this long for the child once the head is read (merge.py too)
 INDEX_BASE_MAX = 3 << 30  # a slice's first event index stays below this: rec_first_ev is 32-bit
 SLICE_PLAIN_BYTES = 8 << 20  # the child sends its index every this many plaintext bytes
 TAIL_CHUNK_BYTES = 1 << 20  # plaintext the child decodes before indexing it (slices end on these)
@@ -118,7 +117,7 @@ class TailIndex:
     torn: object
     corruption: list
     # The slice's (facts, usage_calls), plain tuples: marshalled in the child (3x faster than pickling),
-    # as they are where the parent indexed the slice itself (tailmerge.py: nothing to send).
+    # as they are where the parent indexed the slice itself (merge.py: nothing to send).
     facts: bytes | tuple = b""
     final: bool = True  # the last slice of the tail
     index_base: int = 0  # where the child's event indices start (its scanner's index_base)
@@ -167,14 +166,10 @@ def _index_tail(raw: RawLog, data: bytes, split: int, limit: int, session_id: st
             if held is not None:
                 yield held
                 held = None
-            scanner = Scanner(0, session_id)
-            scanner.projected = False
-            scanner.chunk_id = _type_id(CHUNK, scanner.type_ids, scanner.res.types)
-            scanner.expected = first
             # Event indices as the parent will most likely need them: a log's index equals its seq
             # until a gap, so this slice's first event is probably event `first` (the merge checks,
             # and shifts if not). Bounded so rec_first_ev (32-bit) cannot overflow in a slice.
-            scanner.index_base = first if first < INDEX_BASE_MAX else 0
+            scanner = Scanner.segment(session_id, first, first if first < INDEX_BASE_MAX else 0)
         scanner.feed(chunk, produced)
         if scanner.skipped or scanner.res.corruption:  # unusable (see _slice): the parent reads on from here
             yield None
@@ -208,11 +203,9 @@ def _slice(part: RawLog, scanner: Scanner, first: int, produced: int, frames0: i
     not records" depends on the counts before the slice, which only the parent knows: scan._skip)."""
     if scanner.res.corruption or scanner.projected is not False or scanner.skipped:
         return None
-    res = scanner.res
-    facts = (res.facts, res.usage_calls.pack())
+    facts = scanner.take_facts()
     if packed:  # the objects are freed here: kept to the child's exit, they held ~60% of its peak
         facts = marshal.dumps(facts)
-    res.facts, res.usage_calls = [], CallTable()
     frame_plain = part.frame_plain[frames0:]
     base = frame_plain[0] if frame_plain else 0
     unchecked, part.unchecked_frames = part.unchecked_frames, 0  # the next slice counts its own
@@ -256,7 +249,7 @@ def _early_tail(path, max_plain: int | None, share: float, nice: int,
 
 class TailHelper(ForkedCall):
     """A forked child indexing the tail segment; the parent merges its slices or discards it.
-    ``steal``: the parent may take over the far part of the child's work (tailmerge.py)."""
+    ``steal``: the parent may take over the far part of the child's work (merge.py)."""
 
     def __init__(self, raw: RawLog, data: bytes, split: int, limit: int, session_id: str | None,
                  *, steal: bool = False) -> None:

@@ -1,0 +1,111 @@
+"""What one pass over a log's plaintext yields (scan.py's Scanner): the index of every record and event,
+the seq gaps, the unknown and legacy types, the facts the diagnosis reads, and what was refused or
+skipped. Plain data: the index cache keeps it (cachecodec.py), the split read appends one to another
+(`Scanner.merge`)."""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_left, bisect_right
+from collections import Counter
+from dataclasses import dataclass, field
+from ..diagnosing.calltable import CallTable
+from .facts import Fact
+from .restore import Refusals
+from .source import Corruption
+
+@dataclass(slots=True)
+class SeqGap:
+    expected: int
+    found: int
+    line: int
+    index: int  # event index where the file's seq stops matching
+    cause: str
+
+    def as_dict(self) -> dict:
+        return {"expected": self.expected, "found": self.found, "line": self.line, "cause": self.cause}
+
+
+@dataclass(slots=True)
+class UnknownType:
+    type: str
+    count: int = 0
+    ignorable: bool = True  # True only if every occurrence is ignorable:true
+    first_index: int = -1
+    first_seq: int = -1
+
+    def as_dict(self) -> dict:
+        return {"type": self.type, "count": self.count, "ignorable": self.ignorable, "first_seq": self.first_seq}
+
+
+@dataclass
+class ScanResult:
+    body_start: int
+    rec_start: array = field(default_factory=lambda: array("I"))  # uint32 while they fit (`extend_offsets`)
+    # A record ends at the newline before the next record (or before text_end), or where the run of
+    # skipped lines after it starts (skip_at); an end per record cost ~3% of the read, and as much
+    # again to shift when the tail helper's index is merged. Listed here: an unterminated last line.
+    rec_ends: dict[int, int] = field(default_factory=dict)
+    # Runs of lines that are not records (blank or bad), one entry per run whatever its length: the
+    # record the run comes before, the lines skipped before that record in all, and the offset of
+    # the run's first line. skip_rec is strictly increasing.
+    skip_rec: array = field(default_factory=lambda: array("Q"))
+    skip_lines: array = field(default_factory=lambda: array("Q"))
+    skip_at: array = field(default_factory=lambda: array("Q"))
+    text_end: int = 0  # the offset after the last line read
+    rec_first_ev: array = field(default_factory=lambda: array("I"))  # strictly increasing: a record holds >= 1 event
+    ev_type: array = field(default_factory=lambda: array("B"))  # one byte per event; its length is the event count
+    types: list[str] = field(default_factory=list)
+    projected: bool = False
+    gaps: list[SeqGap] = field(default_factory=list)
+    seq_shift: list[tuple[int, int]] = field(default_factory=list)  # (from index, seq - index)
+    unknown: dict[str, UnknownType] = field(default_factory=dict)
+    legacy: Counter = field(default_factory=Counter)
+    facts: list[Fact] = field(default_factory=list)  # (type, index, seq, data): facts.py
+    # (turn, step) -> (seq, token counts, from a chunk): facts.py
+    usage_calls: CallTable = field(default_factory=CallTable)
+    corruption: list[Corruption] = field(default_factory=list)  # the first MAX_CORRUPTION
+    corruption_dropped: int = 0  # reports past MAX_CORRUPTION, counted only
+    envelope_issues: list[str] = field(default_factory=list)
+    lenient_records: int = 0
+    malformed_rows: int = 0
+    # What dsh's load would refuse (restore.py): the first problem of each stage, and the surface for
+    # its fold: the seq of every surface event in order, and the replacements among them, each
+    # (its place in surface_seqs, index, seq, type, start, end, sourceEventSeqs).
+    refusals: Refusals = field(default_factory=Refusals)
+    surface_seqs: array = field(default_factory=lambda: array("Q"))
+    replacements: list[tuple] = field(default_factory=list)
+
+    def end_of(self, r: int) -> int:
+        """The offset of record ``r``'s newline (where it would be, for an unterminated last line)."""
+        end = self.rec_ends.get(r)
+        if end is not None:
+            return end
+        skips = self.skip_rec
+        if skips:  # skipped lines after it: it ends where they start
+            k = bisect_left(skips, r + 1)
+            if k < len(skips) and skips[k] == r + 1:
+                return self.skip_at[k] - 1
+        return self.rec_start[r + 1] - 1 if r + 1 < len(self.rec_start) else self.text_end - 1
+
+    def lines_skipped_before(self, r: int) -> int:
+        """Blank or bad lines before record ``r`` (its physical line is r + this + 2)."""
+        k = bisect_right(self.skip_rec, r) - 1
+        return self.skip_lines[k] if k >= 0 else 0
+
+    def record_of(self, i: int) -> int:
+        """The record holding event ``i`` (no per-event record array: it cost 4 bytes and an append per event)."""
+        return bisect_right(self.rec_first_ev, i) - 1
+
+
+def extend_offsets(res: ScanResult, offsets: list[int] | array) -> None:
+    """Append record start offsets (a list or an array): a uint32 array while they fit (under the
+    default 4 GiB plaintext limit they always do: half the bytes of uint64, ~9 MiB on a 10M-event
+    log), uint64 from the first that does not."""
+    col = res.rec_start
+    try:
+        col.extend(offsets if type(offsets) is array and offsets.typecode == col.typecode
+                   else array(col.typecode, offsets))  # (made whole first: all or none)
+    except OverflowError:
+        res.rec_start = col = array("Q", col)
+        col.extend(array("Q", offsets))

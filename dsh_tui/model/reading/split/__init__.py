@@ -1,0 +1,9 @@
+"""The split read: a big zstd log's tail indexed by a forked helper while this process reads the head,
+then merged as if read on (helper.py: the split and the child; merge.py: the parent's side, which
+appends through the scanner's public `Scanner.merge`). What lies outside uses only these names; the
+index is always the one a linear read makes."""
+
+from .helper import STEAL_HEAD_SHARE, TailHelper, choose_split, wanted
+from .merge import SplitMissed, read_tail
+
+__all__ = ["STEAL_HEAD_SHARE", "SplitMissed", "TailHelper", "choose_split", "read_tail", "wanted"]
