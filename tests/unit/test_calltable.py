@@ -10,7 +10,6 @@ import marshal
 from hypothesis import given, strategies as st
 
 from dsh_tui.model.diagnosing.calltable import CallTable
-from dsh_tui.model.diagnosing.usage import merge_calls
 
 _PART = st.one_of(st.integers(0, 4), st.integers(0, 4), st.sampled_from([True, False, 1.0, -0.0, 1.5, 2**31, -1, 2**70]),
                   st.just(float("nan")), st.sampled_from(["x", "[1]"]), st.none())
@@ -39,7 +38,7 @@ def test_the_table_reads_as_the_dict_of_its_keys_and_two_parts_merge_into_the_wh
         if key == key:  # (a NaN key is found by itself only, as in a dict)
             assert whole[key] == value and whole.output(*key) == 1
     head = _table(puts[:cut])
-    merge_calls(head, marshal.loads(marshal.dumps(_table(puts[cut:], cut).pack())))
+    head.merge(marshal.loads(marshal.dumps(_table(puts[cut:], cut).pack())))
     assert _shown(head.items()) == _shown(whole.items()) or any(k != k for key, _ in puts for k in key)
 
 

@@ -145,7 +145,7 @@ def test_per_call_usage_of_two_parts_merges_into_the_whole():
     """The tail helper's per-call counts, merged, equal one scan of the whole log, cut anywhere: the
     later usage wins, chunk or message; calls stay in first-seen order."""
     from dsh_tui.model.reading.facts import note_chunk_usage, note_message_usage
-    from dsh_tui.model.diagnosing.usage import UsageTally, merge_calls
+    from dsh_tui.model.diagnosing.usage import UsageTally
     from dsh_tui.model.diagnosing.calltable import CallTable
     events = [("m", 1, 1), ("c", 1, 1), ("m", 1, 1), ("m", 1, 2), ("m", 1, 2), ("c", 2, 1), ("m", 1, 3),
               ("c", 1, 3), ("m", 2, 1), ("c", 1, 2), ("m", 3, 1), ("m", 1, 1), ("c", 3, 1), ("m", 3, 1)]
@@ -178,14 +178,14 @@ def test_per_call_usage_of_two_parts_merges_into_the_whole():
     assert whole[(1, 1)][0] == 11 and whole[(1, 2)][0] == 9 and whole[(3, 1)][0] == 13 and whole[(1, 3)][0] == 7
     for cut in range(len(events) + 1):
         calls = noted(numbered[:cut])
-        merge_calls(calls, noted(numbered[cut:]))
+        calls.merge(noted(numbered[cut:]))
         assert list(calls.items()) == list(whole.items()), cut
         for seed in (0, 4):  # per-turn sums kept up as the table grows (UsageTally), a merge replacing some
             table = noted(numbered[:cut])
             tally = UsageTally(seed)
             tally.add(table)
             tally.add(table)  # adding again counts nothing twice
-            merge_calls(table, noted(numbered[cut:]))
+            table.merge(noted(numbered[cut:]))
             assert as_summed(tally.usage(table)) == summed(whole, seed), (cut, seed)
 
 
@@ -398,7 +398,7 @@ def test_per_call_usage_is_columns_that_widen_past_int64():
     log's counts past int64 or odd keys fall back to list columns with the same values."""
     from array import array
     from dsh_tui.model.diagnosing.calltable import CallTable
-    from dsh_tui.model.diagnosing.usage import UsageTally, merge_calls
+    from dsh_tui.model.diagnosing.usage import UsageTally
     table = CallTable()
     for i in range(300):
         table.put((i // 3, i % 3), i, (i, i + 1, 0, 0, 0), True)
@@ -412,7 +412,7 @@ def test_per_call_usage_is_columns_that_widen_past_int64():
     assert table.output(2, 2) == 9 and table.output(999, 0) is None
     later = CallTable()
     later.put((1, 1), 302, (2**70, 7, 0, 0, 0), False)
-    merge_calls(table, later.pack())
+    table.merge(later.pack())
     usage = tally.usage(table)
     plain = {}
     for (turn, _), (seq, counts, _c) in table.items():
@@ -423,5 +423,5 @@ def test_per_call_usage_is_columns_that_widen_past_int64():
     head.put((1, 1), 0, (1, 0, 0, 0, 0), True)
     tail.put((2, 1), 1, (2**63, 0, 0, 0, 0), True)
     tail.put((1, 1), 2, (5, 0, 0, 0, 0), False)
-    merge_calls(head, tail.pack())
+    head.merge(tail.pack())
     assert list(head.items()) == [((1, 1), (2, (5, 0, 0, 0, 0), False)), ((2, 1), (1, (2**63, 0, 0, 0, 0), True))]

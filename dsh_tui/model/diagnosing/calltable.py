@@ -40,6 +40,13 @@ def _coded(key: tuple) -> Any:
     return key
 
 
+def _decoded(code: int | tuple, odd: dict[int, tuple]) -> tuple:
+    """The (turn, step) a coded key stands for, as first seen (``odd``: the table's first-seen tuples)."""
+    if type(code) is not int:
+        return code
+    return odd.get(code) or (code >> 32, code & _LOW)
+
+
 class CallTable:
     __slots__ = ("pos", "odd", "cols", "chunk", "watched", "replaced")
 
@@ -106,9 +113,7 @@ class CallTable:
 
     def key(self, code: int | tuple) -> tuple:
         """The (turn, step) a key of ``pos`` stands for (as first seen)."""
-        if type(code) is not int:
-            return code
-        return self.odd.get(code) or (code >> 32, code & _LOW)
+        return _decoded(code, self.odd)
 
     def keys(self, start: int = 0) -> Iterator[tuple]:
         """Each call's (turn, step) from position ``start`` on, in order."""
@@ -127,11 +132,8 @@ class CallTable:
             (list(later.pos), later.cols, later.chunk, later.odd)
         known = list(map(self.pos.__contains__, keys))
         if any(known):
-            key = odd.get
             for i in compress(range(len(keys)), known):
-                k = keys[i]
-                self.put(key(k) or (k >> 32, k & _LOW) if type(k) is int else k, cols[0][i],
-                         tuple([col[i] for col in cols[1:]]), bool(chunk[i]))
+                self.put(_decoded(keys[i], odd), cols[0][i], tuple([col[i] for col in cols[1:]]), bool(chunk[i]))
             new = list(map(not_, known))
             keys, chunk = list(compress(keys, new)), bytes(compress(chunk, new))
             cols = [list(compress(col, new)) for col in cols]

@@ -129,8 +129,12 @@ class TurnCounts:
         cells = int_cells(turns) if type(counts) is array else None
         if cells is None or NONE in counts:
             return cls({t: tuple(counts[k * width:(k + 1) * width]) for k, t in enumerate(turns)}, width)
+        return cls._columns(cells, array("q", counts), width)
+
+    @classmethod
+    def _columns(cls, turns: array, counts: array, width: int) -> TurnCounts:
         out = cls({}, width)
-        out.as_dict, out.turns, out.counts = None, cells, array("q", counts)
+        out.as_dict, out.turns, out.counts = None, turns, counts
         return out
 
     def __len__(self) -> int:
@@ -194,9 +198,7 @@ class TurnCounts:
                 and all(type(a) is array and a.typecode == "q" for a in plain[2:])
                 and len(plain[3]) == width * len(plain[2]) and NONE not in plain[3]):
             raise ValueError("not the counts of each turn")
-        out = cls({}, width)
-        out.as_dict, out.turns, out.counts = None, plain[2], plain[3]
-        return out
+        return cls._columns(plain[2], plain[3], width)
 
     def __repr__(self) -> str:
         return f"TurnCounts({dict(islice(self.items(), 3))!r}... {len(self)} in all)"

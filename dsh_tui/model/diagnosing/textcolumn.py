@@ -233,7 +233,11 @@ class SparseColumn:
         if got is not _MISSING:
             return default if got is _GONE else got
         i = self._find(k)
-        return default if i is None else orjson.loads(self.buf[self.ends[i - 1] if i else 0:self.ends[i]])
+        return default if i is None else self._value(i)
+
+    def _value(self, i: int) -> Any:
+        """The ``i``-th value in ``buf``, decoded."""
+        return orjson.loads(self.buf[self.ends[i - 1] if i else 0:self.ends[i]])
 
     def _find(self, k: int) -> int | None:
         i = bisect_left(self.at, k)
@@ -242,9 +246,9 @@ class SparseColumn:
     def span(self, lo: int, hi: int, default: Any) -> list:
         """The values of positions lo..hi-1, ``default`` where there is none."""
         out = [default] * max(0, hi - lo)
-        at, ends, buf, loads = self.at, self.ends, self.buf, orjson.loads
+        at = self.at
         for i in range(bisect_left(at, lo), bisect_left(at, hi)):
-            out[at[i] - lo] = loads(buf[ends[i - 1] if i else 0:ends[i]])
+            out[at[i] - lo] = self._value(i)
         for k, v in self.other.items():
             if lo <= k < hi:
                 out[k - lo] = default if v is _GONE else v

@@ -171,9 +171,3 @@ class UsageTally:
 
 _W = len(TOKEN_KEYS)
 _ZEROS = array("q", [0] * _W)
-
-
-def merge_calls(calls: CallTable, later: CallTable | tuple) -> None:
-    """Add the per-call counts of a later part of the log (the tail helper's, or its CallTable.pack)
-    as if read on: the later usage wins; a call keeps its place in first-seen order."""
-    calls.merge(later)

@@ -151,10 +151,9 @@ class SortOrders:
         return cls(RowView(RowTable(rows=rows), array("I", range(len(rows)))))
 
     def rows_by(self, column: str, descending: bool) -> RowView:
+        if not self.ready(column, descending):
+            self.make(column)
         got = self._orders.get((column, descending))
-        if got is None and column not in self._ties:  # (the default order is made apart: its ties too here)
-            self._make([column], self.table.columns((column, "index")))
-            got = self._orders.get((column, descending))
         if got is None:  # (made from the other way's on first use)
             known, same = self._ties.pop(column)
             got = self._orders[(column, descending)] = _flipped(self._orders[(column, not descending)], known, same)
