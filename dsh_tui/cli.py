@@ -181,7 +181,8 @@ def ui_target(file: str | None, demo: bool, at: str | None = None) -> tuple[str,
     Raises LocateError (a one-line message) for a permalink naming no session, ValueError for a bad --at.
     """
     from .demo import default_demo_path
-    from .sessions.locate import parse_at, parse_permalink, path_kind, resolve_permalink, sessions_root
+    from .sessions.locate import (LocateError, parse_at, parse_permalink, path_kind, resolve_permalink, root_error,
+                                  sessions_root)
     at_id, at_seq = parse_at(at) if at is not None else (None, None)
     if demo:
         return "explore", default_demo_path(), None, at_seq
@@ -190,6 +191,8 @@ def ui_target(file: str | None, demo: bool, at: str | None = None) -> tuple[str,
     if file is None:
         from .sessions.browse import display_root, root_has_sessions
         root, note = sessions_root()
+        if (problem := root_error(root)) is not None:  # there but unreadable: exit 3, not the demo
+            raise LocateError(f"cannot open the sessions root: {problem}")
         if root_has_sessions(root):
             return "browse", root, note, None
         return "explore", default_demo_path(), (f"no dsh sessions under {display_root(root)}: showing the bundled "
