@@ -99,9 +99,10 @@ def run_check(argv: list[str]) -> int:
 
 def _check(argv: list[str]) -> int:
     args = check_parser().parse_args(argv)
-    from .sessions.locate import LocateError, check_target
+    from .sessions.locate import LocateError, check_target, missing_seq
+    given = args.file
     try:
-        args.file, note = check_target(args.file)
+        args.file, note, at_seq = check_target(given)
     except LocateError as exc:
         return _fail(str(exc), EXIT_USAGE if exc.exit_code == EXIT_USAGE else EXIT_UNREADABLE)
     if note:
@@ -125,6 +126,8 @@ def _check(argv: list[str]) -> int:
         if args.format == "json":
             _print_json(_rejected_json(log, diag))
         return _fail(msg)
+    if at_seq is not None and (missing := missing_seq(log, at_seq)) is not None:  # ID@999: not silently the verdict
+        return _fail(f"{given}: {missing}", EXIT_USAGE)
     if not args.no_cache:
         from .model.reading import cache
         note = cache.notice()  # why the cache was skipped (an untrusted directory, ...), once

@@ -141,6 +141,19 @@ def root_error(root: Path) -> str | None:
     return None
 
 
+def missing_seq(log, seq: int) -> str | None:
+    """Why a permalink's seq names no event of ``log`` (past its end, before its start, in a gap) with the
+    range it has, in one line; None when an event carries it."""
+    if log.index_of_seq(seq) is not None:
+        return None
+    n = len(log)
+    if not n:
+        return f"no event has seq {seq}: the log has no events"
+    first, last = log.seq_of(0), log.seq_of(n - 1)
+    where = "before the first" if seq < first else "after the last" if seq > last else "in a gap"
+    return f"no event has seq {seq} ({where}; seqs run {first}–{last})"
+
+
 def sessions_root() -> tuple[Path, str | None]:
     """The sessions root, and a one-line note when $DSH_HOME was read as something else than dsh's home.
 
@@ -184,18 +197,18 @@ def _holds_projects(path: Path) -> bool:
     return False
 
 
-def check_target(text: str) -> tuple[str, str | None]:
-    """What `dsh-tui check ARG` reads, and a note: a session directory means its log, a permalink the
-    session it names under the sessions root; a file (or an export ZIP, or what is not there) as given.
-    A directory holding several sessions (a root or a project) is a usage error naming `ls`."""
+def check_target(text: str) -> tuple[str, str | None, int | None]:
+    """What `dsh-tui check ARG` reads, a note, and a permalink's seq (else None): a session directory means
+    its log, a permalink the session it names under the sessions root; a file (or an export ZIP, or what is
+    not there) as given. A directory holding several sessions (a root or a project) is a usage error naming `ls`."""
     path = Path(text)
     kind = path_kind(path)
     if kind == "unreadable":  # e.g. a folder on the way is not ours to enter: the read says why, exit 3
-        return text, None
+        return text, None, None
     if kind == "dir":
         log = session_dir_log(path)
         if log is not None:
-            return str(log), None
+            return str(log), None, None
         count = len(_sessions_in(path))
         where = one_line(text, 200)
         if count:
@@ -206,8 +219,8 @@ def check_target(text: str) -> tuple[str, str | None]:
         link = parse_permalink(text)
         if link is not None:
             root, note = sessions_root()
-            return str(resolve_permalink(link, root)), note
-    return text, None
+            return str(resolve_permalink(link, root)), note, link.seq
+    return text, None, None
 
 
 def path_kind(path: Path) -> str:

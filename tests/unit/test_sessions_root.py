@@ -153,3 +153,24 @@ def test_a_permalink_does_not_follow_a_log_linked_out_of_the_root(root, tmp_path
     with pytest.raises(LocateError, match="link out of the sessions root"):
         resolve_permalink(Permalink("sess-b", 0))
     assert resolve_permalink(Permalink("sess-a", 0)).parent.name == "sess-a"  # the rest still opens
+
+
+# -- a permalink's seq past the log's end -----------------------------------------------------------------
+
+
+def test_check_of_a_permalink_past_the_end_is_a_usage_error_with_the_range(root, monkeypatch, capsys, xdg):
+    monkeypatch.setenv("DSH_HOME", str(root.parent))
+    code, out, err = _run(["check", "sess-a@999", "--no-cache"], capsys)
+    assert code == 2 and not out and err.count("\n") == 1
+    assert "sess-a@999: no event has seq 999 (after the last; seqs run 0–" in err
+    code, out, _ = _run(["check", "sess-a@3", "--no-cache"], capsys)
+    assert code in (0, 1) and out  # a seq the log has: the report
+
+
+def test_the_explorer_says_a_permalink_seq_is_past_the_end(root):
+    from dsh_tui.model.reading.session import load_session
+    from dsh_tui.sessions.locate import missing_seq
+    log = load_session(next(root.rglob("session.jsonl*")))
+    last = log.seq_of(len(log) - 1)
+    assert missing_seq(log, 0) is None and missing_seq(log, last) is None
+    assert missing_seq(log, 999) == f"no event has seq 999 (after the last; seqs run 0–{last})"
