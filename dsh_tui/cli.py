@@ -99,9 +99,10 @@ def run_check(argv: list[str]) -> int:
 
 def _check(argv: list[str]) -> int:
     args = check_parser().parse_args(argv)
-    from .sessions.locate import LocateError, check_target
+    from .sessions.locate import LocateError, check_target, missing_seq
+    given = args.file
     try:
-        args.file, note = check_target(args.file)
+        args.file, note, at_seq = check_target(given)
     except LocateError as exc:
         return _fail(str(exc), EXIT_USAGE if exc.exit_code == EXIT_USAGE else EXIT_UNREADABLE)
     if note:
@@ -125,6 +126,8 @@ def _check(argv: list[str]) -> int:
         if args.format == "json":
             _print_json(_rejected_json(log, diag))
         return _fail(msg)
+    if at_seq is not None and (missing := missing_seq(log, at_seq)) is not None:  # ID@999: not silently the verdict
+        return _fail(f"{given}: {missing}", EXIT_USAGE)
     if not args.no_cache:
         from .model.reading import cache
         note = cache.notice()  # why the cache was skipped (an untrusted directory, ...), once
@@ -181,7 +184,8 @@ def ui_target(file: str | None, demo: bool, at: str | None = None) -> tuple[str,
     Raises LocateError (a one-line message) for a permalink naming no session, ValueError for a bad --at.
     """
     from .demo import default_demo_path
-    from .sessions.locate import parse_at, parse_permalink, path_kind, resolve_permalink, sessions_root
+    from .sessions.locate import (LocateError, parse_at, parse_permalink, path_kind, resolve_permalink, root_error,
+                                  sessions_root)
     at_id, at_seq = parse_at(at) if at is not None else (None, None)
     if demo:
         return "explore", default_demo_path(), None, at_seq
@@ -190,6 +194,8 @@ def ui_target(file: str | None, demo: bool, at: str | None = None) -> tuple[str,
     if file is None:
         from .sessions.browse import display_root, root_has_sessions
         root, note = sessions_root()
+        if (problem := root_error(root)) is not None:  # there but unreadable: exit 3, not the demo
+            raise LocateError(f"cannot open the sessions root: {problem}")
         if root_has_sessions(root):
             return "browse", root, note, None
         return "explore", default_demo_path(), (f"no dsh sessions under {display_root(root)}: showing the bundled "

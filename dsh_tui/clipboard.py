@@ -16,7 +16,6 @@ Nothing in this module raises to the caller.
 from __future__ import annotations
 
 import os
-import re
 import socket
 import sys
 import threading
@@ -78,28 +77,8 @@ def report_dir() -> Path:
 
     A relative ``XDG_STATE_HOME`` is ignored, as the XDG spec requires.
     """
-    state = os.environ.get("XDG_STATE_HOME", "")
-    base = Path(state) if state and os.path.isabs(state) else Path.home() / ".local" / "state"
-    return base / "dsh-tui" / "reports"
-
-
-def _make_private_dirs(directory: Path) -> None:
-    """Create *directory* and any missing parents with mode 0700 (existing ones untouched)."""
-    missing: list[Path] = []
-    d = directory
-    while not d.exists():
-        missing.append(d)
-        if d.parent == d:
-            break
-        d = d.parent
-    for d in reversed(missing):
-        try:
-            d.mkdir(mode=0o700)
-        except FileExistsError:
-            continue
-        os.chmod(d, 0o700)  # mkdir's mode is filtered by the umask
-    if not directory.is_dir():
-        raise NotADirectoryError(str(directory))
+    from .privatefiles import state_home
+    return state_home() / "reports"
 
 
 def write_report_file(
@@ -107,39 +86,20 @@ def write_report_file(
 ) -> Path:
     """Write *text* to ``<dir>/<stem>-YYYYmmdd-HHMMSS[-n]<suffix>`` (mode 0600) and return the path.
 
-    Never overwrites or follows an existing file (``O_EXCL``); on a name clash
-    ``-1``, ``-2``, ... is appended. Lone surrogates in *text* are written as
-    ``\\udXXX`` escapes instead of failing. Raises ``OSError`` on I/O failure.
+    The folder is checked as the index cache's is (privatefiles.py: this user's, not group- or
+    world-writable, never through a symlink; raises ``privatefiles.Refused`` otherwise). Never
+    overwrites or follows an existing file (``O_EXCL|O_NOFOLLOW``); on a name clash ``-1``, ``-2``,
+    ... is appended. Lone surrogates in *text* are written as ``\\udXXX`` escapes instead of failing.
+    Raises ``OSError`` on I/O failure.
     """
+    from .privatefiles import create_new, safe_name
+    default = directory is None
     directory = Path(directory) if directory is not None else report_dir()
-    _make_private_dirs(directory)
-    safe_stem = re.sub(r"[^A-Za-z0-9._-]+", "_", stem).strip("._") or "bug-report"
+    safe_stem = safe_name(stem, "bug-report", 200)
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    data = text.encode("utf-8", errors="backslashreplace")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
-    flags |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
-    n = 0
-    while True:
-        name = f"{safe_stem}-{stamp}{'' if n == 0 else f'-{n}'}{suffix}"
-        path = directory / name
-        try:
-            fd = os.open(path, flags, 0o600)
-        except FileExistsError:
-            n += 1
-            if n > 10_000:
-                raise
-            continue
-        break
-    try:
-        if hasattr(os, "fchmod"):
-            os.fchmod(fd, 0o600)  # exact mode whatever the umask
-        view = memoryview(data)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
-    finally:
-        os.close(fd)
-    return path
+    names = (f"{safe_stem}-{stamp}{'' if n == 0 else f'-{n}'}{suffix}" for n in range(10_001))
+    # the default folder's parent (dsh-tui) is ours too; a folder the caller names, only itself
+    return create_new(directory, names, text.encode("utf-8", errors="backslashreplace"), levels=2 if default else 1)
 
 
 def _is_wsl(env: Mapping[str, str], platform: str | None) -> bool:
@@ -335,6 +295,8 @@ def copy_layered(
         try:
             result.path = write_report_file(payload, stem=stem, directory=directory, suffix=suffix)
             notes.append(f"Saved to {result.path}")
+        except OSError as exc:  # a refused folder (privatefiles.Refused) says why in one line
+            notes.append(f"Could not write the report file: {exc.strerror or exc}.")
         except Exception as exc:  # noqa: BLE001
             notes.append(f"Could not write the report file ({type(exc).__name__}: {exc}).")
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
@@ -63,20 +64,46 @@ def load_settings(path: Path | None = None, *, known_ids: Iterable[str] | None =
     """
     path = config_path() if path is None else path
     try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_BYTES + 1)
+        data = _read_regular(path)
     except FileNotFoundError:
         return Settings()
     except OSError as exc:
         return Settings(path=path, problems=(f"cannot read it: {exc.strerror or exc}",))
+    if isinstance(data, str):
+        return Settings(path=path, problems=(data,))
     import tomllib  # only when there is a file: most runs have none
-    if len(data) > MAX_BYTES:
-        return Settings(path=path, problems=(f"larger than {MAX_BYTES // 1024} KiB: not read",))
     try:
         doc = tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         return Settings(path=path, problems=(f"not TOML: {exc}",))
+    except RecursionError:  # tomllib recurses per nested array or inline table
+        return Settings(path=path, problems=("nests too deeply: not read",))
     return parse_settings(doc, path=path, known_ids=known_ids)
+
+
+def _read_regular(path: Path) -> bytes | str:
+    """The file's bytes, or one line why it is not read: only a regular file of at most MAX_BYTES is. Opened
+    without blocking (a FIFO or a device answers at once) and judged by what was opened (fstat), not by a
+    stat of the name before it."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return "not a regular file: not read"
+        if st.st_size > MAX_BYTES:
+            return f"larger than {MAX_BYTES // 1024} KiB: not read"
+        chunks, size = [], 0
+        while size <= MAX_BYTES:
+            chunk = os.read(fd, MAX_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > MAX_BYTES:  # grew since the fstat
+        return f"larger than {MAX_BYTES // 1024} KiB: not read"
+    return b"".join(chunks)
 
 
 def parse_settings(doc: dict, *, path: Path | None = None, known_ids: Iterable[str] | None = None) -> Settings:

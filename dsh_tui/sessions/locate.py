@@ -63,8 +63,11 @@ def session_dir_log(path: Path) -> Path | None:
     """The log inside a session directory (``session.jsonl.zstd``, else ``session.jsonl``), or None."""
     for name in LOG_NAMES:
         candidate = path / name
-        if candidate.is_file():
-            return candidate
+        try:  # Path.is_file() raises on a name too long or a folder we may not enter
+            if stat.S_ISREG(os.stat(candidate).st_mode):
+                return candidate
+        except (OSError, ValueError):
+            continue
     return None
 
 
@@ -95,6 +98,9 @@ def find_session(root: Path, session_id: str) -> list[Path]:
 def resolve_permalink(link: Permalink, root: Path | None = None) -> Path:
     """The log a permalink names, under ``root`` (default: the sessions root); LocateError when none or several."""
     root = sessions_root()[0] if root is None else root
+    problem = root_error(root)
+    if problem is not None:
+        raise LocateError(f"cannot look up {one_line(str(link), 100)}: {problem}")
     found = find_session(root, link.session_id)
     shown_id = one_line(link.session_id, 80)
     if not found:
@@ -103,7 +109,49 @@ def resolve_permalink(link: Permalink, root: Path | None = None) -> Path:
     if len(found) > 1:
         raise LocateError(f"session {shown_id} is in {len(found)} projects under {one_line(str(root), 200)}; "
                           f"give its file: {one_line(str(found[0]), 200)}")
+    away = _outside(found[0], root)
+    if away is not None:  # `ls` shows the link where it stands; a permalink never leaves the root unasked
+        raise LocateError(f"session {shown_id} under {one_line(str(root), 200)} is a link out of the sessions root "
+                          f"(to {one_line(away, 200)}); not followed: give the file to open it")
     return found[0]
+
+
+def _outside(log: Path, root: Path) -> str | None:
+    """Where ``log`` really is when a symlink (its session folder or the log itself) takes it out of
+    ``root``; None when it stays inside."""
+    try:
+        real, base = os.path.realpath(log), os.path.realpath(root)
+        return None if os.path.commonpath([real, base]) == base else real
+    except (OSError, ValueError):
+        return str(log)
+
+
+def root_error(root: Path) -> str | None:
+    """One line when the sessions root is there but cannot be read (a name too long, a folder on the way
+    we may not enter, a file where a folder should be); None when it can be listed or is simply missing."""
+    try:
+        with os.scandir(root):
+            pass
+    except FileNotFoundError:
+        return None
+    except NotADirectoryError:
+        return f"{one_line(str(root), 200)}: not a directory"
+    except (OSError, ValueError) as exc:
+        return f"{one_line(str(root), 200)}: cannot read: {getattr(exc, 'strerror', None) or exc}"
+    return None
+
+
+def missing_seq(log, seq: int) -> str | None:
+    """Why a permalink's seq names no event of ``log`` (past its end, before its start, in a gap) with the
+    range it has, in one line; None when an event carries it."""
+    if log.index_of_seq(seq) is not None:
+        return None
+    n = len(log)
+    if not n:
+        return f"no event has seq {seq}: the log has no events"
+    first, last = log.seq_of(0), log.seq_of(n - 1)
+    where = "before the first" if seq < first else "after the last" if seq > last else "in a gap"
+    return f"no event has seq {seq} ({where}; seqs run {first}–{last})"
 
 
 def sessions_root() -> tuple[Path, str | None]:
@@ -115,18 +163,25 @@ def sessions_root() -> tuple[Path, str | None]:
     """
     root = default_root()
     home = os.environ.get("DSH_HOME", "")
-    if not home.strip() or root.is_dir():
+    if not home.strip() or path_kind(root) in ("dir", "unreadable"):  # the reader says why it cannot read it
         return root, None
     given = Path(home)
-    if not given.is_dir():
+    if path_kind(given) != "dir":
         return root, None
     if is_project_dirname(given.name):
         return given, (f"DSH_HOME names a project folder ({one_line(given.name, 80)}); reading it. dsh's home "
-                       f"is the folder above its sessions: did you mean DSH_HOME={one_line(str(given.parent.parent), 200)}?")
+                       f"is the folder above its sessions{_did_you_mean(given.parent)}")
     if _holds_projects(given):
-        return given, (f"DSH_HOME names a sessions folder; reading it. dsh looks for $DSH_HOME/sessions: "
-                       f"did you mean DSH_HOME={one_line(str(given.parent), 200)}?")
+        return given, f"DSH_HOME names a sessions folder; reading it. dsh looks for $DSH_HOME/sessions{_did_you_mean(given)}"
     return root, None
+
+
+def _did_you_mean(sessions: Path) -> str:
+    """``: did you mean DSH_HOME=<parent>?`` when that home's sessions folder is ``sessions`` (so it exists);
+    else no guess: a folder named otherwise is not what dsh would find under any home."""
+    if sessions.name != "sessions" or path_kind(sessions) != "dir":
+        return f"; no DSH_HOME finds {one_line(str(sessions), 200)}: dsh's folder is named `sessions`"
+    return f": did you mean DSH_HOME={one_line(str(sessions.parent), 200)}?"
 
 
 def _holds_projects(path: Path) -> bool:
@@ -142,18 +197,18 @@ def _holds_projects(path: Path) -> bool:
     return False
 
 
-def check_target(text: str) -> tuple[str, str | None]:
-    """What `dsh-tui check ARG` reads, and a note: a session directory means its log, a permalink the
-    session it names under the sessions root; a file (or an export ZIP, or what is not there) as given.
-    A directory holding several sessions (a root or a project) is a usage error naming `ls`."""
+def check_target(text: str) -> tuple[str, str | None, int | None]:
+    """What `dsh-tui check ARG` reads, a note, and a permalink's seq (else None): a session directory means
+    its log, a permalink the session it names under the sessions root; a file (or an export ZIP, or what is
+    not there) as given. A directory holding several sessions (a root or a project) is a usage error naming `ls`."""
     path = Path(text)
     kind = path_kind(path)
     if kind == "unreadable":  # e.g. a folder on the way is not ours to enter: the read says why, exit 3
-        return text, None
+        return text, None, None
     if kind == "dir":
         log = session_dir_log(path)
         if log is not None:
-            return str(log), None
+            return str(log), None, None
         count = len(_sessions_in(path))
         where = one_line(text, 200)
         if count:
@@ -164,8 +219,8 @@ def check_target(text: str) -> tuple[str, str | None]:
         link = parse_permalink(text)
         if link is not None:
             root, note = sessions_root()
-            return str(resolve_permalink(link, root)), note
-    return text, None
+            return str(resolve_permalink(link, root)), note, link.seq
+    return text, None, None
 
 
 def path_kind(path: Path) -> str:

@@ -17,10 +17,11 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ..model.reading.discovery import (Listing, RootUnreadable, SessionEntry, build_tree, default_root, fill_status,
+from ..model.reading.discovery import (Listing, RootUnreadable, SessionEntry, build_tree, fill_status,
                                        group_by_project, list_target, tree_marker, walk_tree)
 from ..safety import clean, one_line
 from ..units import human_size
+from .locate import sessions_root
 
 SCHEMA = "dsh-tui/ls/1"
 EXIT_OK, EXIT_USAGE, EXIT_UNREADABLE = 0, 2, 3
@@ -144,7 +145,9 @@ def main_ls(argv: list[str]) -> int:
         args = ls_parser().parse_args(argv)
     except SystemExit as exc:  # 2 on usage errors, 0 for --help
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
-    target = Path(args.dir) if args.dir else default_root()
+    target, note = (Path(args.dir), None) if args.dir else sessions_root()  # as the browser and permalinks read DSH_HOME
+    if note:
+        print(f"dsh-tui: {note}", file=sys.stderr)
     try:
         listing = list_target(target)
     except RootUnreadable as exc:

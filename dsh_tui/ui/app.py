@@ -321,7 +321,8 @@ class ExplorerApp(App[int]):
             i = log.index_of_seq(self.at_seq)
             if i is not None:
                 return i
-            self.notify(f"no event has seq {self.at_seq}; showing the verdict", severity="warning", markup=False)
+            from ..sessions.locate import missing_seq
+            self.notify(f"{missing_seq(log, self.at_seq)}: showing the verdict", severity="warning", markup=False)
         if diag.verdict is not None and diag.verdict.index is not None:
             return diag.verdict.index
         return len(log) - 1

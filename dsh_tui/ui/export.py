@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import os
-import re
 from datetime import datetime
 from pathlib import Path
 
-
-from ..clipboard import report_dir
+from ..privatefiles import create_new, safe_name, state_home
 from ..model.presenting.summary import light_event
 
 
 def events_dir() -> Path:
     """``$XDG_STATE_HOME/dsh-tui/events`` (next to the bug reports)."""
-    return report_dir().parent / "events"
+    return state_home() / "events"
 
 
 def event_json(log, index: int) -> bytes:
@@ -27,23 +24,11 @@ def event_json(log, index: int) -> bytes:
 
 
 def save_event_json(log, index: int, directory: Path | None = None) -> Path:
+    """Write the event to ``<session id>-seq<N>-<stamp>[-n].json`` in the events folder, checked as the
+    bug reports' is (privatefiles.py); raises OSError (``Refused`` with the reason) when it cannot."""
+    default = directory is None
     directory = directory or events_dir()
-    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-    sid = re.sub(r"[^A-Za-z0-9._-]+", "_", str(log.session_id or "session"))[:80].strip("._") or "session"
+    sid = safe_name(log.session_id or "session", "session")  # the log chooses it: no path, no dot-file
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    data = event_json(log, index)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    for n in range(10_000):
-        path = directory / f"{sid}-seq{log.seq_of(index)}-{stamp}{'' if n == 0 else f'-{n}'}.json"
-        try:
-            fd = os.open(path, flags, 0o600)
-        except FileExistsError:
-            continue
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-        finally:
-            os.close(fd)
-        return path
-    raise FileExistsError(str(directory))
+    names = (f"{sid}-seq{log.seq_of(index)}-{stamp}{'' if n == 0 else f'-{n}'}.json" for n in range(10_000))
+    return create_new(directory, names, event_json(log, index), levels=2 if default else 1)

@@ -546,3 +546,12 @@ async def test_the_early_tail_helper_is_used_or_reaped(tmp_path, monkeypatch, he
             app.loader.save_cache(app.log_, app.diag)
             await workers_done(app)
         assert no_children(wait=5)  # the load thread may still be closing one
+
+
+async def test_a_seq_past_the_end_opens_on_the_verdict_with_the_range(demo):
+    from ..support.app import notices
+    app = make_app(demo, at_seq=999_999)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        last = app.log_.seq_of(len(app.log_) - 1)
+        assert any(f"no event has seq 999999 (after the last; seqs run 0–{last})" in n for n in notices(app))

@@ -11,6 +11,7 @@ from dsh_tui.ui.settings_ui import read_settings
 from dsh_tui.ui.widgets.cmdline import CommandLine
 
 from ..support.app import make_app, notices, ready
+from ..support.logs import until
 
 pytestmark = pytest.mark.usefixtures("isolated_xdg")
 
@@ -62,3 +63,22 @@ async def test_a_bad_settings_file_is_one_notice_and_the_defaults(demo, tmp_path
         await pilot.press("H")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
+
+
+@pytest.mark.parametrize("keymap, kept", [('quit = "j"', {}),  # j moves the list's cursor first
+                                          ('search = "q"', {}),  # q searches, nothing quits
+                                          ('search = "q"\nquit = "Q"', {"search": "q", "quit": "Q"})],
+                         ids=["quit-on-j", "q-taken", "quit-moved"])
+async def test_a_keymap_may_not_take_every_quit_key_away(demo, tmp_path, monkeypatch, keymap, kept):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    path = tmp_path / "xdg" / "dsh-tui" / "config.toml"
+    path.parent.mkdir(parents=True)
+    path.write_text(f"[keymap]\n{keymap}\n")
+    settings = read_settings()
+    assert settings.keymap == kept
+    assert bool(settings.problems) == (not kept) and all("quit" in p for p in settings.problems)
+    app = make_app(demo, settings=settings)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await ready(app, pilot)
+        await pilot.press(kept.get("quit", "q"))
+        await until(app, pilot, lambda: not app.is_running, "the quit key to quit", timeout=20)

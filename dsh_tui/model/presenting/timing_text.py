@@ -13,6 +13,7 @@ from ..diagnosing.timerows import Row, call_row, sort_rows, tool_row
 from ..diagnosing.timing import STALL_MS, Timing, TurnTiming
 from ..diagnosing.turnlist import turn_totals
 from ..diagnosing.turnparts import SPLIT_KEYS as PART_KEYS, Split
+from .timing_view import IMPLAUSIBLE, MAX_SPAN_MS, NO_CLOCK
 
 TOP = 20  # slowest calls and stalls listed in the JSON
 TEXT_TOP = 5  # and in the text report
@@ -68,6 +69,8 @@ def ms(v: int | None) -> str:
     """A duration for people: ms under 10 s, else seconds (thousands separators as elsewhere)."""
     if v is None:
         return "?"
+    if v > MAX_SPAN_MS:
+        return NO_CLOCK
     return f"{v:,} ms" if v < 10_000 else f"{v / 1000:,.1f} s"
 
 
@@ -98,7 +101,9 @@ def slowest_lines(log, timing: Timing) -> list[str]:
         return [one_line("no timing: " + "; ".join(timing.missing), 300)]
     out = []
     split, wall = turn_totals(timing.turns, SPLIT_KEYS)
-    if wall:
+    if wall and wall > MAX_SPAN_MS:
+        out.append(f"turns {NO_CLOCK}: {IMPLAUSIBLE}")
+    elif wall:
         out.append(f"turns {ms(wall)}: " + ", ".join(f"{k[:-3]} {ms(v)} ({v * 100 // wall}%)"
                                                      for k, v in split.items() if v))
     out += [row_line(r) for r in timing.slowest(TEXT_TOP)]

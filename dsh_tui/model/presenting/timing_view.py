@@ -17,6 +17,10 @@ from ..diagnosing.timerows import Row
 from ..diagnosing.timing import ANOMALY_KINDS, Timing, TurnTiming
 
 NO_CLOCK = "no clock"
+# A span longer than a year is a clock gone wrong (a time in seconds beside times in ms, a crafted field),
+# not a duration: it reads "no clock", never "278275000h".
+MAX_SPAN_MS = 366 * 24 * 3_600_000
+IMPLAUSIBLE = "its times are more than a year apart"
 NO_RESULT = "no result"  # a tool call the log has no tool/result for: no duration, clock or not
 
 # The anomaly kinds e / E step through (the picker's names, the events pane's short ones): the model's,
@@ -51,8 +55,9 @@ def columns_for(width: int) -> tuple[Column, ...]:
 
 
 def duration(ms: int | None) -> str:
-    """``843 ms``, ``1.25 s``, ``12.3 s``, ``4m05s``; None (no usable clock) reads ``no clock``."""
-    if ms is None:
+    """``843 ms``, ``1.25 s``, ``12.3 s``, ``4m05s``; None (no usable clock) or a span past MAX_SPAN_MS
+    reads ``no clock``."""
+    if ms is None or ms > MAX_SPAN_MS:
         return NO_CLOCK
     if ms < 1000:
         return f"{ms} ms"
@@ -213,8 +218,8 @@ def waterfall_lines(timing: Timing, turn: TurnTiming | None, width: int,
     state = "open" if turn.open else one_line(str(turn.reason), 30)
     head = [(one_line(f"turn {turn.turn}", 20), "title"), (f" · {state}", "dim")]
     wall = turn.wall_ms
-    if wall is None:
-        why = "; ".join(turn.missing) or "no usable time"
+    if wall is None or wall > MAX_SPAN_MS:
+        why = "; ".join(turn.missing) or (IMPLAUSIBLE if wall else "no usable time")
         return [head + [(f" · {NO_CLOCK}: ", "missing"), (one_line(why, 300), "dim")]]
     head += [(f" · {duration(wall)} wall", "title")]
     parts = split_text(turn)
