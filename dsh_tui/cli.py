@@ -270,6 +270,9 @@ def main(argv: list[str] | None = None) -> int:
         if argv and argv[0] == "ls":
             from .sessions.ls import main_ls
             return main_ls(argv[1:])
+        if argv and argv[0] in ("scan", "query", "grep"):
+            from .fleet.cli import main as fleet_main
+            return fleet_main(argv[0], argv[1:])
         return run_ui(argv)
     except SystemExit as exc:  # argparse: 2 on usage errors, 0 for --help/--version
         return int(exc.code or 0) if isinstance(exc.code, int) else EXIT_USAGE
