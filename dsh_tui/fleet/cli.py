@@ -140,7 +140,8 @@ def run_scan(argv: list[str]) -> int:
         statuses = ", ".join(f"{n:,} {s}" for s, n in sorted(report.by_status.items()))
         print(f"{report.total:,} sessions: {report.read:,} read{f' ({statuses})' if statuses else ''}, "
               f"{report.unchanged:,} unchanged, {report.removed:,} removed, in {report.seconds:.1f} s -> "
-              f"{one_line(str(Path(args.out)), 500)}")
+              f"{one_line(str(Path(args.out)), 500)}"
+              + (f" (largest worker peak RSS {report.worker_peak_rss / 2**20:,.0f} MiB)" if report.read else ""))
     if report.total == 0 and report.problems:
         return EXIT_UNREADABLE
     return EXIT_OK

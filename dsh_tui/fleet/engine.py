@@ -31,13 +31,15 @@ class ScanReport:
     unchanged: int = 0
     removed: int = 0
     by_status: dict = field(default_factory=dict)  # of those read: ok / rejected / unreadable
+    worker_peak_rss: int = 0  # bytes: the largest peak RSS of a worker (a Dask worker's whole process)
     problems: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
 
-def scan_batch(refs: list[SessionRef], folder: str, options: ScanOptions) -> list[dict]:
-    """Read ``refs`` and write their rows as one staging batch in ``folder``; what the manifest keeps
-    of each. Runs in a worker process (local or Dask)."""
+def scan_batch(refs: list[SessionRef], folder: str, options: ScanOptions) -> dict:
+    """Read ``refs`` and write their rows as one staging batch in ``folder``: what the manifest keeps
+    of each session, and the worker's peak RSS so far. Runs in a worker process (local or Dask)."""
+    import resource
     rows = Rows()
     out = []
     now = time.time()
@@ -55,7 +57,7 @@ def scan_batch(refs: list[SessionRef], folder: str, options: ScanOptions) -> lis
                     "verdict_kind": s.get("verdict_kind")})
         rows.extend(one)
     store.write_batch(rows, Path(folder))
-    return out
+    return {"sessions": out, "peak_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}
 
 
 def _batches(todo: list[Found], workers: int) -> list[list[Found]]:
@@ -111,8 +113,10 @@ def run_scan(roots: list[str], out: Path, options: ScanOptions = ScanOptions(), 
         done = 0
         if progress:
             progress(0, len(todo))
-        for folder, results in runner(_batches(todo, workers or os.cpu_count() or 1), out, options, scheduler, workers):
+        for folder, batch in runner(_batches(todo, workers or os.cpu_count() or 1), out, options, scheduler, workers):
             folders.append(folder)
+            results = batch["sessions"]
+            report.worker_peak_rss = max(report.worker_peak_rss, batch["peak_rss"])
             for r in results:
                 f = ident_of[r["key"]]
                 entries[r["key"]] = {"identity": identity[r["key"]], "path": f.ref.path, "member": f.ref.member,
