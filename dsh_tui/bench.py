@@ -80,7 +80,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--memory-events", type=_sizes, default=None, metavar="N",
                    help="events of the generated log for --memory (default 10m)")
     p.add_argument("--skip-logs", action="store_true",
-                   help="measure only the extra sections asked for (--growth, --memory, --bombs)")
+                   help="measure only the extra sections asked for (--growth, --memory, --bombs, --fleet)")
+    p.add_argument("--fleet", type=_sizes, default=None, metavar="N",
+                   help="scan N generated sessions (needs the fleet extra), re-scan them unchanged, query them")
     p.add_argument("--bombs", action="store_true",
                    help="tiny bombs, /dev/zero and a FIFO: check refuses each in under 2 s and 256 MiB")
     return p
@@ -179,6 +181,10 @@ def run_all(args, workdir: Path) -> tuple[dict, list[tuple[str, list[dict]]]]:
     if args.bombs:
         _say("bombs: check on each…")
         sections.append(("bombs and junk (check --no-cache)", memory.measure_bombs(workdir)))
+    if args.fleet:
+        from .benchmarks import fleet
+        n = args.fleet[0]
+        sections.append((f"fleet ({n:,} generated sessions)", fleet.measure(workdir, n, log=_say)))
     if args.memory:
         n = (args.memory_events or [10_000_000])[0]
         _say(f"memory: generating {n:,} events…")

@@ -207,7 +207,10 @@ def ui_target(file: str | None, demo: bool, at: str | None = None) -> tuple[str,
     if link is not None:  # a file of that name wins: a permalink only names what is not on disk
         root, note = sessions_root()
         return "explore", resolve_permalink(link, root), note, at_seq if at is not None else link.seq
-    return ("browse" if kind == "dir" else "explore"), path, None, at_seq
+    if kind == "dir":
+        from .fleet.overview import is_scan_folder
+        return ("fleet" if is_scan_folder(path) else "browse"), path, None, at_seq
+    return "explore", path, None, at_seq
 
 
 def start_background(path, max_plain: int | None = None) -> dict:
@@ -248,6 +251,9 @@ def run_ui(argv: list[str]) -> int:
 
 
 def _run_ui(args, kind: str, path: Path, notice: str | None) -> int:
+    if kind == "fleet":
+        from .ui.app import run_fleet
+        return run_fleet(path)
     if kind == "browse":
         from .ui.app import run_browser
         return run_browser(path, lenient=args.lenient, max_plain=args.max_plain_size, notice=notice)
@@ -276,6 +282,9 @@ def main(argv: list[str] | None = None) -> int:
         if argv and argv[0] == "ls":
             from .sessions.ls import main_ls
             return main_ls(argv[1:])
+        if argv and argv[0] in ("scan", "query", "grep"):
+            from .fleet.cli import main as fleet_main
+            return fleet_main(argv[0], argv[1:])
         return run_ui(argv)
     except SystemExit as exc:  # argparse: 2 on usage errors, 0 for --help/--version
         return int(exc.code or 0) if isinstance(exc.code, int) else EXIT_USAGE

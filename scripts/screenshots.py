@@ -83,7 +83,8 @@ ROOT_SCENES = {"subagent-tree": screenshot_live.shoot_subagent_tree,
 # On the log dsh's writer wrote with known sleeps (tests/parity/timing): the timing view and its waterfall.
 TIMED_LOG = ROOT / "tests" / "parity" / "timing" / "zstd" / "--home-user-timing--" / "timed" / "session.jsonl.zstd"
 TIMED_SCENES = ("timing-view",)
-ALL_SCENES = [*SCENES, *BROWSER_SCENES, *ROOT_SCENES, *TIMED_SCENES]
+FLEET_SCENES = ("fleet-view",)  # a scan of generated sessions (needs the fleet extra)
+ALL_SCENES = [*SCENES, *BROWSER_SCENES, *ROOT_SCENES, *TIMED_SCENES, *FLEET_SCENES]
 
 
 async def _listed(app, pilot) -> None:
@@ -117,6 +118,27 @@ async def shoot_timing(name: str, size: tuple[int, int]) -> str:
         await _settle(app, pilot)
         await pilot.press("T", "down")
         await pilot.pause(0.05)
+        return app.export_screenshot(title=f"dsh-tui: {name}")
+
+
+async def shoot_fleet(tmp: Path, name: str, size: tuple[int, int]) -> str:
+    """The fleet view over a scan of 400 generated sessions (benchmarks/fleet.py) and the tests' root."""
+    from dsh_tui.benchmarks.fleet import generated_root
+    from dsh_tui.cli import main as cli_main
+    from dsh_tui.ui.screens.fleet import FleetScreen
+    roots = [generated_root(tmp / "fleet-root", 400), make_root(tmp / "fleet-tests")]
+    out = tmp / "fleet-scan"
+    if cli_main(["scan", *map(str, roots), "--out", str(out), "--quiet"]) != 0:
+        raise SystemExit("fleet-view: the scan failed")
+    app = ExplorerApp(out, native_clipboard=False, detail_delay=0.01)
+    app.fleet_dir = out
+    async with app.run_test(size=size) as pilot:
+        while not (isinstance(app.screen, FleetScreen) and app.screen.view is not None and app.screen.rows):
+            await pilot.pause(0.05)
+        await pilot.press("down", "down")
+        while app.workers and not all(w.is_finished for w in app.workers):
+            await pilot.pause(0.05)
+        await pilot.pause(0.1)
         return app.export_screenshot(title=f"dsh-tui: {name}")
 
 
@@ -180,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
                 svg_text = asyncio.run(shoot_browser(make_root(Path(tmp)), name, (cols, rows)))
             elif name in TIMED_SCENES:
                 svg_text = asyncio.run(shoot_timing(name, (cols, rows)))
+            elif name in FLEET_SCENES:
+                svg_text = asyncio.run(shoot_fleet(Path(tmp), name, (cols, rows)))
             elif name in ROOT_SCENES:
                 root = Path(tmp) / name / "dsh" / "sessions"
                 svg_text = asyncio.run(ROOT_SCENES[name](root, name, (cols, rows)))

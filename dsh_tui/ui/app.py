@@ -51,6 +51,7 @@ from .nocolor import no_color_variables
 from .palette import explorer_commands
 from .quietgc import QuietGC
 from .screens.browser import BrowserScreen
+from .screens.fleet import FleetScreen
 from .screens.error import ErrorScreen
 from .screens.header import HeaderScreen
 from ..model.presenting.headerview import header_sections
@@ -88,6 +89,7 @@ class ExplorerApp(App[int]):
         self.detail_delay, self.native_clipboard = detail_delay, native_clipboard
         self.settings = settings or Settings()
         self.browse_root: Path | None = None  # set: start in the session browser on this root
+        self.fleet_dir: Path | None = None  # set: start in the fleet view of this scan folder
         self.startup_notice: str | None = None
         self.log_ = None
         self.diag = None
@@ -232,7 +234,9 @@ class ExplorerApp(App[int]):
         self.pairs_pane.border_title = "pairs"
         self.detail.border_title = "detail"
         self.events.focus()
-        if self.browse_root is not None:  # `dsh-tui DIR`: the session browser
+        if self.fleet_dir is not None:  # `dsh-tui SCAN-FOLDER`: the fleet view
+            self.history.show_fleet()
+        elif self.browse_root is not None:  # `dsh-tui DIR`: the session browser
             self.history.show_browser()
         else:
             self.loader.start_first()
@@ -482,6 +486,10 @@ class ExplorerApp(App[int]):
     def _browser_open(self, message: BrowserScreen.Open) -> None:
         self.history.opened_from_browser(message)
 
+    @on(FleetScreen.Open)
+    def _fleet_open(self, message: FleetScreen.Open) -> None:
+        self.history.opened_from_fleet(message)
+
     # -- actions (the bindings in keys.py) ----------------------------------------------------------
     def action_help(self) -> None:
         self.push_screen(HelpScreen(explorer_help(self.current_keymap())))
@@ -661,6 +669,14 @@ def run_browser(root: str | Path, *, lenient: bool = False, max_plain: int | Non
     app = ExplorerApp(root, lenient=lenient, max_plain=max_plain, settings=read_settings())
     app.browse_root = Path(root)
     app.startup_notice = notice
+    app.run()
+    return app.return_code or 0
+
+
+def run_fleet(folder: str | Path) -> int:
+    """`dsh-tui SCAN-FOLDER`: the fleet view of a scan; Enter opens a session at its verdict."""
+    app = ExplorerApp(folder, settings=read_settings())
+    app.fleet_dir = Path(folder)
     app.run()
     return app.return_code or 0
 

@@ -8,7 +8,8 @@ from collections.abc import Mapping
 from textual.binding import Binding
 from textual.keys import key_to_character
 
-from .keys import (BINDINGS, BROWSER_BINDINGS, BROWSER_HELP, COUNT_BINDINGS, ERROR_BINDINGS, HEADER_SCREEN_BINDINGS, HELP,
+from .keys import (BINDINGS, BROWSER_BINDINGS, BROWSER_HELP, COUNT_BINDINGS, ERROR_BINDINGS, FLEET_BINDINGS, FLEET_HELP,
+                   HEADER_SCREEN_BINDINGS, HELP,
                    LIST_BINDINGS, PROMPT_BINDINGS, REPORT_BINDINGS, SCREEN_BINDINGS, TEXTUAL_BINDINGS, HelpRow)
 
 Keymap = Mapping[str, str]
@@ -18,7 +19,7 @@ KEY_TEXT = {"up": "↑", "down": "↓", "left": "←", "right": "→", "pageup":
             "home": "Home", "end": "End", "escape": "esc", "slash": "/",
             "backslash": "\\", "plus": "+", "minus": "-"}
 TABLES = (BINDINGS, SCREEN_BINDINGS, COUNT_BINDINGS, PROMPT_BINDINGS, REPORT_BINDINGS, LIST_BINDINGS,
-          TEXTUAL_BINDINGS, BROWSER_BINDINGS, HEADER_SCREEN_BINDINGS, ERROR_BINDINGS)
+          TEXTUAL_BINDINGS, BROWSER_BINDINGS, HEADER_SCREEN_BINDINGS, ERROR_BINDINGS, FLEET_BINDINGS)
 
 
 def all_bindings() -> dict[str, Binding]:
@@ -76,6 +77,10 @@ def explorer_help(keymap: Keymap | None = None) -> HelpGroups:
 
 def browser_help(keymap: Keymap | None = None) -> HelpGroups:
     return help_groups(BROWSER_HELP, keymap)
+
+
+def fleet_help(keymap: Keymap | None = None) -> HelpGroups:
+    return help_groups(FLEET_HELP, keymap)
 
 
 def key_table_markdown(keymap: Keymap | None = None) -> str:

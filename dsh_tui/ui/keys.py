@@ -140,6 +140,15 @@ BROWSER_BINDINGS = [
     B("q", "app.quit", "Quit", id="browser-quit"),
 ]
 
+# The fleet view (screens/fleet.py): a scan's sessions by verdict kind and failing tool.
+FLEET_BINDINGS = [
+    B("enter", "select_cursor", "Open", id="fleet-open", show=False),
+    B("tab", "switch", "Groups / sessions", id="fleet-switch"),
+    B("r", "reload", "Reload", id="fleet-reload"),
+    B("question_mark,f1", "help", "Help", id="fleet-help"),
+    B("q", "app.quit", "Quit", id="fleet-quit"),
+]
+
 
 @dataclass(frozen=True)
 class HelpRow:
@@ -224,6 +233,16 @@ BROWSER_HELP = [
     R("Rows", "", "a subagent or fork child, under its parent", "↳"),
     R("Screen", "browser-help", "this help"),
     R("Screen", "browser-quit", "quit"),
+]
+
+FLEET_HELP = [
+    R("Fleet", "cursor-up cursor-down", "previous / next group or session", "↑ ↓  k j"),
+    R("Fleet", "fleet-open", "on a group: its sessions; on a session: open it in the explorer at its verdict"),
+    R("Fleet", "fleet-switch", "between the groups and their sessions"),
+    R("Fleet", "fleet-reload", "read the scan again (after `dsh-tui scan` ran)"),
+    R("Sessions", "back try-back", "(in the explorer) back to the fleet view", "b esc"),
+    R("Screen", "fleet-help", "this help"),
+    R("Screen", "fleet-quit", "quit"),
 ]
 
 # The command palette: the app's keys (Textual adds Quit itself), under these titles where the footer's

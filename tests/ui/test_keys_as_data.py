@@ -17,6 +17,7 @@ from dsh_tui.ui.palette import palette_entries
 from dsh_tui.ui.screens.browser import BrowserScreen
 from dsh_tui.ui.screens.main import MainScreen
 from dsh_tui.ui.screens.error import ErrorScreen
+from dsh_tui.ui.screens.fleet import FleetScreen
 from dsh_tui.ui.screens.header import HeaderScreen
 from dsh_tui.ui.screens.report import ReportModal
 from dsh_tui.ui.widgets.cmdline import CommandLine
@@ -25,10 +26,11 @@ from dsh_tui.ui.widgets.event_list import EventList
 from dsh_tui.ui.widgets.vlist import VirtualList
 
 README = Path(__file__).resolve().parents[2] / "README.md"
-ROWS = keys.HELP + keys.BROWSER_HELP
+ROWS = keys.HELP + keys.BROWSER_HELP + keys.FLEET_HELP
 # The keys of the explorer and the browser: each must be in a help row. The prompt's and the copy
 # window's Close/Cancel keys are named in their own windows (and the copy window's m is in the help).
-OWN = keys.BINDINGS + keys.SCREEN_BINDINGS + keys.COUNT_BINDINGS + keys.BROWSER_BINDINGS + keys.LIST_BINDINGS
+OWN = (keys.BINDINGS + keys.SCREEN_BINDINGS + keys.COUNT_BINDINGS + keys.BROWSER_BINDINGS + keys.LIST_BINDINGS
+       + keys.FLEET_BINDINGS)
 WINDOW_KEYS = {"prompt-cancel", "report-close"}
 
 
@@ -43,6 +45,7 @@ def test_the_widgets_use_the_tables_the_help_is_built_from():
     assert CommandLine.BINDINGS is keys.PROMPT_BINDINGS
     assert ReportModal.BINDINGS is keys.REPORT_BINDINGS
     assert BrowserScreen.BINDINGS is keys.BROWSER_BINDINGS
+    assert FleetScreen.BINDINGS is keys.FLEET_BINDINGS
     assert ErrorScreen.BINDINGS is keys.ERROR_BINDINGS
     assert HeaderScreen.BINDINGS is keys.HEADER_SCREEN_BINDINGS
     # The lists' keys and Textual's own are documented from copies with ids: they must say the same.
@@ -55,7 +58,7 @@ def test_the_widgets_use_the_tables_the_help_is_built_from():
 
 def test_every_binding_has_a_unique_id():
     tables = [keys.BINDINGS, keys.SCREEN_BINDINGS, keys.COUNT_BINDINGS, keys.PROMPT_BINDINGS, keys.REPORT_BINDINGS,
-              keys.LIST_BINDINGS, keys.TEXTUAL_BINDINGS, keys.BROWSER_BINDINGS]
+              keys.LIST_BINDINGS, keys.TEXTUAL_BINDINGS, keys.BROWSER_BINDINGS, keys.FLEET_BINDINGS]
     ids = [b.id for table in tables for b in table]
     assert all(ids) and len(ids) == len(set(ids))
 

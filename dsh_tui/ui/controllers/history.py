@@ -16,6 +16,7 @@ from ..screens.browser import BrowserScreen
 from .base import Controller
 
 BROWSER = "browser"
+FLEET = "fleet"
 
 
 @dataclass
@@ -61,7 +62,9 @@ class HistoryController(Controller):
         app.refresh_bindings()
 
     def browser_active(self) -> bool:
-        return any(isinstance(s, BrowserScreen) for s in self.app.screen_stack)
+        """The session browser or the fleet view is shown over the explorer (its keys wait)."""
+        from ..screens.fleet import FleetScreen
+        return any(isinstance(s, (BrowserScreen, FleetScreen)) for s in self.app.screen_stack)
 
     def opened_from_browser(self, message: BrowserScreen.Open) -> None:
         app = self.app
@@ -72,10 +75,24 @@ class HistoryController(Controller):
             return  # the session already shown: keep its place
         app.open_target(target, remember=False)
 
+    # -- the fleet view (a scan's sessions: `dsh-tui SCAN-FOLDER`) --------------------------------------
+    def show_fleet(self) -> None:
+        from ..screens.fleet import FleetScreen
+        app = self.app
+        if not app.is_screen_installed(FLEET):
+            app.install_screen(FleetScreen(app.fleet_dir), FLEET)
+        app.push_screen(FLEET)
+        app.refresh_bindings()
+
+    def opened_from_fleet(self, message) -> None:
+        self.places.clear()
+        self.app.pop_screen()
+        self.app.open_target(Path(message.path), at_seq=message.seq, remember=False)
+
     # -- back -----------------------------------------------------------------------------------
     def can_go_back(self) -> bool:
         app = self.app
-        if self.places or self._browser_root is not None or app.browse_root is not None:
+        if self.places or self._browser_root is not None or app.browse_root is not None or app.fleet_dir is not None:
             return True
         path, member = split_target(app.path)
         return member is None and session_root(path) is not None
@@ -84,6 +101,9 @@ class HistoryController(Controller):
         app = self.app
         if self.places:
             app.restore_place(self.places.pop())
+            return
+        if app.fleet_dir is not None:
+            self.show_fleet()
             return
         if self._browser_root is None and app.browse_root is None:
             path, member = split_target(app.path)
