@@ -71,7 +71,7 @@ def main(command: str, argv: list[str]) -> int:
 # -- scan ---------------------------------------------------------------------------------------
 
 def scan_parser() -> argparse.ArgumentParser:
-    from ..cli import _common
+    from ..cliargs import common as _common
     p = argparse.ArgumentParser(prog="dsh-tui scan", description=(
         "Read every session under the roots (dsh's layout, export ZIPs, subagent children) with the reader and "
         "diagnosis of `check` and write the tables sessions, findings, calls and turns as Parquet under --out, "
@@ -207,8 +207,8 @@ def grep_parser() -> argparse.ArgumentParser:
 
 
 def _size_arg():
-    from ..cli import _size
-    return _size
+    from ..cliargs import size
+    return size
 
 
 def run_grep(argv: list[str]) -> int:

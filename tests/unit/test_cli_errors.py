@@ -10,7 +10,8 @@ import sys
 import pytest
 
 from dsh_tui import cli
-from dsh_tui.cli import _size, main
+from dsh_tui.cli import main
+from dsh_tui.cliargs import size as _size
 
 from ..support.hostile_listings import chain_root
 
