@@ -26,8 +26,8 @@ BINDINGS = [
       tooltip="The next finding below the cursor"),
     B("left_square_bracket", "finding(-1)", "Previous finding", show=False, id="previous-finding",
       tooltip="The previous finding above the cursor"),
-    B("colon", "goto", "Go to seq", show=False, id="goto",
-      tooltip="Jump to an event by its seq (or type it then G in the events list: 123G)"),
+    B("colon", "goto", "Go to seq / time", show=False, id="goto",
+      tooltip="Jump to a seq (or 123G in the events list), a time (12:03:04, ISO) or +5m from the start"),
     B("v", "verdict", "Verdict", show=False, id="verdict", tooltip="The primary finding"),
     B("p", "partner", "Call ⇄ result", show=False, id="partner", tooltip="Jump between a call and its result"),
     B("f", "filter", "Filter", show=False, id="filter", tooltip="Findings, problems, pairs, no chunks, one type"),
@@ -94,7 +94,8 @@ SCREEN_BINDINGS = [B("b,escape", "try_back", "Back", show=False, id="try-back")]
 # The docked prompt (widgets/cmdline.py).
 PROMPT_BINDINGS = [B("escape", "cancel", "Cancel", show=False, id="prompt-cancel"),
                    B("up", "history(-1)", "Previous value", show=False, id="prompt-previous"),
-                   B("down", "history(1)", "Next value", show=False, id="prompt-next")]
+                   B("down", "history(1)", "Next value", show=False, id="prompt-next"),
+                   B("ctrl+r", "toggle", "Regex / literal", show=False, id="prompt-regex")]
 
 # The full header window (screens/header.py); its own keys, named in its bottom rule.
 HEADER_SCREEN_BINDINGS = [B("escape,q,H", "close", "Close", show=False, id="header-close"),
@@ -166,7 +167,7 @@ HELP = [
     R("Move", "focus-next focus-previous", "next / previous pane: events, pairs, detail"),
     R("Move", "enter", "events → detail; pairs or detail → events"),
     R("Move", "zoom", "zoom the focused pane (z again restores)"),
-    R("Jump", "goto", "go to a seq"),
+    R("Jump", "goto", "go to a seq, a time (12:03:04, 2026-05-01T12:03:04Z) or +5m / +1h2m / +90s from the start"),
     R("Jump", " ".join(f"count-{d}" for d in range(10)) + " clear-count",
       "go to seq 123 (events list; esc clears the digits)", "123G"),
     R("Jump", "verdict", "the verdict (the primary finding)"),
@@ -177,6 +178,7 @@ HELP = [
     R("Jump", "timing", "timing view: slowest calls, a turn's waterfall"),
     R("Find", "search", "search type, tool, callId and text in the whole log"),
     R("Find", "prompt-previous prompt-next", "in the / and : prompts: the earlier searches / seqs"),
+    R("Find", "prompt-regex", "in the / prompt: regex with smart case (case counts once it has a capital) / literal"),
     R("Find", "next-hit previous-hit", "next / previous hit (finding, when no search)"),
     R("Find", "search-reverse", "search the other way (/ searches up from the cursor on a crash log; n goes on, N back)"),
     R("Find", "filter", "filter: findings, problems, pairs, no chunks, a type"),

@@ -1,0 +1,121 @@
+"""What a search looks for: a literal needle (the default) or a regex, and how it matches.
+
+Textual-free. A literal needle matches case-insensitively (ASCII), as it always did. A regex (ctrl+r in
+the search line) uses smart case, as less's -i and lnav do: case-insensitive unless the pattern holds an
+uppercase letter of its own (``\\S``, ``\\W``, ``\\D`` ... are escapes, not letters).
+
+A regex runs on the third-party ``regex`` module, not ``re``: ``re`` cannot be stopped and holds the GIL
+while it backtracks, so a catastrophic pattern (``(a|aa)+$``) would freeze the UI. Every call here gets
+a ``timeout`` and ``concurrent=True`` (the GIL is released while it matches): a pattern that takes too
+long raises `PatternTooSlow` in the scan, and styles nothing in a row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import regex
+
+SCAN_TIMEOUT = 0.5  # s per regex call on one scan window (a sane pattern takes ms on 2 MiB)
+ROW_TIMEOUT = 0.01  # s per row's highlight: a row is a few hundred characters
+PATTERN_CHARS = 1000  # longer patterns are refused (the prompt's own bound)
+
+
+class BadPattern(ValueError):
+    """The pattern does not compile: ``str(exc)`` is one line for a notice."""
+
+
+class PatternTooSlow(Exception):
+    """A regex call ran past its timeout (catastrophic backtracking)."""
+
+
+def smart_case_sensitive(pattern: str) -> bool:
+    """True when ``pattern`` holds an uppercase letter that is not the letter of an escape (``\\S``)."""
+    escaped = False
+    for c in pattern:
+        if escaped:
+            escaped = False
+            continue
+        if c == "\\":
+            escaped = True
+        elif c.isupper():
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class Query:
+    """One search: ``text`` as typed; ``regex`` mode; ``case`` sensitive or not."""
+
+    text: str
+    regex: bool = False
+    case: bool = False
+    raw: object = field(default=None, compare=False, repr=False)  # bytes pattern (regex mode) for the log text
+    shown: object = field(default=None, compare=False, repr=False)  # str pattern for the rows' highlight
+
+    @property
+    def key(self) -> bytes:
+        """What hit lists are kept under: the literal's lower-cased bytes, a regex's mode and text."""
+        if not self.regex:
+            return self.text.encode("utf-8", "replace").lower()
+        return (b"re:" if not self.case else b"RE:") + self.text.encode("utf-8", "replace")
+
+    @property
+    def label(self) -> str:
+        """How the title names it: the text, a regex between slashes-like markers with its case."""
+        if not self.regex:
+            return self.text
+        return f"re:{self.text}" + ("" if self.case else " (any case)")
+
+    def holds(self, text: str) -> bool:
+        """Whether ``text`` (a packed row's member) matches."""
+        if not self.regex:
+            return self.text.lower() in text.lower()
+        try:
+            return self.shown.search(text, timeout=SCAN_TIMEOUT, concurrent=True) is not None
+        except TimeoutError:
+            raise PatternTooSlow() from None
+
+
+def make_query(text: str, use_regex: bool = False) -> Query:
+    """The query for ``text``; raises `BadPattern` (one line) when a regex does not compile."""
+    if not use_regex:
+        return Query(text, False, False, None, regex.compile(regex.escape(text), regex.IGNORECASE) if text else None)
+    if len(text) > PATTERN_CHARS:
+        raise BadPattern(f"the pattern is longer than {PATTERN_CHARS} characters")
+    case = smart_case_sensitive(text)
+    flags = 0 if case else regex.IGNORECASE
+    try:
+        raw = regex.compile(text.encode("utf-8", "surrogatepass"), flags)
+        shown = regex.compile(text, flags)
+    except (regex.error, ValueError, OverflowError, RecursionError, UnicodeError) as exc:
+        raise BadPattern(f"not a valid regex: {_reason(exc)}") from None
+    return Query(text, True, case, raw, shown)
+
+
+def _reason(exc: BaseException) -> str:
+    msg = " ".join(str(exc).split()) or type(exc).__name__
+    return msg[:120]
+
+
+def find_in(query: Query, buf: bytes, pos: int, endpos: int) -> int:
+    """The offset of the first match of ``query`` in ``buf[pos:endpos]`` (a regex; -1 when none)."""
+    try:
+        m = query.raw.search(buf, pos, endpos, timeout=SCAN_TIMEOUT, concurrent=True)
+    except TimeoutError:
+        raise PatternTooSlow() from None
+    return -1 if m is None else m.start()
+
+
+def row_spans(pattern, text: str, limit: int = 64) -> list[tuple[int, int]]:
+    """The spans of ``pattern`` (a `regex` pattern) in ``text``; none when it runs past `ROW_TIMEOUT`."""
+    spans: list[tuple[int, int]] = []
+    try:
+        for m in pattern.finditer(text, timeout=ROW_TIMEOUT, concurrent=True):
+            if m.end() > m.start():
+                spans.append(m.span())
+                if len(spans) >= limit:
+                    break
+    except TimeoutError:
+        return []
+    return spans
