@@ -10,6 +10,7 @@ from textual.keys import key_to_character
 
 from .keys import (BINDINGS, BROWSER_BINDINGS, BROWSER_HELP, COUNT_BINDINGS, ERROR_BINDINGS, HEADER_SCREEN_BINDINGS, HELP,
                    LIST_BINDINGS, PROMPT_BINDINGS, REPORT_BINDINGS, SCREEN_BINDINGS, TEXTUAL_BINDINGS, HelpRow)
+from .keys import OUTPUT_BINDINGS
 
 Keymap = Mapping[str, str]
 HelpGroups = list[tuple[str, list[tuple[str, str]]]]
@@ -18,7 +19,7 @@ KEY_TEXT = {"up": "↑", "down": "↓", "left": "←", "right": "→", "pageup":
             "home": "Home", "end": "End", "escape": "esc", "slash": "/",
             "backslash": "\\", "plus": "+", "minus": "-"}
 TABLES = (BINDINGS, SCREEN_BINDINGS, COUNT_BINDINGS, PROMPT_BINDINGS, REPORT_BINDINGS, LIST_BINDINGS,
-          TEXTUAL_BINDINGS, BROWSER_BINDINGS, HEADER_SCREEN_BINDINGS, ERROR_BINDINGS)
+          TEXTUAL_BINDINGS, BROWSER_BINDINGS, HEADER_SCREEN_BINDINGS, ERROR_BINDINGS, OUTPUT_BINDINGS)
 
 
 def all_bindings() -> dict[str, Binding]:
@@ -82,5 +83,7 @@ def key_table_markdown(keymap: Keymap | None = None) -> str:
     """The README's key table (| group | keys | action |), from the explorer's help rows."""
     lines = ["| group | keys | action |", "|---|---|---|"]
     for group, rows in explorer_help(keymap):
-        lines += [f"| {group} | `{keys}` | {text} |" for keys, text in rows]
+        # A | in a cell (the pipe key) is escaped: even in a code span it would end the cell.
+        lines += [f"| {group} | `{keys.replace('|', chr(92) + '|')}` | {text.replace('|', chr(92) + '|')} |"
+                  for keys, text in rows]
     return "\n".join(lines) + "\n"

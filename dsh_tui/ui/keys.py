@@ -78,6 +78,17 @@ BINDINGS = [
       tooltip="Every header field (the cwd whole), what the session is, the raw header line"),
     B("W", "toggle_wrap", "Word wrap", show=False, id="toggle-wrap",
       tooltip="Wrap the detail pane's long lines at spaces, or cut them at the width as before"),
+    # The lnav / less habits (ui/lnav.py): scroll the rows' text, the view out, the family's timeline.
+    B("less_than_sign,left", "shift_rows(-1)", "Scroll text left", show=False, id="shift-left",
+      tooltip="Scroll the event rows' text back to the left (the columns stay)"),
+    B("greater_than_sign,right", "shift_rows(1)", "Scroll text right", show=False, id="shift-right",
+      tooltip="Scroll the event rows' text to the right, for long summaries (the columns stay)"),
+    B("o", "write_view", "Write view", show=False, id="write-view",
+      tooltip="The shown (filtered) events' raw records as JSONL to a new file, not masked"),
+    B("vertical_line", "pipe_view", "Pipe view", show=False, id="pipe-view",
+      tooltip="The shown (filtered) events' raw records on a shell command's stdin; its output in a window"),
+    B("C", "merged_timeline", "Merged timeline", show=False, id="merged-timeline",
+      tooltip="This session and its subagent children, one list interleaved by time; enter opens a child there"),
 ]
 
 # The events list's count (widgets/event_list.py), as in vim: digits then G go to that seq.
@@ -112,6 +123,9 @@ ERROR_BINDINGS = [B("q", "leave", "Quit", id="error-quit", tooltip="Exit with co
 # The copy window (screens/report.py).
 REPORT_BINDINGS = [B("escape,q,enter", "dismiss", "Close", show=False, id="report-close"),
                    B("m", "switch", "Markdown report / plain snippet", show=False, id="report-switch")]
+
+# The output of a command the view was piped to (screens/output.py).
+OUTPUT_BINDINGS = [B("escape,q,enter", "dismiss", "Close", show=False, id="output-close")]
 
 # Every list's keys (widgets/vlist.py) and the detail pane's (widgets/detail.py, the same table), with the
 # ids a keymap names. A test checks the lists' own table says the same keys and actions.
@@ -197,14 +211,20 @@ HELP = [
     R("Report", "checklist", "the ten-minute pass checklist"),
     R("Report", "permalink", "copy the permalink <session-id>@<seq> of the event"),
     R("Report", "report-switch", "(in the copy window) the markdown bug report, secrets masked"),
+    R("Report", "write-view", "write the shown (filtered) events' raw records as JSONL to a new file (not masked)"),
+    R("Report", "pipe-view", "pipe the shown events' raw records to a shell command; its output in a window"),
+    R("Report", "output-close", "(in the pipe's output window) close it"),
     R("Sessions", "back try-back", "back: the previous session, else the session browser (if any)", "b esc"),
     R("Sessions", "parent", "open the parent session (delegated children)"),
     R("Sessions", "children", "delegated children: pick one to open"),
     R("Sessions", "enter", "on NOT_IN_TOOL_SET: open the child that calls the tool"),
     R("Sessions", "toggle-follow", "follow the file live / pause (shown in the header)"),
+    R("Sessions", "merged-timeline", "merged timeline: this session and its children by time (enter opens a child there)"),
     R("Screen", "full-header", "the full header: every field, the whole cwd, the raw header line"),
     R("Screen", "header-copy", "(in the full header) copy the raw header line"),
     R("Screen", "error-lenient", "(on a refused log's error screen) open it anyway, marked UNVERIFIED"),
+    R("Screen", "shift-left shift-right", "scroll the event rows' text left / right (long summaries; the title says the column)",
+      "< >  ← →"),
     R("Screen", "toggle-wrap", "word wrap in the detail pane (again: lines cut at the width)"),
     R("Screen", "toggle-pairs", "show / hide the pairs pane"),
     R("Screen", "toggle-raw", "events list: raw records / summaries (the title says raw)"),
@@ -240,6 +260,9 @@ PALETTE_TITLES = {
     "toggle-raw": "Raw records / summaries in the list", "toggle-mark": "Mark / unmark the event", "copy-marks": "Copy the marked events",
     "next-anomaly": "Next anomaly", "previous-anomaly": "Previous anomaly", "anomaly-kind": "Pick the anomaly kind",
     "timing": "Timing view",
+    "shift-left": "Scroll the rows' text left", "shift-right": "Scroll the rows' text right",
+    "write-view": "Write the view as JSONL", "pipe-view": "Pipe the view to a command",
+    "merged-timeline": "Merged timeline of the session and its children",
 }
 PALETTE_SKIP = frozenset({"quit", "enter", "back"})  # Textual's Quit; Enter depends on the focus; Back: below
 PALETTE_EXTRA = [

@@ -80,3 +80,105 @@ async def test_colon_takes_a_time_or_an_offset(demo):
         await pilot.press("colon", *"soon", "enter")
         await settle(app, pilot)
         assert any(n.startswith("not a seq, a time") for n in notices(app))
+
+
+async def test_shift_scrolls_the_rows_text_and_the_title_says_the_column(demo):
+    app = make_app(demo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        row = app.events.cursor
+        before = app.events.row_plain(row)
+        await pilot.press("greater_than_sign")
+        after = app.events.row_plain(row)
+        assert "text from col 21 (< >)" in title(app)
+        text = app.events.summary(app.current_index).text
+        assert after.endswith("«" + text[20:]) and after[:20] == before[:20]  # the columns stay
+        await pilot.press("right", "left", "less_than_sign")
+        assert app.events.row_plain(row) == before and "text from col" not in title(app)
+        await pilot.press("left")  # at the left end: nothing moves
+        assert app.events.shift == 0
+
+
+async def test_o_writes_the_filtered_view_as_jsonl_never_over_a_file(demo, tmp_path):
+    app = make_app(demo)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await ready(app, pilot)
+        await pilot.press("plus", *"type:tool/*", "enter")  # a chip: the tool events only
+        await settle(app, pilot)
+        shown = [app.log_.seq_of(app.events.source.index(r)) for r in range(app.events.row_count())]
+        out = tmp_path / "tools.jsonl"
+        await pilot.press("o", *str(out), "enter")
+        await settle(app, pilot)
+        lines = out.read_bytes().splitlines()
+        import orjson
+        assert [orjson.loads(x)["seq"] for x in lines] == shown and 0 < len(shown) < len(app.log_)
+        await pilot.press("o", *str(out), "enter")
+        await settle(app, pilot)
+        assert any("never overwritten" in n for n in notices(app)) and out.read_bytes().count(b"\n") == len(shown)
+        await pilot.press("o", *str(demo), "enter")  # the log being read
+        await settle(app, pilot)
+        assert any("log being read" in n for n in notices(app))
+        await pilot.press("o", "enter")  # empty: the state dir
+        await settle(app, pilot)
+        written = list((tmp_path / "state" / "dsh-tui" / "views").glob("*.jsonl"))
+        assert len(written) == 1 and written[0].read_bytes() == out.read_bytes()
+
+
+async def test_pipe_shows_the_commands_output_in_a_window(demo):
+    from dsh_tui.ui.screens.output import OutputModal
+    app = make_app(demo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        await pilot.press("vertical_line", *"wc -l", "enter")
+        for _ in range(200):
+            if isinstance(app.screen, OutputModal):
+                break
+            await pilot.pause(0.05)
+        assert isinstance(app.screen, OutputModal)
+        result = app.screen.result
+        assert result.output.split() == [str(len(app.log_.res.rec_start)).encode()] and result.returncode == 0
+        assert "exit 0" in str(app.screen.query_one("#report-status").render())
+        await pilot.press("escape")
+        assert not isinstance(app.screen, OutputModal) and app.is_running
+
+
+async def test_C_merges_the_children_by_time_and_enter_opens_one_there(tmp_path):
+    from ..support.session_roots import TREE_KID_B, build_tree_family
+    paths = build_tree_family(tmp_path / "dsh" / "sessions")
+    app = make_app(paths["parent"])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        for _ in range(200):
+            if app.family.lineage is not None:
+                break
+            await pilot.pause(0.05)
+        await pilot.press("C")
+        for _ in range(200):
+            if app.timeline.timeline is not None:
+                break
+            await pilot.pause(0.05)
+        t = app.timeline.timeline
+        tl = app.timeline.widget()
+        assert app.focused is tl and not app.events.display
+        assert len(t.members) == 4 and "this session + 3 children" in str(tl.border_title)
+        times = [t.members[t.session[r]].log.event(t.index[r]).time for r in range(len(t))]
+        assert times == sorted(times)  # interleaved by time
+        assert {t.members[t.session[r]].tag for r in range(len(t))} == {"main", "↳1 000a", "↳1 000b", "↳2 00a1"}
+        seed_a = [m for m in t.members if m.depth == 1 and m.first > 0]
+        assert seed_a  # kid_a's seed (the parent's history) is left out
+        assert len(t) == sum(len(m.log) - m.first for m in t.members)
+        r = next(r for r in range(len(t)) if t.members[t.session[r]].log.session_id == TREE_KID_B
+                 and t.index[r] > 0)
+        want = t.members[t.session[r]].log.seq_of(t.index[r])
+        tl.move_to(r)
+        await pilot.pause()
+        assert "↳1 000b" in str(app.detail.border_title)  # the detail pane follows the timeline
+        await pilot.press("enter")
+        await ready(app, pilot)
+        assert app.log_.session_id == TREE_KID_B and app.log_.seq_of(app.current_index) == want
+        await pilot.press("b")
+        await ready(app, pilot)
+        await pilot.press("C")
+        await pilot.pause(0.2)
+        await pilot.press("C")  # off again: the events list is back
+        assert app.events.display and app.focused is app.events
