@@ -62,10 +62,10 @@ class Query:
 
     @property
     def label(self) -> str:
-        """How the title names it: the text, a regex between slashes-like markers with its case."""
+        """How the title names it: the text; a regex as ``re:`` and the text, `` (case)`` when case counts."""
         if not self.regex:
             return self.text
-        return f"re:{self.text}" + ("" if self.case else " (any case)")
+        return f"re:{self.text}" + (" (case)" if self.case else "")
 
     def holds(self, text: str) -> bool:
         """Whether ``text`` (a packed row's member) matches."""

@@ -102,13 +102,13 @@ class TimelineController(Controller):
             tl.border_title = "timeline · merging…"
             return
         kids = len(t.members) - 1
-        text = (f"timeline · this session + {kids} child{'ren' if kids != 1 else ''} by time · "
+        text = (f"timeline · main + {kids} child{'ren' if kids != 1 else ''} · "
                 f"{len(t):,} events{' (cut)' if t.truncated else ''}")
         if self.children_failed:
             text += f" · {self.children_failed} unreadable left out"
         if tl.shift:
             text += f" · text from col {tl.shift + 1} (< >)"
-        tl.border_title = Content(text + " · C: back to the events")
+        tl.border_title = Content(text + " · C: events")
 
     # -- building -----------------------------------------------------------------------------
     def _build(self, log, children, max_plain, cursor) -> None:  # in the worker's thread

@@ -1,7 +1,7 @@
 """ViewOutController: ``o`` writes the view (the filtered events) as JSONL to a file, ``|`` pipes it
 to a shell command the user types; both in a worker (model/presenting/viewout.py does the work).
 
-The file goes to ``$XDG_STATE_HOME/dsh-tui/views/`` when the prompt is left empty, else to the path typed
+The file goes to ``$XDG_STATE_HOME/dsh-tui/exports/`` when the prompt is left empty, else to the path typed
 (a directory gets the default name); it is never overwritten and never the log being read. The command's
 output shows in a window, bounded; a running write or command is cancelled by a new one or another session.
 """
@@ -21,9 +21,10 @@ from ..export import events_dir
 from .base import Controller
 
 
-def views_dir() -> Path:
-    """``$XDG_STATE_HOME/dsh-tui/views`` (next to the saved events and the bug reports)."""
-    return events_dir().parent / "views"
+def exports_dir() -> Path:
+    """``$XDG_STATE_HOME/dsh-tui/exports`` (next to the saved events and the bug reports; ``views`` holds
+    the saved marks and chips)."""
+    return events_dir().parent / "exports"
 
 
 class ViewOutController(Controller):
@@ -48,14 +49,14 @@ class ViewOutController(Controller):
         if self._view() is None:
             return
         self.app.ask("write", "write view to: ", self.write,
-                     placeholder=f"{self._count()} as JSONL · enter: {views_dir()} · or a path (never overwritten)")
+                     placeholder=f"{self._count()} as JSONL · enter: {exports_dir()} · or a path (never overwritten)")
 
     def write(self, typed: str | None) -> None:
         view = self._view()
         if typed is None or view is None:
             return
         log, indices, label = view
-        directory = views_dir()
+        directory = exports_dir()
         path = target_path(typed, directory, default_name(log, label))
         if path.parent == directory:
             try:
@@ -110,6 +111,7 @@ class ViewOutController(Controller):
     def _show(self, result) -> None:
         from ..screens.output import OutputModal
         if self.app.screen_stack:
+            self.app.dismiss_notices()  # the "running…" toast: the window says how it ended
             self.app.push_screen(OutputModal(result))
 
     def worker_changed(self, event) -> None:
