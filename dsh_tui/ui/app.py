@@ -627,6 +627,7 @@ class ExplorerApp(LnavActions, App[int]):
     def _cursor_moved_anomalies(self, message: RowHighlighted) -> None:
         self.anomalies.show(message.index)
         self.timing_view.cursor_moved(message.index)
+        self.timeline.events_moved()  # a jump (n, :, v) lands in the events list: show it
 
     def action_try_back(self) -> None:
         """The palette's Back: back, or say there is nowhere to go (b/esc: screens/main.py)."""

@@ -182,3 +182,36 @@ async def test_C_merges_the_children_by_time_and_enter_opens_one_there(tmp_path)
         await pilot.pause(0.2)
         await pilot.press("C")  # off again: the events list is back
         assert app.events.display and app.focused is app.events
+
+
+async def test_the_new_keys_follow_the_keymap(demo):
+    from dsh_tui.settings import Settings
+    app = make_app(demo, settings=Settings(keymap={"write-view": "O", "shift-right": "ctrl+l"}))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        await pilot.press("o")
+        assert not prompt(app).is_open
+        await pilot.press("O")
+        assert prompt(app).kind == "write"
+        await pilot.press("escape", "ctrl+l")
+        assert app.events.shift == 20
+        groups = dict(__import__("dsh_tui.ui.keydocs", fromlist=["x"]).explorer_help(app.current_keymap()))
+        assert any(keys == "O" and "JSONL" in text for keys, text in groups["Report"])
+
+
+async def test_a_jump_while_the_timeline_is_shown_brings_the_events_back(tmp_path):
+    from ..support.session_roots import build_tree_family
+    paths = build_tree_family(tmp_path / "dsh" / "sessions")
+    app = make_app(paths["parent"])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        for _ in range(200):
+            if app.family.lineage is not None:
+                break
+            await pilot.pause(0.05)
+        await pilot.press("C")
+        await pilot.pause(0.2)
+        assert app.timeline.shown
+        await pilot.press("colon", "0", "enter")
+        await settle(app, pilot)
+        assert not app.timeline.shown and app.events.display and app.current_index == 0

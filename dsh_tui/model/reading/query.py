@@ -107,9 +107,16 @@ def find_in(query: Query, buf: bytes, pos: int, endpos: int) -> int:
     return -1 if m is None else m.start()
 
 
+_SLOW: set = set()  # patterns that ran past ROW_TIMEOUT on a row: they style no row again
+SLOW_KEPT = 64
+
+
 def row_spans(pattern, text: str, limit: int = 64) -> list[tuple[int, int]]:
-    """The spans of ``pattern`` (a `regex` pattern) in ``text``; none when it runs past `ROW_TIMEOUT`."""
+    """The spans of ``pattern`` (a `regex` pattern) in ``text``; none when it runs past `ROW_TIMEOUT`, and
+    none from then on for that pattern (a screen of rows would cost a timeout each)."""
     spans: list[tuple[int, int]] = []
+    if pattern in _SLOW:
+        return spans
     try:
         for m in pattern.finditer(text, timeout=ROW_TIMEOUT, concurrent=True):
             if m.end() > m.start():
@@ -117,5 +124,8 @@ def row_spans(pattern, text: str, limit: int = 64) -> list[tuple[int, int]]:
                 if len(spans) >= limit:
                     break
     except TimeoutError:
+        if len(_SLOW) >= SLOW_KEPT:
+            _SLOW.clear()
+        _SLOW.add(pattern)
         return []
     return spans

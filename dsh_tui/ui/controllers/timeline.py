@@ -151,6 +151,12 @@ class TimelineController(Controller):
             tl.set_timeline(self.timeline, _start_row(self.timeline, index))
 
     # -- the cursor and Enter -----------------------------------------------------------------
+    def events_moved(self) -> None:
+        """The hidden events list's cursor moved (a search hit, a seq, the verdict): the events list comes
+        back, so what the key found is seen."""
+        if self.shown:
+            self.hide()
+
     def cursor_moved(self, row: int) -> None:
         """The detail pane shows the timeline's event (a child's without its diagnosis)."""
         app = self.app
