@@ -62,3 +62,9 @@ def test_highlight_spans_follow_the_mode():
     assert match_spans("Bash bash", make_query("bash").shown) == [(0, 4), (5, 9)]
     assert match_spans("Bash bash", make_query("Ba.h", True).shown) == [(0, 4)]
     assert match_spans("Bash bash", make_query("ba.h", True).shown) == [(0, 4), (5, 9)]
+
+
+def test_anchors_hold_at_each_records_ends(write_jsonl):
+    log = load_session(write_jsonl([ev("user/message", 0, {"text": "x"}), ev("tool/call", 1, {"callId": "c"})]))
+    assert list(find_all(log, make_query(r'^\{"type":"tool/', True)).indices) == [1]
+    assert list(find_all(log, make_query(r'"c"\}\}$', True)).indices) == [1]

@@ -22,7 +22,9 @@ def test_interleaved_by_time_each_sessions_order_kept(write_jsonl):
     rows = [(t.session[r], t.index[r]) for r in range(len(t))]
     assert rows == [(1, 0), (0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (0, 3), (1, 3), (0, 4)]
     # ties: the session shown first; the untimed event stays after the one before it
-    assert event_times(parent) == [10, 20, 20, 50, 60]
+    assert list(event_times(parent)) == [10, 20, 20, 50, 60]
+    huge = _log(write_jsonl, "h.jsonl", [5, 2**63 + 7, -3, 9], "huge")
+    assert list(event_times(huge)) == [5, 5, 5, 9]  # out of range: kept next to the event before
     assert t.row_of(0, 3) == 6 and t.row_of(1, 2) == 5
 
 
@@ -39,3 +41,12 @@ def test_tags_name_depth_and_the_ids_end():
     assert session_tag("aaaaaaaa-0000-4000-8000-00000000000b", 1) == "↳1 000b"
     assert session_tag("x", 0) == "main"
     assert session_tag("\x1b[31m", 2) == "↳2 31m"  # letters and digits only: nothing raw reaches a row
+
+
+def test_fast_times_agree_with_the_events_own(write_jsonl):
+    from ..support.logs import chunk, row
+    odd = {"seq": 4, "data": {"time": 1}, "time": 1500, "type": "user/message"}  # not dsh's key order
+    log = load_session(write_jsonl([chunk(0, "a"), row(1, ["b", "c", "d"], [7, 5]), odd,
+                                    {"type": "user/message", "seq": 5, "time": 1600, "data": {}}]))
+    assert list(event_times(log)) == [log.event(i).time for i in range(len(log))]
+    assert list(event_times(log, 2)) == [log.event(i).time for i in range(2, len(log))]

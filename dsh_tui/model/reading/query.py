@@ -84,7 +84,7 @@ def make_query(text: str, use_regex: bool = False) -> Query:
     if len(text) > PATTERN_CHARS:
         raise BadPattern(f"the pattern is longer than {PATTERN_CHARS} characters")
     case = smart_case_sensitive(text)
-    flags = 0 if case else regex.IGNORECASE
+    flags = regex.MULTILINE | (0 if case else regex.IGNORECASE)  # ^ and $: a record's (a line's) ends
     try:
         raw = regex.compile(text.encode("utf-8", "surrogatepass"), flags)
         shown = regex.compile(text, flags)

@@ -200,6 +200,10 @@ class SearchController(Controller):
                 self.show_status(None)
             err = message.error
             if isinstance(err, PatternTooSlow):
+                if self.query is not None and self.query.key == key:  # n would only stall again
+                    self.needle = None
+                    self.highlight(None)
+                    self.show_status(None)
                 app.notify(one_line(f"the regex {message.needle.text} took too long on part of the log "
                                     "(nested repeats?): search stopped; try a simpler pattern", 300),
                            severity="warning", markup=False, timeout=8)
