@@ -68,3 +68,11 @@ def test_anchors_hold_at_each_records_ends(write_jsonl):
     log = load_session(write_jsonl([ev("user/message", 0, {"text": "x"}), ev("tool/call", 1, {"callId": "c"})]))
     assert list(find_all(log, make_query(r'^\{"type":"tool/', True)).indices) == [1]
     assert list(find_all(log, make_query(r'"c"\}\}$', True)).indices) == [1]
+
+
+def test_counted_repeats_that_would_explode_when_compiled_are_refused():
+    with pytest.raises(BadPattern, match="counted repeats"):
+        make_query("(?:a{1000}){1000}", True)  # seconds and hundreds of MB to compile
+    with pytest.raises(BadPattern):
+        make_query("x{99999999999999}", True)
+    assert make_query(r"(?:a{100}){100}|\{5\}", True).regex  # 10,000, and escaped braces are text

@@ -12,6 +12,7 @@ long raises `PatternTooSlow` in the scan, and styles nothing in a row.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import regex
@@ -19,6 +20,9 @@ import regex
 SCAN_TIMEOUT = 0.5  # s per regex call on one scan window (a sane pattern takes ms on 2 MiB)
 ROW_TIMEOUT = 0.01  # s per row's highlight: a row is a few hundred characters
 PATTERN_CHARS = 1000  # longer patterns are refused (the prompt's own bound)
+REPEAT_PRODUCT = 100_000  # counted repeats ({n}) multiplied past this are refused: regex expands them
+# when it compiles, unbounded in time and memory ((?:a{1000}){1000}: seconds, 300 MB; 1e5: 0.2 s)
+_COUNTED = re.compile(r"(?<!\\)\{(\d*)(?:,(\d*))?\}")
 
 
 class BadPattern(ValueError):
@@ -83,6 +87,8 @@ def make_query(text: str, use_regex: bool = False) -> Query:
         return Query(text, False, False, None, regex.compile(regex.escape(text), regex.IGNORECASE) if text else None)
     if len(text) > PATTERN_CHARS:
         raise BadPattern(f"the pattern is longer than {PATTERN_CHARS} characters")
+    if _repeat_product(text) > REPEAT_PRODUCT:
+        raise BadPattern(f"the pattern's counted repeats ({{n}}) multiply past {REPEAT_PRODUCT:,}: too costly")
     case = smart_case_sensitive(text)
     flags = regex.MULTILINE | (0 if case else regex.IGNORECASE)  # ^ and $: a record's (a line's) ends
     try:
@@ -91,6 +97,19 @@ def make_query(text: str, use_regex: bool = False) -> Query:
     except (regex.error, ValueError, OverflowError, RecursionError, UnicodeError) as exc:
         raise BadPattern(f"not a valid regex: {_reason(exc)}") from None
     return Query(text, True, case, raw, shown)
+
+
+def _repeat_product(text: str) -> int:
+    """The product of the pattern's counted repeat bounds (``{3}``, ``{2,50}``, ``{9,}``): a bound on how
+    far compiling expands it, whether or not the repeats nest."""
+    product = 1
+    for m in _COUNTED.finditer(text):
+        low, high = m.group(1), m.group(2)
+        n = max(int(low or 0), int(high or 0)) if len(low or "") < 12 and len(high or "") < 12 else 10**12
+        product *= max(1, n)
+        if product > REPEAT_PRODUCT:
+            break
+    return product
 
 
 def _reason(exc: BaseException) -> str:
