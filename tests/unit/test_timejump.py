@@ -60,3 +60,12 @@ def test_lands_on_the_first_event_at_or_after_the_time(write_jsonl):
     assert i == 6 and "after the session's last event" in note
     i, note = landing(log, parse_target(iso(T0 - 60_000), T0))
     assert i == 0 and "before the session's first event" in note
+
+
+def test_a_seeded_childs_start_is_its_own_first_event(write_jsonl):
+    records = [{**ev("user/message", 0, {}), "time": T0 - 3_600_000}, {**ev("session/end-seed", 1, {}), "time": T0},
+               {**ev("turn/start", 2, {"turn": 1}), "time": T0 + 10}, {**ev("turn/end", 3, {"turn": 1}), "time": T0 + 70_000}]
+    log = load_session(write_jsonl(records))
+    assert session_span(log) == (T0 - 3_600_000, T0 + 70_000)
+    assert session_span(log, 2) == (T0 + 10, T0 + 70_000)
+    assert landing(log, parse_target("+1m", *session_span(log, 2))) == (3, None)

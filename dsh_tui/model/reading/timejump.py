@@ -1,7 +1,8 @@
 """What ``:`` was given: a seq, a time of day or an ISO time (UTC unless it names an offset), or an offset
 from the session start (``+5m``, ``+90s``, ``+1h2m``, ``+1.5s``, ``+250ms``); and the event it lands on.
 
-Textual-free. The session start is the first timed event's time (a header's ``createdAt`` is often 0).
+Textual-free. The session start is the first timed event's time (a header's ``createdAt`` is often 0);
+for a seeded child, its first own event's after the seed (the caller says where the seed ends).
 A time of day is on the session start's date, or a later date of the session when it would fall before
 the start (a session over midnight). The landing is the first event at or after the time: dsh stamps each
 event as it writes it, so times rise with seq (a seeded child's inherited events come first and are
@@ -100,11 +101,13 @@ def time_at(log, i: int, step: int = 1) -> tuple[int, int | None]:
     return i, None
 
 
-def session_span(log) -> tuple[int | None, int | None]:
-    """(first, last) event time in ms, from the events nearest each end."""
+def session_span(log, start: int = 0) -> tuple[int | None, int | None]:
+    """(first, last) event time in ms, from the events nearest each end; the first from event ``start``
+    on (a seeded child's own first event: its seed rows keep the parent's older times)."""
     if not len(log):
         return None, None
-    return time_at(log, 0, 1)[1], time_at(log, len(log) - 1, -1)[1]
+    first = time_at(log, min(max(0, start), len(log) - 1), 1)[1]
+    return first if first is not None else time_at(log, 0, 1)[1], time_at(log, len(log) - 1, -1)[1]
 
 
 def first_at_or_after(log, ms: int) -> int | None:

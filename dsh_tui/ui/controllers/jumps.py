@@ -57,7 +57,9 @@ class JumpController(Controller):
         if not value or log is None or not len(log):
             return
         try:
-            target = parse_target(value, *session_span(log)) if not value.strip().isdigit() else None
+            seed = app.events.seed_end  # a seeded child's +5m counts from its own first event
+            own = session_span(log, 0 if seed is None else seed + 1)
+            target = parse_target(value, *own) if not value.strip().isdigit() else None
         except BadTarget as exc:
             app.notify(one_line(str(exc), 200), severity="warning", markup=False)
             return
