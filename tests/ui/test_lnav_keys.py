@@ -97,6 +97,9 @@ async def test_shift_scrolls_the_rows_text_and_the_title_says_the_column(demo):
         assert app.events.row_plain(row) == before and "text from col" not in title(app)
         await pilot.press("left")  # at the left end: nothing moves
         assert app.events.shift == 0
+        await pilot.press("slash", "a", "b", "left", "X")  # in a prompt the arrows move its cursor
+        assert prompt(app).input.value == "aXb" and app.events.shift == 0
+        await pilot.press("escape")
 
 
 async def test_o_writes_the_filtered_view_as_jsonl_never_over_a_file(demo, tmp_path):
