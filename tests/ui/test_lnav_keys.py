@@ -218,3 +218,16 @@ async def test_a_jump_while_the_timeline_is_shown_brings_the_events_back(tmp_pat
         await pilot.press("colon", "0", "enter")
         await settle(app, pilot)
         assert not app.timeline.shown and app.events.display and app.current_index == 0
+
+
+async def test_C_without_children_says_so_and_keeps_the_events(demo):
+    app = make_app(demo)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await ready(app, pilot)
+        for _ in range(200):
+            if app.family.lineage is not None:
+                break
+            await pilot.pause(0.05)
+        await pilot.press("C")
+        assert not app.timeline.shown and app.events.display
+        assert any("no subagent children" in n for n in notices(app))
