@@ -32,6 +32,7 @@ from dsh_tui.ui.app import ExplorerApp  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import screenshot_live  # noqa: E402
+import screenshot_lnav  # noqa: E402
 
 
 async def _settle(app, pilot) -> None:
@@ -74,12 +75,13 @@ async def scene_checklist(app, pilot) -> None:
 
 
 SCENES = {"crash-verdict": scene_verdict, "pairing-pane": scene_pairs, "diff-detail": scene_diff,
-          "help": scene_help, "ten-minute-pass": scene_checklist}
+          "help": scene_help, "ten-minute-pass": scene_checklist, "regex-search": screenshot_lnav.regex_search}
 BROWSER_SCENES = ("session-browser",)  # a generated session root, not the demo log
 # Each on its own generated root: name -> shoot(root, name, size).
 ROOT_SCENES = {"subagent-tree": screenshot_live.shoot_subagent_tree,
                "subagent-child": screenshot_live.shoot_subagent_child,
-               "follow-mode": screenshot_live.shoot_follow}
+               "follow-mode": screenshot_live.shoot_follow,
+               "merged-timeline": screenshot_lnav.shoot_merged_timeline}
 # On the log dsh's writer wrote with known sleeps (tests/parity/timing): the timing view and its waterfall.
 TIMED_LOG = ROOT / "tests" / "parity" / "timing" / "zstd" / "--home-user-timing--" / "timed" / "session.jsonl.zstd"
 TIMED_SCENES = ("timing-view",)

@@ -42,6 +42,9 @@ from .controllers.loader import LoadController
 from .controllers.marks import MarksController
 from .controllers.search import SearchController, SearchHits
 from .controllers.timing import TimingController
+from .controllers.timeline import TimelineController
+from .controllers.viewout import ViewOutController
+from .lnav import LnavActions
 from .controllers.views import SavedViewController
 from .keydocs import explorer_help
 from .keygate import KeyGate
@@ -72,7 +75,7 @@ from .widgets.sparkline import ActivityBar
 BROWSER_HIDES = frozenset(b.action.split("(", 1)[0] for b in KEY_BINDINGS) - {"quit"}  # the explorer's own keys
 
 
-class ExplorerApp(App[int]):
+class ExplorerApp(LnavActions, App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "dsh-tui"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
@@ -117,6 +120,8 @@ class ExplorerApp(App[int]):
         self.chips = ChipsController(self)
         self.saved_view = SavedViewController(self)
         self.controllers += (self.marks, self.chips, self.saved_view)
+        self.view_out, self.timeline = ViewOutController(self), TimelineController(self)  # ui/lnav.py's keys
+        self.controllers += (self.view_out, self.timeline)
         self._worker_owners = {group: c for c in self.controllers for group in c.groups}
 
     @property
@@ -515,6 +520,8 @@ class ExplorerApp(App[int]):
             self.screen.maximize(self.focused)
 
     def action_enter(self) -> None:
+        if self.timeline.enter():  # the merged timeline: open the child at that event
+            return
         if self.focused is self.events:
             if self.family.offer_child():  # a NOT_IN_TOOL_SET finding a child calls: open it?
                 return
@@ -629,6 +636,7 @@ class ExplorerApp(App[int]):
     def _cursor_moved_anomalies(self, message: RowHighlighted) -> None:
         self.anomalies.show(message.index)
         self.timing_view.cursor_moved(message.index)
+        self.timeline.events_moved()  # a jump (n, :, v) lands in the events list: show it
 
     def action_try_back(self) -> None:
         """The palette's Back: back, or say there is nowhere to go (b/esc: screens/main.py)."""

@@ -9,8 +9,8 @@ from textual.binding import Binding
 from textual.keys import key_to_character
 
 from .keys import (BINDINGS, BROWSER_BINDINGS, BROWSER_HELP, COUNT_BINDINGS, ERROR_BINDINGS, FLEET_BINDINGS, FLEET_HELP,
-                   HEADER_SCREEN_BINDINGS, HELP,
-                   LIST_BINDINGS, PROMPT_BINDINGS, REPORT_BINDINGS, SCREEN_BINDINGS, TEXTUAL_BINDINGS, HelpRow)
+                   HEADER_SCREEN_BINDINGS, HELP, LIST_BINDINGS, OUTPUT_BINDINGS, PROMPT_BINDINGS, REPORT_BINDINGS,
+                   SCREEN_BINDINGS, TEXTUAL_BINDINGS, HelpRow)
 
 Keymap = Mapping[str, str]
 HelpGroups = list[tuple[str, list[tuple[str, str]]]]
@@ -19,7 +19,8 @@ KEY_TEXT = {"up": "↑", "down": "↓", "left": "←", "right": "→", "pageup":
             "home": "Home", "end": "End", "escape": "esc", "slash": "/",
             "backslash": "\\", "plus": "+", "minus": "-"}
 TABLES = (BINDINGS, SCREEN_BINDINGS, COUNT_BINDINGS, PROMPT_BINDINGS, REPORT_BINDINGS, LIST_BINDINGS,
-          TEXTUAL_BINDINGS, BROWSER_BINDINGS, HEADER_SCREEN_BINDINGS, ERROR_BINDINGS, FLEET_BINDINGS)
+          TEXTUAL_BINDINGS, BROWSER_BINDINGS, HEADER_SCREEN_BINDINGS, ERROR_BINDINGS, OUTPUT_BINDINGS,
+          FLEET_BINDINGS)
 
 
 def all_bindings() -> dict[str, Binding]:
@@ -87,5 +88,7 @@ def key_table_markdown(keymap: Keymap | None = None) -> str:
     """The README's key table (| group | keys | action |), from the explorer's help rows."""
     lines = ["| group | keys | action |", "|---|---|---|"]
     for group, rows in explorer_help(keymap):
-        lines += [f"| {group} | `{keys}` | {text} |" for keys, text in rows]
+        # A | in a cell (the pipe key) is escaped: even in a code span it would end the cell.
+        lines += [f"| {group} | `{keys.replace('|', chr(92) + '|')}` | {text.replace('|', chr(92) + '|')} |"
+                  for keys, text in rows]
     return "\n".join(lines) + "\n"

@@ -26,8 +26,8 @@ BINDINGS = [
       tooltip="The next finding below the cursor"),
     B("left_square_bracket", "finding(-1)", "Previous finding", show=False, id="previous-finding",
       tooltip="The previous finding above the cursor"),
-    B("colon", "goto", "Go to seq", show=False, id="goto",
-      tooltip="Jump to an event by its seq (or type it then G in the events list: 123G)"),
+    B("colon", "goto", "Go to seq / time", show=False, id="goto",
+      tooltip="Jump to a seq (or 123G in the events list), a time (12:03:04, ISO) or +5m from the start"),
     B("v", "verdict", "Verdict", show=False, id="verdict", tooltip="The primary finding"),
     B("p", "partner", "Call ⇄ result", show=False, id="partner", tooltip="Jump between a call and its result"),
     B("f", "filter", "Filter", show=False, id="filter", tooltip="Findings, problems, pairs, no chunks, one type"),
@@ -78,6 +78,17 @@ BINDINGS = [
       tooltip="Every header field (the cwd whole), what the session is, the raw header line"),
     B("W", "toggle_wrap", "Word wrap", show=False, id="toggle-wrap",
       tooltip="Wrap the detail pane's long lines at spaces, or cut them at the width as before"),
+    # The lnav / less habits (ui/lnav.py): scroll the rows' text, the view out, the family's timeline.
+    B("less_than_sign,left", "shift_rows(-1)", "Scroll text left", show=False, id="shift-left",
+      tooltip="Scroll the event rows' text back to the left (the columns stay)"),
+    B("greater_than_sign,right", "shift_rows(1)", "Scroll text right", show=False, id="shift-right",
+      tooltip="Scroll the event rows' text to the right, for long summaries (the columns stay)"),
+    B("o", "write_view", "Write view", show=False, id="write-view",
+      tooltip="The shown (filtered) events' raw records as JSONL to a new file, not masked"),
+    B("vertical_line", "pipe_view", "Pipe view", show=False, id="pipe-view",
+      tooltip="The shown (filtered) events' raw records on a shell command's stdin; its output in a window"),
+    B("C", "merged_timeline", "Merged timeline", show=False, id="merged-timeline",
+      tooltip="This session and its subagent children, one list interleaved by time; enter opens a child there"),
 ]
 
 # The events list's count (widgets/event_list.py), as in vim: digits then G go to that seq.
@@ -94,7 +105,8 @@ SCREEN_BINDINGS = [B("b,escape", "try_back", "Back", show=False, id="try-back")]
 # The docked prompt (widgets/cmdline.py).
 PROMPT_BINDINGS = [B("escape", "cancel", "Cancel", show=False, id="prompt-cancel"),
                    B("up", "history(-1)", "Previous value", show=False, id="prompt-previous"),
-                   B("down", "history(1)", "Next value", show=False, id="prompt-next")]
+                   B("down", "history(1)", "Next value", show=False, id="prompt-next"),
+                   B("ctrl+r", "toggle", "Regex / literal", show=False, id="prompt-regex")]
 
 # The full header window (screens/header.py); its own keys, named in its bottom rule.
 HEADER_SCREEN_BINDINGS = [B("escape,q,H", "close", "Close", show=False, id="header-close"),
@@ -111,6 +123,9 @@ ERROR_BINDINGS = [B("q", "leave", "Quit", id="error-quit", tooltip="Exit with co
 # The copy window (screens/report.py).
 REPORT_BINDINGS = [B("escape,q,enter", "dismiss", "Close", show=False, id="report-close"),
                    B("m", "switch", "Markdown report / plain snippet", show=False, id="report-switch")]
+
+# The output of a command the view was piped to (screens/output.py).
+OUTPUT_BINDINGS = [B("escape,q,enter", "dismiss", "Close", show=False, id="output-close")]
 
 # Every list's keys (widgets/vlist.py) and the detail pane's (widgets/detail.py, the same table), with the
 # ids a keymap names. A test checks the lists' own table says the same keys and actions.
@@ -175,7 +190,7 @@ HELP = [
     R("Move", "focus-next focus-previous", "next / previous pane: events, pairs, detail"),
     R("Move", "enter", "events → detail; pairs or detail → events"),
     R("Move", "zoom", "zoom the focused pane (z again restores)"),
-    R("Jump", "goto", "go to a seq"),
+    R("Jump", "goto", "go to a seq, a time (12:03:04, ISO) or +5m from the start"),
     R("Jump", " ".join(f"count-{d}" for d in range(10)) + " clear-count",
       "go to seq 123 (events list; esc clears the digits)", "123G"),
     R("Jump", "verdict", "the verdict (the primary finding)"),
@@ -186,6 +201,7 @@ HELP = [
     R("Jump", "timing", "timing view: slowest calls, a turn's waterfall"),
     R("Find", "search", "search type, tool, callId and text in the whole log"),
     R("Find", "prompt-previous prompt-next", "in the / and : prompts: the earlier searches / seqs"),
+    R("Find", "prompt-regex", "in the / prompt: regex (smart case) / literal"),
     R("Find", "next-hit previous-hit", "next / previous hit (finding, when no search)"),
     R("Find", "search-reverse", "search the other way (/ searches up from the cursor on a crash log; n goes on, N back)"),
     R("Find", "filter", "filter: findings, problems, pairs, no chunks, a type"),
@@ -204,14 +220,20 @@ HELP = [
     R("Report", "checklist", "the ten-minute pass checklist"),
     R("Report", "permalink", "copy the permalink <session-id>@<seq> of the event"),
     R("Report", "report-switch", "(in the copy window) the markdown bug report, secrets masked"),
+    R("Report", "write-view", "write the shown events as JSONL to a new file (raw, unmasked)"),
+    R("Report", "pipe-view", "pipe the shown events' raw records to a shell command"),
+    R("Report", "output-close", "(in the pipe's output window) close it"),
     R("Sessions", "back try-back", "back: the previous session, else the session browser (if any)", "b esc"),
     R("Sessions", "parent", "open the parent session (delegated children)"),
     R("Sessions", "children", "delegated children: pick one to open"),
     R("Sessions", "enter", "on NOT_IN_TOOL_SET: open the child that calls the tool"),
     R("Sessions", "toggle-follow", "follow the file live / pause (shown in the header)"),
+    R("Sessions", "merged-timeline", "merged timeline of the session and its children by time"),
     R("Screen", "full-header", "the full header: every field, the whole cwd, the raw header line"),
     R("Screen", "header-copy", "(in the full header) copy the raw header line"),
     R("Screen", "error-lenient", "(on a refused log's error screen) open it anyway, marked UNVERIFIED"),
+    R("Screen", "shift-left shift-right", "scroll the event rows' text left / right (long summaries)",
+      "< >  ← →"),
     R("Screen", "toggle-wrap", "word wrap in the detail pane (again: lines cut at the width)"),
     R("Screen", "toggle-pairs", "show / hide the pairs pane"),
     R("Screen", "toggle-raw", "events list: raw records / summaries (the title says raw)"),
@@ -257,6 +279,9 @@ PALETTE_TITLES = {
     "toggle-raw": "Raw records / summaries in the list", "toggle-mark": "Mark / unmark the event", "copy-marks": "Copy the marked events",
     "next-anomaly": "Next anomaly", "previous-anomaly": "Previous anomaly", "anomaly-kind": "Pick the anomaly kind",
     "timing": "Timing view",
+    "shift-left": "Scroll the rows' text left", "shift-right": "Scroll the rows' text right",
+    "write-view": "Write the view as JSONL", "pipe-view": "Pipe the view to a command",
+    "merged-timeline": "Merged timeline of the session and its children",
 }
 PALETTE_SKIP = frozenset({"quit", "enter", "back"})  # Textual's Quit; Enter depends on the focus; Back: below
 PALETTE_EXTRA = [

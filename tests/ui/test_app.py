@@ -231,7 +231,7 @@ async def test_command_palette_has_every_action(demo):
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(app, pilot)
         titles = {c.title for c in app.get_system_commands(app.screen)}
-        for want in ("Go to seq", "Search", "Copy bug report", "Copy callId", "Ten-minute pass", "Filter events",
+        for want in ("Go to seq / time", "Search", "Copy bug report", "Copy callId", "Ten-minute pass", "Filter events",
                      "Next finding", "Call ⇄ result", "Save event JSON", "Toggle pairs pane", "Help", "Quit"):
             assert want in titles
         await pilot.press("ctrl+p")

@@ -28,16 +28,16 @@ async def test_goto_prompt_is_docked_not_modal_and_escape_cancels(demo):
         await pilot.press("colon")
         cmd = prompt(app)
         assert cmd.is_open and cmd.kind == "goto" and cmd.visible and footer.covered
-        assert bottom_row(app).startswith("go to seq: ") and "Quit" not in bottom_row(app)
+        assert bottom_row(app).startswith("go to: ") and "Quit" not in bottom_row(app)
         assert [(w, w.region) for w, _ in regions] == regions  # it lies over the footer: nothing moves
         assert len(app.screen_stack) == 1  # the main screen: nothing dimmed or pushed
         assert app.focused is cmd.input
         assert app.events.has_class("-prompt-origin")  # keeps its focused look meanwhile
-        await pilot.press(*"12x-", "3")  # only digits get in
+        await pilot.press(*"12!_", "3")  # only a seq's, a time's or an offset's characters get in
         assert cmd.input.value == "123"
         await pilot.press("escape")
         assert not cmd.is_open and not cmd.visible and not footer.covered
-        assert "go to seq" not in bottom_row(app) and "Quit" in bottom_row(app)
+        assert "go to" not in bottom_row(app) and "Quit" in bottom_row(app)
         assert app.focused is app.events and not app.events.has_class("-prompt-origin")
         assert app.current_index == start and app.is_running
 

@@ -12,6 +12,7 @@ import bisect
 import re
 from array import array
 
+from ..reading.query import row_spans
 from ..reading.search import HitList
 from ..reading.source import Cancelled
 
@@ -84,6 +85,8 @@ def match_spans(text: str, pattern: re.Pattern | None, limit: int = 64) -> list[
     """The [start, end) spans of ``pattern`` in ``text`` (at most ``limit``), for a highlight style."""
     if pattern is None or not text:
         return []
+    if not isinstance(pattern, re.Pattern):  # a `regex` pattern (a search's query): bounded in time
+        return row_spans(pattern, text, limit)
     spans = []
     for m in pattern.finditer(text):
         if m.end() > m.start():

@@ -12,6 +12,10 @@ window (a few ms) and a newer needle stops an older scan promptly.
 A packed row (several chunk deltas in one record) counts each member whose
 text holds the needle; a hit elsewhere in the row (its keys, ids) counts the
 row's first member, as `SessionLog.search` does.
+
+A regex (`query.Query`) runs on the raw bytes of each window, which ends at a
+record's end (a match cannot span records, so no overlap is needed); each
+call is bounded in time (query.py) and raises `PatternTooSlow` past it.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from array import array
 from dataclasses import dataclass, field
 
 from .jsonparse import parse_json
+from .query import Query, find_in, make_query
 from .source import Cancelled
 from .vocabulary import PACKED_ROWS
 
@@ -63,7 +68,7 @@ class HitList:
         return self.next_after(index) if direction >= 0 else self.previous_before(index)
 
 
-def find_all(log, needle: str, *, cancel=None, max_hits: int = MAX_HITS, window: int = WINDOW,
+def find_all(log, needle: str | Query, *, cancel=None, max_hits: int = MAX_HITS, window: int = WINDOW,
              start: int | None = None, progress=None) -> HitList:
     """Every event whose record holds ``needle`` (case-insensitive), in log order.
 
@@ -73,9 +78,11 @@ def find_all(log, needle: str, *, cancel=None, max_hits: int = MAX_HITS, window:
     each window; ``cancel`` (a ``threading.Event``) is checked between windows: raises
     `Cancelled`. At most ``max_hits`` indices are kept (``capped`` is then set).
     """
+    query = needle if isinstance(needle, Query) else make_query(needle)
+    needle = query.text
     n_events = len(log)
     out = HitList(needle, n_events)
-    key = needle_key(needle)
+    key = needle_key(needle) if not query.regex else query.key
     if not key or not n_events:
         return out
     res = log.res
@@ -91,18 +98,19 @@ def find_all(log, needle: str, *, cancel=None, max_hits: int = MAX_HITS, window:
         done[0] += n
         if progress is not None:
             progress(min(done[0], total), total)
-    first = _scan(log, key, needle, at, end, out, cancel, max_hits, window, report)
+    first = _scan(log, key, query, at, end, out, cancel, max_hits, window, report)
     if at > res.body_start and not out.capped:
         wrapped = HitList(needle, n_events)
-        _scan(log, key, needle, res.body_start, at, wrapped, cancel, max_hits - len(first), window, report)
+        _scan(log, key, query, res.body_start, at, wrapped, cancel, max_hits - len(first), window, report)
         out.indices = wrapped.indices + first
         out.capped = wrapped.capped
     return out
 
 
-def _scan(log, key: bytes, needle: str, a: int, end: int, out: HitList, cancel, max_hits: int, window: int,
+def _scan(log, key: bytes, query: Query, a: int, end: int, out: HitList, cancel, max_hits: int, window: int,
           report) -> array:
-    """Append to ``out.indices`` the events whose record holds ``key`` and starts in [a, end)."""
+    """Append to ``out.indices`` the events whose record holds ``key`` (or matches the regex) and starts
+    in [a, end)."""
     res = log.res
     rec_start, end_of, rec_first_ev = res.rec_start, res.end_of, res.rec_first_ev
     n_records, n_events = len(rec_start), out.events
@@ -110,28 +118,36 @@ def _scan(log, key: bytes, needle: str, a: int, end: int, out: HitList, cancel, 
     text_end = min(len(store), end_of(n_records - 1)) if n_records else 0
     hits = out.indices
     append = hits.append
-    low_needle = needle.lower()
     overlap = len(key) - 1
+    is_regex = query.regex
     while a < end:
         if cancel is not None and cancel.is_set():
             raise Cancelled()
         b = min(end, a + window)
-        low = store.slice(a, min(text_end, b + overlap)).lower()  # a copy: a followed log's buffer may grow
-        limit = b - a  # a match must start inside [a, b); the overlap only completes it
+        if is_regex:  # the window ends with a record (bisect: b may fall inside a long one)
+            r_b = bisect.bisect_right(rec_start, b - 1) - 1
+            cut = min(text_end, max(b, end_of(r_b) if r_b >= 0 else b))
+            low = store.slice(a, cut)
+            limit = b - a
+            find = lambda at: find_in(query, low, at, len(low))  # noqa: E731
+        else:
+            low = store.slice(a, min(text_end, b + overlap)).lower()  # a copy: a followed log's buffer may grow
+            limit = b - a  # a match must start inside [a, b); the overlap only completes it
+            find = lambda at: low.find(key, at)  # noqa: E731
         resume = b
-        p = low.find(key)
+        p = find(0)
         while 0 <= p < limit:
             pos = a + p
             r = bisect.bisect_right(rec_start, pos) - 1
-            if r < 0 or pos + len(key) > end_of(r):  # in the header or a skipped line: no event shows it
-                p = low.find(key, p + 1)
+            if r < 0 or (pos + len(key) > end_of(r) if not is_regex else pos >= end_of(r)):
+                p = find(p + 1)  # in the header or a skipped line: no event shows it
                 continue
             first = rec_first_ev[r]
             count = (rec_first_ev[r + 1] if r + 1 < n_records else n_events) - first
             if count == 1:
                 append(first)
             elif count > 1:
-                for k in _members_holding(log, r, low_needle, count):
+                for k in _members_holding(log, r, query, count):
                     append(first + k)
             if len(hits) >= max_hits:
                 del hits[max_hits:]
@@ -139,7 +155,7 @@ def _scan(log, key: bytes, needle: str, a: int, end: int, out: HitList, cancel, 
                 return hits
             r_end = end_of(r)
             resume = max(b, r_end)  # one hit per record: go on after its end
-            p = low.find(key, r_end - a)
+            p = find(r_end - a)
         report(resume - a)
         a = resume
     return hits
@@ -171,14 +187,14 @@ def last_offset(store, key: bytes, lo: int, hi: int, window: int = WINDOW) -> in
     return None
 
 
-def _members_holding(log, r: int, low_needle: str, count: int) -> list[int]:
+def _members_holding(log, r: int, query: Query, count: int) -> list[int]:
     """The members of packed record ``r`` whose text holds the needle, else its first."""
     obj, _ = parse_json(log.record_bytes(r))
     row = PACKED_ROWS.get(obj.get("type")) if isinstance(obj, dict) else None
     data = obj.get("data") if row is not None else None
     members = data.get(row[1]) if isinstance(data, dict) else None
     if isinstance(members, list):
-        found = [k for k, text in enumerate(members[:count]) if isinstance(text, str) and low_needle in text.lower()]
+        found = [k for k, text in enumerate(members[:count]) if isinstance(text, str) and query.holds(text)]
         if found:
             return found
     return [0]

@@ -1,4 +1,6 @@
-"""JumpController: moving the cursor by meaning: a seq (``:``, ``123G``), the verdict, the findings, a partner."""
+"""JumpController: moving the cursor by meaning: a seq or a time (``:``, ``123G``), the verdict, the findings,
+a partner. ``:`` takes a seq, a time (``12:03:04``, ``2026-05-01T12:03:04Z``) or an offset from the session
+start (``+5m``): model/reading/timejump.py parses it and finds the event."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from textual.content import Content
 
 from ...model.presenting.detail import event_maps
 from ...model.presenting.summary import call_id_of, light_event
+from ...model.reading.timejump import ALLOWED, BadTarget, landing, parse_target, session_span
 from ...safety import one_line
 from .base import Controller
 
@@ -29,7 +32,8 @@ class JumpController(Controller):
         if log is None or not len(log):
             return
         first, last = log.seq_of(0), log.seq_of(len(log) - 1)
-        self.app.ask("goto", "go to seq: ", self.goto_seq, integer=True, placeholder=f"{first}–{last}")
+        self.app.ask("goto", "go to: ", self.goto_seq, allowed=ALLOWED,
+                     placeholder=f"seq {first}–{last}, a time 12:03:04 or 2026-05-01T12:03:04Z, or +5m from the start")
 
     def show_count(self, count: str) -> None:
         """The events list's pending count (``123`` of ``123G``), in the footer's place."""
@@ -53,10 +57,16 @@ class JumpController(Controller):
         if not value or log is None or not len(log):
             return
         try:
-            seq = int(value)
-        except ValueError:
-            app.notify(f"not a seq: {one_line(value, 40)}", severity="warning", markup=False)
+            seed = app.events.seed_end  # a seeded child's +5m counts from its own first event
+            own = session_span(log, 0 if seed is None else seed + 1)
+            target = parse_target(value, *own) if not value.strip().isdigit() else None
+        except BadTarget as exc:
+            app.notify(one_line(str(exc), 200), severity="warning", markup=False)
             return
+        if target is not None:
+            self.goto_time(target)
+            return
+        seq = int(value)
         i = log.index_of_seq(seq)
         if i is None:
             n = len(log)
@@ -66,6 +76,15 @@ class JumpController(Controller):
             app.notify(f"no event has seq {seq} ({where}; seqs run {first}–{last}): "
                        f"showing seq {log.seq_of(i)}", severity="warning", markup=False)
         app.jump_to(i)
+
+    def goto_time(self, target) -> None:
+        """The first event at or after a time; a notice when the time is outside the session."""
+        app = self.app
+        i, note = landing(app.log_, target)
+        if note:
+            app.notify(one_line(note, 200), severity="warning", markup=False)
+        if i is not None:
+            app.jump_to(i)
 
     # -- findings and pairs ---------------------------------------------------------------------
     def verdict(self) -> None:

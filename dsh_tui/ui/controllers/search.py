@@ -8,6 +8,10 @@ A search's direction is chosen as less does it, with a default for the crash a u
 on a log with a verdict, or with the cursor on the list's last screen, ``/`` searches backward (up)
 from the cursor; ``\\`` searches the other way. n goes on in the search's direction, N the other way.
 Chunk deltas of one content block count as one hit (model/presenting/hits.py).
+
+ctrl+r in the search line switches between a literal needle (the default, case-insensitive) and a regex
+with smart case (model/reading/query.py); the mode stays for the next ``/``. A pattern that does not
+compile gives a one-line notice; one that runs past its time bound stops the scan with a notice.
 """
 
 from __future__ import annotations
@@ -21,8 +25,9 @@ from textual.content import Content
 from textual.message import Message
 from textual.worker import WorkerState, get_current_worker
 
-from ...model.presenting.hits import collapse_chunk_runs, count_text, needle_pattern
-from ...model.reading.search import MAX_HITS, HitList, find_all, needle_key
+from ...model.presenting.hits import collapse_chunk_runs, count_text
+from ...model.reading.query import BadPattern, PatternTooSlow, Query, make_query
+from ...model.reading.search import MAX_HITS, HitList, find_all
 from ...model.reading.source import Cancelled
 from ...safety import one_line
 from .base import Controller
@@ -31,9 +36,10 @@ SEARCH_LISTS = 4  # hit lists kept (the newest needles)
 
 
 class SearchHits(Message):
-    """Every hit of ``needle`` in ``log`` (a `model.search.HitList`; None with ``error``), from the search worker."""
+    """Every hit of ``needle`` (a `Query`) in ``log`` (a `model.search.HitList`; None with ``error``), from the
+    search worker."""
 
-    def __init__(self, needle: str, hits: Any, log: Any, error: BaseException | None = None) -> None:
+    def __init__(self, needle: Query, hits: Any, log: Any, error: BaseException | None = None) -> None:
         super().__init__()
         self.needle, self.hits, self.log, self.error = needle, hits, log, error
 
@@ -43,12 +49,27 @@ class SearchController(Controller):
 
     def __init__(self, app) -> None:
         super().__init__(app)
-        self.needle: str | None = None
+        self._needle: str | None = None
         self._hit_lists: OrderedDict[bytes, HitList] = OrderedDict()  # needle key -> hits in ``_hits_log``
         self._hits_log: weakref.ref | None = None
         self._searching: tuple[bytes, int] | None = None  # (needle key, direction) being scanned
         self.direction = 1  # the search's own direction (1 down, -1 up): n goes on in it, N the other way
         self.count: str | None = None  # "3 of 17" after a jump to a hit
+        self.regex = False  # the prompt's mode (ctrl+r), kept for the next /
+        self.query: Query | None = None  # the needle as searched (literal or regex)
+
+    @property
+    def needle(self) -> str | None:
+        return self._needle
+
+    @needle.setter
+    def needle(self, value: str | None) -> None:
+        """The text searched; set from outside (the benchmark), it is searched as a literal."""
+        self._needle = value
+        if value is None:
+            self.query = None
+        elif self.query is None or self.query.text != value:
+            self.query = make_query(value)
 
     @property
     def searching(self) -> bool:
@@ -57,6 +78,7 @@ class SearchController(Controller):
     def reset(self) -> None:
         super().reset()
         self.needle = None
+        self.query = None
         self.count = None
         if self.app.is_running and self.app.screen_stack:
             self.highlight(None)
@@ -79,16 +101,33 @@ class SearchController(Controller):
         if self.app.log_ is None:
             return
         direction = -self.default_direction() if reverse else self.default_direction()
-        label, way, other = ("?", "up", "down") if direction < 0 else ("/", "down", "up")
-        self.app.ask("search", label, partial(self.search_for, direction=direction),
-                     placeholder=f"type, tool, callId or text · {way} from here (\\ searches {other})")
+        self.app.ask("search", *self._prompt(direction), partial(self.search_for, direction=direction),
+                     placeholder=self._placeholder(direction), toggle=partial(self.toggle_regex, direction))
+
+    def _prompt(self, direction: int) -> tuple[str]:
+        return (("regex " if self.regex else "") + ("?" if direction < 0 else "/"),)
+
+    def _placeholder(self, direction: int) -> str:
+        way, other = ("up", "down") if direction < 0 else ("down", "up")
+        what = "regex, smart case" if self.regex else "text, tool or callId"
+        return f"{what} · {way} from here (\\ {other} · ctrl+r {'literal' if self.regex else 'regex'})"
+
+    def toggle_regex(self, direction: int) -> tuple[str, str]:
+        """ctrl+r in the search line: literal <-> regex; the new label and placeholder."""
+        self.regex = not self.regex
+        return self._prompt(direction)[0], self._placeholder(direction)
 
     def search_for(self, value: str | None, direction: int = 1) -> None:
         if value:
-            self.needle = value
+            try:
+                query = make_query(value, self.regex)
+            except BadPattern as exc:
+                self.app.notify(one_line(str(exc), 200), severity="warning", markup=False)
+                return
+            self._needle, self.query = value, query
             self.direction = direction
             self.count = None
-            self.highlight(needle_pattern(value))
+            self.highlight(query.shown)
             self.find_hit(direction)
 
     def highlight(self, pattern) -> None:
@@ -109,9 +148,10 @@ class SearchController(Controller):
 
     def find_hit(self, direction: int) -> None:
         """Jump to the next (previous) hit of ``needle``: a bisect once its hit list is built."""
-        log, key = self.app.log_, needle_key(self.needle or "")
-        if log is None or not key:
+        log, query = self.app.log_, self.query
+        if log is None or query is None or not query.key:
             return
+        key = query.key
         self._hits_for(log)
         hits = self._hit_lists.get(key)
         if hits is not None and hits.events == len(log):
@@ -122,8 +162,8 @@ class SearchController(Controller):
             self._searching = (key, direction)  # still scanning: the newest direction wins
             return
         self._searching = (key, direction)
-        self.show_status(f"searching “{one_line(self.needle, 40)}”…")
-        self.run(partial(self._scan, log, self.needle), "search", exclusive=True, description="search")
+        self.show_status(f"searching “{one_line(query.label, 40)}”…")
+        self.run(partial(self._scan, log, query), "search", exclusive=True, description="search")
 
     def _hits_for(self, log) -> None:
         """Forget the hit lists (and a running scan) of another log (the browser opened a new one)."""
@@ -135,10 +175,11 @@ class SearchController(Controller):
                 self.cancel()
                 self.show_status(None)
 
-    def _scan(self, log, needle: str) -> None:  # in the worker's thread
+    def _scan(self, log, needle: Query) -> None:  # in the worker's thread
         try:
             cancel = get_current_worker().cancelled_event
-            hits = collapse_chunk_runs(log, find_all(log, needle, cancel=cancel), cancel=cancel)
+            what = needle if needle.regex else needle.text  # a literal: the text, as ever
+            hits = collapse_chunk_runs(log, find_all(log, what, cancel=cancel), cancel=cancel)
         except Cancelled:
             return
         except Exception as exc:  # reported by hits_found, which also ends the "searching" state
@@ -149,7 +190,7 @@ class SearchController(Controller):
     # -- results ------------------------------------------------------------------------------
     def hits_found(self, message: SearchHits) -> None:
         app = self.app
-        hits, key = message.hits, needle_key(message.needle)
+        hits, key = message.hits, message.needle.key
         if app.log_ is None or message.log is not app.log_:
             return  # another log was opened meanwhile
         self._hits_for(app.log_)
@@ -158,6 +199,15 @@ class SearchController(Controller):
                 self._searching = None
                 self.show_status(None)
             err = message.error
+            if isinstance(err, PatternTooSlow):
+                if self.query is not None and self.query.key == key:  # n would only stall again
+                    self.needle = None
+                    self.highlight(None)
+                    self.show_status(None)
+                app.notify(one_line(f"the regex {message.needle.text} took too long on part of the log "
+                                    "(nested repeats?): search stopped; try a simpler pattern", 300),
+                           severity="warning", markup=False, timeout=8)
+                return
             app.notify(one_line(f"search failed: {type(err).__name__}: {err}", 300), severity="error", markup=False)
             return
         self._hit_lists[key] = hits
@@ -170,10 +220,10 @@ class SearchController(Controller):
         self._searching = None
         self.show_status(None)
         if hits.capped:
-            app.notify(f"more than {MAX_HITS:,} events hold “{one_line(message.needle, 40)}”: n and N "
+            app.notify(f"more than {MAX_HITS:,} events hold “{one_line(message.needle.label, 40)}”: n and N "
                        f"visit the first {MAX_HITS:,}; a longer needle narrows it", severity="warning",
                        markup=False, timeout=8)
-        if needle_key(self.needle or "") == key:
+        if self.query is not None and self.query.key == key:
             self.jump_to_hit(hits, direction)
 
     def jump_to_hit(self, hits: HitList, direction: int) -> None:
@@ -193,9 +243,9 @@ class SearchController(Controller):
 
     def title_note(self) -> str:
         """What the events pane title says of the search: "/needle 3 of 17" (empty without a search)."""
-        if not self.needle or self.count is None:
+        if not self.needle or self.count is None or self.query is None:
             return ""
-        return f"{'/' if self.direction > 0 else '?'}{one_line(self.needle, 24)} {self.count}"
+        return f"{'/' if self.direction > 0 else '?'}{one_line(self.query.label, 36)} {self.count}"
 
     def show_status(self, text: str | None) -> None:
         """The events pane title (with the hit count), with ``text`` (e.g. "searching …") appended."""

@@ -61,6 +61,7 @@ class CommandLine(Horizontal):
         self.history: dict[str, list[str]] = {}  # kind -> values submitted, oldest first
         self._recall: int | None = None  # the history entry shown (Up/Down), None: the user's own text
         self._draft = ""  # what was typed before Up
+        self._toggle: Callable[[], tuple[str, str]] | None = None  # ctrl+r: (label, placeholder) after it
 
     def compose(self) -> ComposeResult:
         yield Label("", id="prompt-label", markup=False)
@@ -75,21 +76,24 @@ class CommandLine(Horizontal):
         return self.kind is not None
 
     def ask(self, kind: str, label: str, callback: Callable[[str | None], None], *, value: str = "",
-            integer: bool = False, placeholder: str = "", cover: tuple[StableFooter, ...] = ()) -> None:
+            integer: bool = False, placeholder: str = "", cover: tuple[StableFooter, ...] = (),
+            toggle: Callable[[], tuple[str, str]] | None = None, allowed: str | None = None) -> None:
         """Show the prompt (over ``cover``, the footer) and focus its input.
 
         ``callback`` gets the submitted text, or None when cancelled (Escape, or
         focus moved elsewhere on this screen). A prompt already open is cancelled first.
         It opens holding ``value`` (empty by default); Up recalls what was submitted before.
+        ``toggle`` (the search's regex mode) runs on ctrl+r and gives the new label and placeholder;
+        ``allowed`` is a regex of the characters the input takes (``:``'s seq or time).
         """
         if self.is_open:
             self._close(None)
-        self.kind, self._callback = kind, callback
+        self.kind, self._callback, self._toggle = kind, callback, toggle
         focused = self.app.focused
         self._return_to = focused if focused is not None and focused.screen is self.screen else None
         self.query_one("#prompt-label", Label).update(Content(one_line(label, 40)))
         inp = self.input
-        inp.restrict = DIGITS if integer else NO_CONTROLS
+        inp.restrict = DIGITS if integer else allowed or NO_CONTROLS
         past = self.history.get(kind)
         if past:
             placeholder = f"{placeholder}  (↑ {one_line(past[-1], 40)})".strip()
@@ -148,7 +152,7 @@ class CommandLine(Horizontal):
                 past.remove(value)
             past.append(value)
             del past[:-HISTORY]
-        self.kind, self._callback, self._return_to = None, None, None
+        self.kind, self._callback, self._return_to, self._toggle = None, None, None, None
         with self.app.batch_update():
             self._uncover_footer()
             if target is not None:
@@ -170,6 +174,18 @@ class CommandLine(Horizontal):
     def action_cancel(self) -> None:
         if self.is_open:
             self._close(None)
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "toggle":
+            return self._toggle is not None  # only a prompt with a mode (search) takes ctrl+r
+        return super().check_action(action, parameters)
+
+    def action_toggle(self) -> None:
+        """ctrl+r: the prompt's mode (the search's literal / regex), named in its label and placeholder."""
+        if self.is_open and self._toggle is not None:
+            label, placeholder = self._toggle()
+            self.query_one("#prompt-label", Label).update(Content(one_line(label, 40)))
+            self.input.placeholder = one_line(placeholder, 80)
 
     def action_history(self, step: int) -> None:
         """Up (-1) / Down (+1): the previous / next value of this kind; past the newest, the draft."""

@@ -31,6 +31,8 @@ USER_MARK = "●"  # the user's mark (m): in the gutter when no finding's mark i
 COUNT_KEYS = frozenset({*"0123456789", "G", "escape"})  # keys that keep a pending count
 COUNT_DIGITS = 18
 RAW_CHARS = 400  # of a raw record shown in its row
+SHIFT_STEP = 20  # columns < and > move the rows' text, as less's half-screen but steadier
+SHIFT_MAX = RAW_CHARS  # a summary (300) or a raw row (400) never runs past it
 
 
 def _type_class(t: str) -> str:
@@ -74,6 +76,7 @@ class EventList(VirtualList):
         self.raw = False  # rows show each event's raw record (r) instead of its summary
         self._raw_rows: LRUCache[int, str] = LRUCache(1024)
         self.highlight = None  # the search's pattern (model/presenting/hits.py): its matches styled in the rows
+        self.shift = 0  # columns of each row's text scrolled off to the left (< and >); the columns stay
 
     # -- model -------------------------------------------------------------------------
     def set_log(self, log, diag, source: RowSource, cursor_index: int | None) -> None:
@@ -99,6 +102,7 @@ class EventList(VirtualList):
         """No log (another session is being opened)."""
         self.log_, self.source, self.marks, self.seed_end = None, RowSource(0), {}, None
         self.user_marks, self.highlight = frozenset(), None
+        self.shift = 0
         self.set_count("")
         self._rows.clear()
         self._raw_rows.clear()
@@ -145,7 +149,18 @@ class EventList(VirtualList):
         self.clear_cache()
 
     def mode_note(self) -> str:
-        return "raw records" if self.raw and self.log_ is not None else ""
+        notes = ["raw records" if self.raw and self.log_ is not None else "",
+                 f"text from col {self.shift + 1} (< >)" if self.shift else ""]
+        return " · ".join(n for n in notes if n)
+
+    def shift_text(self, direction: int) -> bool:
+        """Scroll the rows' text (not the seq, time and type columns) by `SHIFT_STEP`; False at an end."""
+        shift = max(0, min(SHIFT_MAX - SHIFT_STEP, self.shift + direction * SHIFT_STEP))
+        if shift == self.shift:
+            return False
+        self.shift = shift
+        self.clear_cache()
+        return True
 
     def raw_text(self, index: int) -> str:
         text = self._raw_rows.get(index)
@@ -260,5 +275,11 @@ class EventList(VirtualList):
             Segment(f"{s.turn_step[:7]:>{7 if wide else 5}} ", st("eventlist--time")),
             Segment(f"{typ:<{type_w}} ", type_style),
             Segment(badge, st("eventlist--surface" if s.badge == "surface" else "eventlist--log")),
-            *self._text_segments(" " + (self.raw_text(index) if self.raw else s.text), text_style),
+            *self._text_segments(self._shifted(self.raw_text(index) if self.raw else s.text), text_style),
         ]
+
+    def _shifted(self, text: str) -> str:
+        """The row's text after its separator, scrolled ``shift`` columns (« says some is off the left)."""
+        if not self.shift:
+            return " " + text
+        return "«" + text[self.shift:] if len(text) > self.shift else "«"
