@@ -303,7 +303,9 @@ def integrity_findings(log, found: list[Finding]) -> None:
     if torn is not None:
         found.append(Finding("TORN_TAIL", last if last >= 0 else None, log.seq_of(last) if last >= 0 else None,
                              f"torn tail ({torn.kind}) at byte {torn.offset}: {torn.unreadable_bytes} bytes unreadable, "
-                             f"{torn.recovered_records} record(s) recovered; the last write batch was lost",
+                             f"{torn.recovered_records} record(s) recovered; "
+                             + ("the last write batch was lost" if torn.lost else
+                                "every record was read, only the last frame's checksum is cut"),
                              severity="warning"))
     for u in log.res.unknown.values():
         found.append(Finding("UNKNOWN_TYPE", u.first_index, log.seq_of(u.first_index),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .report import created_iso, delegation_line
-from .summary import decode_text, depth_text, field_text, plural, preset_text, shown
+from .summary import torn_text, decode_text, depth_text, field_text, plural, preset_text, shown
 
 
 @dataclass
@@ -116,8 +116,7 @@ def _seq_step(log) -> Step:
                     [f"seq 0..{log.seq_of(n - 1):,} contiguous ({plural(log.records, 'record')} → {plural(n, 'event')})"])
     if raw.torn is not None:
         step.status = "fail" if step.status == "fail" else "warn"
-        step.lines.append(f"torn tail at byte {raw.torn.offset:,}: {raw.torn.unreadable_bytes:,} bytes unreadable"
-                          + (", the last write batch was lost" if raw.torn.lost else ", every record read"))
+        step.lines.append(torn_text(raw.torn))
         step.index = step.index if step.index is not None else (n - 1 if n else None)
     return step
 

@@ -16,7 +16,7 @@ from ... import __version__
 from ...safety import one_line
 from ..diagnosing.diagnosis import Diagnosis, Finding
 from .jsonstream import Items, dump, json_pieces
-from .summary import ABSENT, decode_text, field_text, plural, preset_text, turn_step
+from .summary import ABSENT, decode_text, field_text, plural, preset_text, torn_text, turn_step
 from .timing_text import slowest_lines, timing_json, turn_markdown
 from ..reading.session import SessionLog
 
@@ -32,7 +32,7 @@ def integrity_problems(log: SessionLog) -> list[str]:
     if r.gaps:
         out.append(f"{len(r.gaps)} seq gap(s), first at line {r.gaps[0].line}")
     if raw.torn is not None:
-        out.append(f"torn tail at byte {raw.torn.offset} ({raw.torn.unreadable_bytes} bytes unreadable)")
+        out.append(torn_text(raw.torn))
     if raw.unchecked_frames:
         out.append(f"{raw.unchecked_frames} frame(s) carry no checksum: their bytes are unverified (dsh always "
                    "writes one)")
@@ -45,6 +45,26 @@ def integrity_problems(log: SessionLog) -> list[str]:
     if required:
         out.append(f"unknown required event type(s): {', '.join(required)}")
     return out
+
+
+def records_lost(log: SessionLog) -> bool:
+    """Whether the decode lost or cannot vouch for what it read: everything `integrity_problems`
+    names but a frame torn in its checksum only (every record read: a note, not a warning)."""
+    return not log.whole and not (log.raw.torn is not None and not log.raw.torn.lost and _whole_but_torn(log))
+
+
+def _whole_but_torn(log: SessionLog) -> bool:
+    r, raw = log.res, log.raw
+    return (log.accepted and not r.gaps and not raw.corruption and not r.corruption and not raw.unchecked_frames
+            and not any(not u.ignorable for u in r.unknown.values()))
+
+
+def decode_warning(log: SessionLog, problems: list[str]) -> str:
+    """The snippet's first line when the decode is not whole: a warning when something was lost or is
+    unverified, a note when only the last frame's checksum is cut (the JSON's ``records_lost: false``)."""
+    if records_lost(log):
+        return "WARNING: DECODE NOT WHOLE - do not file a bug from this alone: "
+    return "NOTE: decode not whole, no record lost: "
 
 
 def created_iso(log: SessionLog) -> str | None:
@@ -151,8 +171,7 @@ def snippet(log: SessionLog, diag: Diagnosis, finding: Finding | None = None, *,
     problems = integrity_problems(log)
     lines = []
     if problems:
-        lines.append("WARNING: DECODE NOT WHOLE - do not file a bug from this alone: "
-                     + one_line(hide("; ".join(problems)), 1000))
+        lines.append(decode_warning(log, problems) + one_line(hide("; ".join(problems)), 1000))
     if f is None:
         lines.append("dsh session: no failure found")
     else:
@@ -230,7 +249,8 @@ def bug_report_markdown(log: SessionLog, diag: Diagnosis, finding: Finding | Non
     out = [f"# dsh session report: {md.text(f.kind if f else 'no failure found')}", ""]
     problems = integrity_problems(log)
     if problems:
-        out += ["> **WARNING: decode not whole** - " + md.text(val("; ".join(problems), 1000)), ""]
+        head = "WARNING: decode not whole" if records_lost(log) else "Note: decode not whole, no record lost"
+        out += [f"> **{head}** - " + md.text(val("; ".join(problems), 1000)), ""]
     out += ["## Header", "", "| field | value |", "|---|---|"]
     for key, value in log.header.fields().items():
         out.append(f"| {md.cell(val(key, 80))} | {md.cell(val(value))} |")

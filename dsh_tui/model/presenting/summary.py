@@ -107,6 +107,15 @@ def plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
+def torn_text(torn) -> str:
+    """The torn tail in words, as its JSON (``records_lost``) has it: one wording for the text, the
+    snippet, the markdown, the checklist and the explorer."""
+    where = f"torn tail at byte {torn.offset:,} ({torn.unreadable_bytes:,} bytes unreadable)"
+    if torn.lost:
+        return f"{where}: the last write batch was lost"
+    return f"{where}: only the last frame's checksum is cut, every record was read (its bytes are unverified)"
+
+
 def decode_text(log) -> str:
     """``zstd, 1 frame, 23 records, 26 events``; a JSONL log has no frames to count."""
     raw = log.raw
