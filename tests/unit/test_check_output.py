@@ -144,7 +144,9 @@ def test_json_is_exact_valid_and_inert(crafted):
     for human in [got["snippet"], got["verdict"]["message"]] + [f["message"] for f in got["findings"]] \
             + [f["advice"] for f in got["findings"] if f["advice"]]:
         assert not TERMINAL_ACTIVE.search(human.replace("\n", "")), human
-    assert got["snippet"] == snippet(log, diag, mask=False) and SECRET in got["snippet"]  # JSON is not masked
+    assert got["snippet"] == snippet(log, diag, mask=True) and SECRET not in got["snippet"]  # masked, as markdown
+    raw = json.loads(json_text(check_json(log, diag, raw_snippet=True)))
+    assert raw["snippet"] == snippet(log, diag, mask=False) and SECRET in raw["snippet"]  # on purpose only
     assert all("\n" not in f["message"] for f in got["findings"])
 
 

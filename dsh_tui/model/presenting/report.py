@@ -309,9 +309,11 @@ def json_text(obj: Any) -> str:
     return dump(obj)
 
 
-def check_json(log: SessionLog, diag: Diagnosis, lineage=None, *, lazy: bool = False) -> dict[str, Any]:
+def check_json(log: SessionLog, diag: Diagnosis, lineage=None, *, lazy: bool = False,
+               raw_snippet: bool = False) -> dict[str, Any]:
     """The `check --format json` object (``json_text`` prints it). ``lazy``: its long lists (findings,
-    turn ends, per-turn usage and timing) as `jsonstream.Items`, made as `json_pieces` writes them."""
+    turn ends, per-turn usage and timing) as `jsonstream.Items`, made as `json_pieces` writes them.
+    ``snippet`` is the field people paste: masked as the markdown's is, raw only on request."""
     raw, r = log.raw, log.res
     many = Items if lazy else list
     from ..diagnosing.lineage import lineage_json
@@ -353,15 +355,15 @@ def check_json(log: SessionLog, diag: Diagnosis, lineage=None, *, lazy: bool = F
                   "approval": len(diag.pairing.approvals)},
         "usage": diag.usage.as_dict(many),
         "timing": timing_json(log, diag.timing, many),
-        "snippet": snippet(log, diag, mask=False),
+        "snippet": snippet(log, diag, mask=not raw_snippet),
         "dsh_tui_version": __version__,
     }
 
 
-def write_check_json(write, log: SessionLog, diag: Diagnosis, lineage=None) -> None:
+def write_check_json(write, log: SessionLog, diag: Diagnosis, lineage=None, *, raw_snippet: bool = False) -> None:
     """`check --format json`: `json_text` of `check_json` and a newline, passed to ``write`` a piece at
     a time (the long lists are never held whole, as a tree or as text)."""
-    for piece in json_pieces(check_json(log, diag, lineage, lazy=True)):
+    for piece in json_pieces(check_json(log, diag, lineage, lazy=True, raw_snippet=raw_snippet)):
         write(piece)
     write("\n")
 
