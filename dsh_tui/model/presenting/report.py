@@ -15,6 +15,7 @@ import orjson
 from ... import __version__
 from ...safety import one_line
 from ..diagnosing.diagnosis import Diagnosis, Finding
+from .citation import failed_request, id_label, model_text
 from .jsonstream import Items, dump, json_pieces
 from .summary import ABSENT, decode_text, field_text, plural, preset_text, torn_text, turn_step
 from .timing_text import slowest_lines, timing_json, turn_markdown
@@ -177,7 +178,7 @@ def snippet(log: SessionLog, diag: Diagnosis, finding: Finding | None = None, *,
     else:
         lines.append(f"dsh session failure: {one_line(f.kind, 80)}")
         if f.call_id is not None:
-            lines.append(line("callId", f.call_id))
+            lines.append(line(id_label(f), f.call_id))
         if f.name is not None:
             lines.append(line("tool/name", f.name))
         lines.append(line("classification", f"{f.kind}{' (closed by dsh crash repair)' if f.repaired else ''}"))
@@ -187,6 +188,10 @@ def snippet(log: SessionLog, diag: Diagnosis, finding: Finding | None = None, *,
         lines.append(line("turn/step", turn_step(f.turn, f.step) or ABSENT))
         if f.code:
             lines.append(line("error code", f.code))
+        req = failed_request(log, diag, f)
+        if req is not None:  # a model failure: which provider and model, and the request to look at
+            lines.append(line("model", model_text(req)))
+            lines.append(line("failed request", _request_text(req)))
         lines.append(line("finding", f.message, 1000))
         if f.advice and f.advice not in f.message:
             lines.append(line("advice", f.advice, 1000))
@@ -208,6 +213,11 @@ def snippet(log: SessionLog, diag: Diagnosis, finding: Finding | None = None, *,
         "plugin SHAs:     <fill in; the log does not record them>",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _request_text(req) -> str:
+    at = f"request/header seq {req.seq}" if req.seq is not None else "no request/header before it"
+    return at + (f"; failed at seq {req.failure_seq}" if req.failure_seq is not None else "")
 
 
 def stranded(diag: Diagnosis, finding: Finding | None) -> str:
