@@ -15,6 +15,7 @@ import orjson
 from ... import __version__
 from ...safety import one_line
 from ..diagnosing.diagnosis import Diagnosis, Finding
+from ..reading.deepvalue import said
 from .citation import failed_request, id_label, model_text
 from .jsonstream import Items, dump, json_pieces
 from .summary import ABSENT, decode_text, field_text, plural, preset_text, torn_text, turn_step
@@ -449,7 +450,7 @@ def check_text(log: SessionLog, diag: Diagnosis, *, markdown: bool = False, line
 
 
 def _finding_line(f: Finding) -> str:
-    who = " ".join(x for x in (f.call_id and f"callId={f.call_id}", f.name and f"name={f.name}") if x)
+    who = " ".join(f"{label}={said(v)}" for label, v in ((id_label(f), f.call_id), ("name", f.name)) if v)
     seq = f"seq {f.seq:,}" if isinstance(f.seq, int) else "no seq"
     return f"[{f.severity}] {seq} {f.kind}{' ' + who if who else ''}: {f.message}"
 
