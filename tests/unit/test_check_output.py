@@ -118,7 +118,7 @@ def test_text_format_has_one_line_per_value(crafted):
     assert [x for x in lines if x.startswith("==")] == [
         "== Header ==", "== Decode ==", "== Verdict ==",
         f"== Findings ({len(diag.findings)} in {len({f.kind for f in diag.findings})} kinds, newest first) ==",
-        "== Usage ==", "== Slowest ==", "== Bug-report snippet (secrets not masked: --format markdown masks them) =="]
+        "== Usage ==", "== Bug-report snippet (secrets not masked: --format markdown masks them) =="]
     assert not [x for x in lines if x.startswith(("#", "```", "!", "<"))]
     assert f"  id: {one_line(CRAFTED_HEADER['id'], None)}" in lines
     assert f"callId:          {one_line(CALL_ID, 300)}" in lines

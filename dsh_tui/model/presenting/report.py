@@ -441,8 +441,10 @@ def check_text(log: SessionLog, diag: Diagnosis, *, markdown: bool = False, line
     if any(u.inherited.values()):
         out.append(f"{bullet}inherited through the fork seed (not counted): "
                    + ", ".join(f"{k} {v:,}" for k, v in u.inherited.items() if v))
-    out.append(title("Slowest"))
-    out += [f"{bullet}{line}" for line in slowest_lines(log, diag.timing)]
+    slow = slowest_lines(log, diag.timing)
+    if slow:  # a tiny log's few milliseconds say nothing
+        out.append(title("Slowest"))
+        out += [f"{bullet}{line}" for line in slow]
     out.append(title("Bug-report snippet (secrets not masked: --format markdown masks them)"))
     out = [one_line(x, None) for x in out]
     out.append(snippet(log, diag, mask=False).rstrip("\n"))  # one value per line already

@@ -293,6 +293,9 @@ def _sum_generic(t: str, d: dict) -> str:
         f = d.get("failure") if isinstance(d.get("failure"), dict) else {}
         return (f"retry {field_text(d, 'retry')}/{field_text(d, 'maxRetries')} after {labelled(f, 'code')}: "
                 f"{field_text(f, 'message')}")
+    if t == "llm/retry-started":  # the retried request is in flight
+        return (f"retry {field_text(d, 'retry')} started: turn {field_text(d, 'turn')} step {field_text(d, 'step')} "
+                f"({labelled(d, 'retryId')})")
     if t == "command/run":
         return f"/{field_text(d, 'name')}{short_text(d.get('args') or '')} ({labelled(d, 'commandId')})"
     if t == "command/done":

@@ -16,6 +16,7 @@ from ..diagnosing.turnparts import SPLIT_KEYS as PART_KEYS, Split
 
 TOP = 20  # slowest calls and stalls listed in the JSON
 TEXT_TOP = 5  # and in the text report
+SAYS_SOMETHING_MS = 1000  # below this in all, the text report has no "Slowest" section
 SPLIT_KEYS = ("model_ms", "retry_ms", "tool_ms", "approval_ms", "idle_ms")
 
 
@@ -93,11 +94,17 @@ def row_line(r: Row) -> str:
 
 
 def slowest_lines(log, timing: Timing) -> list[str]:
-    """The text report's "Slowest" section body: where the time went, in a few lines."""
+    """The text report's "Slowest" section body: where the time went, in a few lines; none when it
+    would say nothing (turns that took under SAYS_SOMETHING_MS in all and no call stalled: a tiny
+    log's 1 ms tool calls and 0 ms stalls are noise, not a finding)."""
     if timing.missing and not timing.slowest(1, ("model", "tool", "command")):
-        return [one_line("no timing: " + "; ".join(timing.missing), 300)]
+        return [one_line("no timing: " + "; ".join(timing.missing), 300)] if len(log) else []
     out = []
     split, wall = turn_totals(timing.turns, SPLIT_KEYS)
+    slowest = timing.slowest(1, ("model", "tool", "command"))
+    longest = max(wall or 0, slowest[0].duration_ms or 0 if slowest else 0)
+    if longest < SAYS_SOMETHING_MS and not timing.anomalies("stall"):
+        return []
     if wall:
         out.append(f"turns {ms(wall)}: " + ", ".join(f"{k[:-3]} {ms(v)} ({v * 100 // wall}%)"
                                                      for k, v in split.items() if v))
