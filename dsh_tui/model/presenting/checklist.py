@@ -146,6 +146,9 @@ def _failure_steps(log, diag) -> tuple[Step, Step]:
             where = f.index
     if len(others) > 5:
         lines.append(f"... and {len(others) - 5:,} more kinds (`dsh-tui check` lists them)")
+    v = diag.verdict
+    if v is not None and v.index is not None and v.kind not in _ELSEWHERE and v.severity != "info":
+        where = v.index  # Enter goes where the verdict is, as `v` does
     failing = any(f.severity == "failure" for f, _n in others) or any(c.status != "unpaired" for c in calls)
     status = "fail" if failing else "warn"
     return Step(3, title3, status, lines, where), Step(4, title4, status, advice, where)
