@@ -185,7 +185,7 @@ def _waiting_on(approval: Pair | None, related: list[int]) -> str:
             "which was never decided")
 
 
-def _turn_said(turn: Any) -> str:
+def turn_said(turn: Any) -> str:
     """A turn number in a message; a crafted one (kept as its JSON text, facts.key_value) in words."""
     if turn is None:
         return "(turn absent)"
@@ -199,7 +199,7 @@ def turn_end_finding(f) -> Finding | None:
     kind = reason.get("kind") if isinstance(reason, dict) else None
     if kind == "completed":
         return None
-    turn_text = _turn_said(turn)
+    turn_text = turn_said(turn)
     code, msg, severity = said(kind), f"turn {turn_text} ended: {said(kind)}", "failure"
     if kind == "error":
         err = reason.get("error") if isinstance(reason.get("error"), dict) else {}

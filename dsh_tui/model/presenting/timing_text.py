@@ -9,6 +9,7 @@ from operator import itemgetter
 from typing import Any
 
 from ...safety import one_line
+from ..diagnosing.findings import turn_said
 from ..diagnosing.timerows import Row, call_row, sort_rows, tool_row
 from ..diagnosing.timing import STALL_MS, Timing, TurnTiming
 from ..diagnosing.turnlist import turn_totals
@@ -127,7 +128,7 @@ def turn_markdown(log, timing: Timing, turn: Any, val, md) -> list[str]:
     t = timing.turn_of(turn)
     if t is None:
         return []
-    out = [f"## Timing of turn {md.text(val(turn, 40))}", ""]
+    out = [f"## Timing of turn {md.text(val(turn_said(turn), 40))}", ""]
     if t.wall_ms is None:
         out += [md.text(val("no wall time: " + "; ".join(t.missing or timing.missing or ["no times"]), 600)), ""]
     else:
