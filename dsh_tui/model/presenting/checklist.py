@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .citation import MODEL_KINDS, TURN_KINDS, failed_request, id_label, model_text
+from .citation import MODEL_KINDS, TURN_KINDS, failed_request, id_label, model_text, request_text
 from .report import created_iso, delegation_line, permalink
 from .summary import torn_text, decode_text, depth_text, field_text, plural, preset_text, shown
 
@@ -185,9 +185,7 @@ def _cite_step(log, diag, calls) -> Step:
     req = failed_request(log, diag, v)
     if req is not None:
         lines.append(f"model:           {model_text(req)}")
-        lines.append("failed request:  " + (f"request/header seq {req.seq:,}" if req.seq is not None else
-                                            "no request/header before it")
-                     + (f"; failed at seq {req.failure_seq:,}" if req.failure_seq is not None else ""))
+        lines.append(f"failed request:  {request_text(req)}")
     return Step(6, title, "info", lines, v.index)
 
 

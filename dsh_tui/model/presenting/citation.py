@@ -66,6 +66,12 @@ def model_text(req: Request) -> str:
     return f"{shown(req.provider)} / {shown(req.model)}"
 
 
+def request_text(req: Request) -> str:
+    """``request/header seq 3; failed at seq 9``: the request to look at, and where it failed."""
+    at = f"request/header seq {req.seq:,}" if req.seq is not None else "no request/header before it"
+    return at + (f"; failed at seq {req.failure_seq:,}" if req.failure_seq is not None else "")
+
+
 def id_label(finding) -> str:
     """What a finding's ``call_id`` is: a tool call's callId, a command's commandId, an approval's id."""
     if finding.kind in COMMAND_KINDS:

@@ -16,8 +16,9 @@ from ... import __version__
 from ...safety import one_line
 from ..diagnosing.diagnosis import Diagnosis, Finding
 from ..reading.deepvalue import said
-from .citation import failed_request, id_label, model_text
+from .citation import failed_request, id_label, model_text, request_text
 from .jsonstream import Items, dump, json_pieces
+from .wholeness import decode_warning, records_lost
 from .summary import ABSENT, decode_text, field_text, plural, preset_text, torn_text, turn_step
 from .timing_text import slowest_lines, timing_json, turn_markdown
 from ..reading.session import SessionLog
@@ -47,26 +48,6 @@ def integrity_problems(log: SessionLog) -> list[str]:
     if required:
         out.append(f"unknown required event type(s): {', '.join(required)}")
     return out
-
-
-def records_lost(log: SessionLog) -> bool:
-    """Whether the decode lost or cannot vouch for what it read: everything `integrity_problems`
-    names but a frame torn in its checksum only (every record read: a note, not a warning)."""
-    return not log.whole and not (log.raw.torn is not None and not log.raw.torn.lost and _whole_but_torn(log))
-
-
-def _whole_but_torn(log: SessionLog) -> bool:
-    r, raw = log.res, log.raw
-    return (log.accepted and not r.gaps and not raw.corruption and not r.corruption and not raw.unchecked_frames
-            and not any(not u.ignorable for u in r.unknown.values()))
-
-
-def decode_warning(log: SessionLog, problems: list[str]) -> str:
-    """The snippet's first line when the decode is not whole: a warning when something was lost or is
-    unverified, a note when only the last frame's checksum is cut (the JSON's ``records_lost: false``)."""
-    if records_lost(log):
-        return "WARNING: DECODE NOT WHOLE - do not file a bug from this alone: "
-    return "NOTE: decode not whole, no record lost: "
 
 
 def created_iso(log: SessionLog) -> str | None:
@@ -173,7 +154,7 @@ def snippet(log: SessionLog, diag: Diagnosis, finding: Finding | None = None, *,
     problems = integrity_problems(log)
     lines = []
     if problems:
-        lines.append(decode_warning(log, problems) + one_line(hide("; ".join(problems)), 1000))
+        lines.append(decode_warning(log) + one_line(hide("; ".join(problems)), 1000))
     if f is None:
         lines.append("dsh session: no failure found")
     else:
@@ -192,7 +173,7 @@ def snippet(log: SessionLog, diag: Diagnosis, finding: Finding | None = None, *,
         req = failed_request(log, diag, f)
         if req is not None:  # a model failure: which provider and model, and the request to look at
             lines.append(line("model", model_text(req)))
-            lines.append(line("failed request", _request_text(req)))
+            lines.append(line("failed request", request_text(req)))
         lines.append(line("finding", f.message, 1000))
         if f.advice and f.advice not in f.message:
             lines.append(line("advice", f.advice, 1000))
@@ -214,11 +195,6 @@ def snippet(log: SessionLog, diag: Diagnosis, finding: Finding | None = None, *,
         "plugin SHAs:     <fill in; the log does not record them>",
     ]
     return "\n".join(lines) + "\n"
-
-
-def _request_text(req) -> str:
-    at = f"request/header seq {req.seq}" if req.seq is not None else "no request/header before it"
-    return at + (f"; failed at seq {req.failure_seq}" if req.failure_seq is not None else "")
 
 
 def stranded(diag: Diagnosis, finding: Finding | None) -> str:
