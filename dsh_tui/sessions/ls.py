@@ -20,8 +20,8 @@ from pathlib import Path
 from ..model.reading.discovery import (Listing, RootUnreadable, SessionEntry, build_tree, default_root, fill_status,
                                        group_by_project, list_target, tree_marker, walk_tree)
 from ..safety import clean, one_line
-from .browse import session_status, verdict_text
 from ..units import human_size
+from .browse import session_status, verdict_text
 
 SCHEMA = "dsh-tui/ls/1"
 EXIT_OK, EXIT_USAGE, EXIT_UNREADABLE = 0, 2, 3
