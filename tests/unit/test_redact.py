@@ -252,3 +252,20 @@ def test_the_snippet_people_paste_is_masked_in_every_format(write_jsonl, capsys,
     raw = orjson.loads(capsys.readouterr().out)["snippet"]
     assert secret not in masked and "[redacted]" in masked
     assert secret in raw.replace('\\"', '"') and "[redacted]" not in raw
+
+
+def test_the_new_shapes_cost_linear_time_on_hostile_text():
+    """Runs of what the curl, option, SAS and AWS patterns look for, each as long as the span a report
+    masks (REDACT_SPAN), five times over: a pattern that backtracks quadratically takes minutes here,
+    a linear one well under a second. Measured in a child with a generous bound, not timed in-process."""
+    import sys
+    from ..support.measured import run_measured
+    code = ("from dsh_tui.model.presenting.redact import redact\n"
+            "from dsh_tui.model.presenting.report import REDACT_SPAN as N\n"
+            "runs = ['&' * N, '?' + 'a&' * (N // 2), 'sv=1&' * (N // 5), 'curl -u ' * (N // 8), '--' + 'a-' * (N // 2),\n"
+            "        'AKIAIOSFODNN7EXAMPLE ' * (N // 21), 'aws_secret_access_key ' * (N // 22), '--password ' * (N // 11)]\n"
+            "for _ in range(5):\n"
+            "    for text in runs:\n"
+            "        redact(text)\n")
+    run = run_measured([sys.executable, "-c", code], timeout=20)
+    assert not run.timed_out and run.rc == 0, run.stderr

@@ -73,7 +73,7 @@ _OPTION = re.compile(
     r"(?i)((?<![\w-])--(?:[a-z0-9]+-)*(?:password|passwd|passphrase|token|secret|api-key|apikey)(?:[ \t]+|=))"
     r"('[^'\n]+'|\"[^\"\n]+\"|(\\+)\"[^\"\n]+?\3\"|[^\s'\"\\]+)")
 # Azure shared access signatures: the sig= parameter of a SAS URL or token.
-_SAS_SIG = re.compile(r"((?:[?&;]|\\u0026|\b(?=sv=))(?:[^\s&;\"'\\]*&)*?sig=)([A-Za-z0-9%+/=_-]{16,})")
+_SAS_SIG = re.compile(r"((?:^|(?<=[?&;\s\"'])|(?<=\\u0026))sig=)([A-Za-z0-9%+/=_-]{16,})")
 # AWS credentials written as words: `aws_secret_access_key VALUE` (aws configure set), and a bare
 # 40-character secret next to its key id (AKIA... wJalr..., as a CSV or a paste holds them).
 _AWS_NAMED = re.compile(
