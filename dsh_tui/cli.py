@@ -25,6 +25,8 @@ def check_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     p.add_argument("--no-lineage", action="store_true",
                    help="do not look for the parent and delegated children in the same session root")
+    p.add_argument("--raw-snippet", action="store_true",
+                   help="JSON: the snippet with its secrets as the log holds them (masked by default)")
     _common(p)
     return p
 
@@ -96,26 +98,40 @@ def _check(argv: list[str]) -> int:
         return _fail(msg)
     if at_seq is not None and (missing := missing_seq(log, at_seq)) is not None:  # ID@999: not silently the verdict
         return _fail(f"{given}: {missing}", EXIT_USAGE)
-    if not args.no_cache:
-        from .model.reading import cache
-        note = cache.notice()  # why the cache was skipped (an untrusted directory, ...), once
-        if note:
-            print(f"dsh-tui: {note}", file=sys.stderr)
     lineage = None
+    linked: list = []
     if not args.no_lineage:
         from .model.diagnosing.lineage import find_lineage, link_findings
         lineage = find_lineage(log.path, log.session_id, max_plain=args.max_plain_size)
+        linked = [(f, f.message, f.child_session) for f in diag.findings if f.kind == "NOT_IN_TOOL_SET"]
         link_findings(diag.findings, lineage)
     if args.format == "json":
-        write_check_json(sys.stdout.write, log, diag, lineage)
+        write_check_json(sys.stdout.write, log, diag, lineage, raw_snippet=args.raw_snippet)
     else:
         from .safety import clean
         text = check_text(log, diag, markdown=args.format == "markdown", lineage=lineage)
         if not log.verified:
             text = "UNVERIFIED (read with --lenient past a rejection)\n" + text
         sys.stdout.write(clean(text))
+    if not args.no_cache and log.followable:  # a file (a ZIP's member has no entry of its own)
+        _cache_after_check(log, diag, linked)
     child_failed = lineage is not None and bool(lineage.failures())
     return EXIT_FINDINGS if diag.failed or child_failed else EXIT_OK
+
+
+def _cache_after_check(log, diag, linked: list) -> None:
+    """Write the index cache as the explorer does, once the answer is out (a repeated `check` then
+    reads it): the diagnosis as decoded, without what the lineage added to it (``linked``: each
+    linked finding with its message and child before), which belongs to this run, not to the log."""
+    from .model.reading import cache
+    from .model.reading.open import save_to_cache
+    sys.stdout.flush()
+    for f, message, child in linked:
+        f.message, f.child_session = message, child
+    save_to_cache(log, diag)
+    note = cache.notice()  # why the cache was skipped (an untrusted directory, ...), once
+    if note:
+        print(f"dsh-tui: {note}", file=sys.stderr)
 
 
 def _early_check_helper(args):

@@ -22,13 +22,14 @@ from ..model.reading.layout import LOG_NAMES, NO_CWD
 from ..safety import one_line
 from ..units import human_size
 
-__all__ = ["Row", "browser_rows", "layout_for", "row_cells", "head_text", "status_of", "entry_details",
+__all__ = ["Row", "browser_rows", "layout_for", "row_cells", "head_text", "status_of", "session_status", "verdict_text", "entry_details",
            "footer_notes", "summary_line", "display_root", "display_path", "root_has_sessions", "utc_minutes"]
 
 # status -> (label, style class): "ok" | "bad" | "warn" | "dim"
 STATUS = {
     "unknown": ("…", "dim"),
     "completed": ("completed", "ok"),
+    "failed": ("failed", "bad"),
     "idle": ("idle", "dim"),
     "empty": ("empty", "dim"),
     "open-turn": ("open turn", "bad"),
@@ -110,18 +111,41 @@ def _ancestors_of(walked: list[tuple[SessionEntry, int]], matched: set[int]) -> 
     return marked
 
 
+# Statuses that say the session failed by themselves; any other with a verdict failed all the same.
+FAILED_STATUSES = ("torn", "corrupt", "unreadable", "rejected", "open-turn", "error")
+
+
+def session_status(entry: SessionEntry) -> str:
+    """The one status `ls` (text and JSON's ``shown_status``), the browser and the family screen
+    show: the entry's own, except that a last turn that completed (or no turn at all) with a verdict
+    (a command that failed, a tool error, a call left without a result) is "failed"."""
+    if entry.verdict_kind and entry.status in ("completed", "idle", "empty"):
+        return "failed"
+    return entry.status
+
+
 def status_of(entry: SessionEntry) -> tuple[str, str]:
-    """(label, class) for the STATUS column."""
-    label, cls = STATUS.get(entry.status, (one_line(entry.status, 12), "warn"))
-    return label, cls
+    """(label, class) of `session_status` for the browser's STATUS column; a verdict makes it "bad"."""
+    status = session_status(entry)
+    label, cls = STATUS.get(status, (one_line(status, 12), "warn"))
+    return label, "bad" if entry.verdict_kind else cls
 
 
 def mark_of(entry: SessionEntry) -> tuple[str, str]:
-    if entry.verdict_kind or entry.status in ("torn", "corrupt", "unreadable", "rejected", "open-turn", "error"):
+    if entry.verdict_kind or entry.status in FAILED_STATUSES:
         return "✗", "bad"
     if entry.notes or entry.orphan or entry.status in ("aborted", "interrupted"):
         return "!", "warn"
     return " ", "dim"
+
+
+def verdict_text(entry: SessionEntry) -> str | None:
+    """The verdict as one line (kind, [callId], message), None without one: `ls` prints it under the row."""
+    if not entry.verdict_kind:
+        return None
+    msg = f" {entry.verdict_message}" if entry.verdict_message else ""
+    call = f" [{entry.verdict_call_id}]" if entry.verdict_call_id else ""
+    return f"verdict: {entry.verdict_kind}{call}{msg}"
 
 
 def layout_for(width: int) -> str:

@@ -21,6 +21,7 @@ from ..model.reading.discovery import (Listing, RootUnreadable, SessionEntry, bu
                                        group_by_project, list_target, tree_marker, walk_tree)
 from ..safety import clean, one_line
 from ..units import human_size
+from .browse import session_status, verdict_text
 from .locate import sessions_root
 
 SCHEMA = "dsh-tui/ls/1"
@@ -60,7 +61,7 @@ def _row(entry: SessionEntry, level: int, with_status: bool) -> dict[str, str]:
     return {
         "CREATED": created,
         "ID": marker + one_line(entry.display_id, _WIDTH_CAP["ID"]),
-        "STATUS": one_line(entry.status, _WIDTH_CAP["STATUS"]),
+        "STATUS": one_line(session_status(entry), _WIDTH_CAP["STATUS"]),
         "EVENTS": "-" if entry.events is None or not with_status else f"{entry.events:,}",
         "SIZE": human_size(entry.size),
         "PRESET": one_line(entry.preset or "-", _WIDTH_CAP["PRESET"]),
@@ -75,10 +76,9 @@ def _details(entry: SessionEntry) -> list[str]:
         out.append(f"! header: {entry.header_error}")
     if entry.error and entry.error != entry.header_error:
         out.append(f"! {entry.error}")
-    if entry.verdict_kind and entry.status not in ("completed",):
-        msg = f" {entry.verdict_message}" if entry.verdict_message else ""
-        call = f" [{entry.verdict_call_id}]" if entry.verdict_call_id else ""
-        out.append(f"verdict: {entry.verdict_kind}{call}{msg}")
+    verdict = verdict_text(entry)  # every verdict, as the browser and the JSON show it
+    if verdict:
+        out.append(verdict)
     if entry.member:
         out.append(f"member: {entry.member}")
     out.extend(f"note: {n}" for n in entry.notes)
@@ -134,6 +134,7 @@ def render_json(listing: Listing) -> dict:
             d = entry.as_dict()
             d["created"] = iso_ms(entry.created_at)
             d["tree_level"] = level
+            d["shown_status"] = session_status(entry)  # what the text and the browser show
             sessions.append(d)
     return {"schema": SCHEMA, "root": str(listing.root), "sessions": sessions,
             "legacy_flat": [str(p) for p in listing.legacy_flat],

@@ -493,7 +493,7 @@ async def test_a_zip_listing_shows_what_it_skipped_and_a_truncated_zip_says_so(t
         screen = await browser_ready(app, pilot)
         assert [t for k, _d, t in rows_of(screen) if k == "session"] == [chain_id(0), chain_id(1)]
         note = screen.query_one("#browser-note").plain()
-        assert "problem: unsafe member name 'subagents/../../evil/session.jsonl' skipped (+3 more)" in note
+        assert 'problem: unsafe member name "subagents/../../evil/session.jsonl" skipped (+3 more)' in note
     cut = truncated_zip(tmp_path / "dsh-session-cut.zip")
     app = browser_app(cut)
     async with app.run_test(size=(160, 45)) as pilot:

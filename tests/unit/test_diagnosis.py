@@ -291,7 +291,9 @@ def test_markdown_report_masks_secrets_and_shows_pairs(write_zstd, capsys):
     assert "permalink:       sess-1@4" in out
     assert secret not in out and "redacted" in out
     main(["check", str(path), "--format", "json"])
-    assert secret in capsys.readouterr().out  # JSON stays exact: masking is for sharing
+    assert secret not in capsys.readouterr().out  # the JSON's snippet is pasted too: masked
+    main(["check", str(path), "--format", "json", "--raw-snippet"])
+    assert secret in capsys.readouterr().out  # unless asked for as the log holds it
 
 
 def _diagnosis_logs(tmp_path):

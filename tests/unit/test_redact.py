@@ -38,6 +38,26 @@ NEW_SHAPES = [
     ("mysql-p", "mysql -h db -u root -pHunter2x app", "Hunter2x", f"mysql -h db -u root -p{MASK} app"),
     ("mysqldump-p-quoted", "mysqldump -u r -p'x y z' db", "x y z", f"mysqldump -u r -p{MASK} db"),
     ("sshpass", "sshpass -p s3cretpw ssh host", "s3cretpw", f"sshpass -p {MASK} ssh host"),
+    # issue 34 item 10 and issue 35 item 7
+    ("curl-u", "curl -u admin:plainpw99 https://api.example.com", "plainpw99",
+     f"curl -u admin:{MASK} https://api.example.com"),
+    ("curl-user-quoted", "curl -s --user 'bob:pw with space' https://x", "pw with space",
+     f"curl -s --user 'bob:{MASK}' https://x"),
+    ("password-option-spaced", "tool login --password 'spaced secret' --user me", "spaced secret",
+     f"tool login --password {MASK} --user me"),
+    ("password-option-equals", "psql-tool --db-password=Hunter2pw x", "Hunter2pw", f"psql-tool --db-password={MASK} x"),
+    ("azure-sas", "https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&sr=b&sp=r&sig=Zm9vYmFyYmF6cXV4%2Bq%3D",
+     "Zm9vYmFyYmF6cXV4", f"https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&sr=b&sp=r&sig={MASK}"),
+    ("aws-named", "aws configure set aws_secret_access_key wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+     "wJalrXUtnFEMI", f"aws configure set aws_secret_access_key {MASK}"),
+    ("aws-pair", "keys: AKIAIOSFODNN7EXAMPLE wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY done",
+     "wJalrXUtnFEMI", f"keys: AKIA{MASK} {MASK} done"),
+    ("aws-pair-csv", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY,AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI",
+     f"{MASK},AKIA{MASK}"),
+    ("twilio", "twilio key SK0123456789abcdef0123456789abcdef ok", "0123456789abcdef0123456789abcdef",
+     f"twilio key SK{MASK} ok"),
+    ("env-with-token-shape", "OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz0123", "abcdefghijklmnopqrstuvwxyz",
+     f"OPENAI_API_KEY=sk-{MASK}"),
 ]
 
 
@@ -197,6 +217,55 @@ def test_real_logs_have_nothing_to_mask():
     "npm_config_cache=/tmp npm_lifecycle_event=test",
     "mysql -u root -p db  # prompts for the password; mysql --help",
     "dGhpcyBpcyBqdXN0IGJhc2U2NCBkYXRhIG5vdCBhIHNlY3JldA== 4f9c2a1e-77d0-4c61-9a35-0b8e2c1f6d90",
+    # the issue 34/35 shapes' neighbours: placeholders, prompts, options that only look alike
+    "curl -u admin https://x (curl prompts for the password); curl -u $USER:$PASS x; curl -u '<user>:<pass>' x",
+    "docker login --password-stdin; git --max-tokens 100; tool --password $PW; tool --token-file ~/.t",
+    "the signature sig=abc; sig=short&x=1; design=signature-verified",
+    "set aws_secret_access_key in ~/.aws/credentials; aws_session_token=$AWS_SESSION_TOKEN",
+    "commit 3f2a9c1d4e5b6a7f8091a2b3c4d5e6f708192a3b, 3f2a9c1d4e5b6a7f8091a2b3c4d5e6f708192a3b",
+    "SKU12345 SKIP_TESTS=1 SK0123 SKabcdefabcdefabcdefabcdefabcdefabcdefXYZ",
 ])
 def test_lookalikes_are_untouched(text):
     assert redact(text) == text
+
+
+@pytest.mark.parametrize("command,secret", [
+    ("curl -u admin:plainpw99 https://api.example.com/deploy", "plainpw99"),
+    ("OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz0123 ./run", "abcdefghijklmnopqrstuvwxyz"),
+    ("login --password 'spaced secret' && aws configure set aws_secret_access_key "
+     "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "spaced secret"),
+])
+def test_the_snippet_people_paste_is_masked_in_every_format(write_jsonl, capsys, isolated_xdg, command, secret):
+    """`y` (the snippet), the markdown report and `check --format json`'s snippet mask the secret;
+    `--raw-snippet` gives it back on purpose (issue 34 item 10)."""
+    from dsh_tui.cli import main
+    from dsh_tui.model.presenting.report import bug_report_markdown, snippet
+    arguments = json.dumps({"command": command})
+    log, diag = _log_with_arguments(write_jsonl, arguments)
+    path = str(log.path)
+    assert "[redacted][redacted]" not in snippet(log, diag)
+    for out in (snippet(log, diag), bug_report_markdown(log, diag)):
+        assert secret not in out and secret.replace("'", "\\'") not in out and "[redacted]" in out
+    main(["check", path, "--no-cache", "--format", "json"])
+    masked = orjson.loads(capsys.readouterr().out)["snippet"]
+    main(["check", path, "--no-cache", "--format", "json", "--raw-snippet"])
+    raw = orjson.loads(capsys.readouterr().out)["snippet"]
+    assert secret not in masked and "[redacted]" in masked
+    assert secret in raw.replace('\\"', '"') and "[redacted]" not in raw
+
+
+def test_the_new_shapes_cost_linear_time_on_hostile_text():
+    """Runs of what the curl, option, SAS and AWS patterns look for, each as long as the span a report
+    masks (REDACT_SPAN), five times over: a pattern that backtracks quadratically takes minutes here,
+    a linear one well under a second. Measured in a child with a generous bound, not timed in-process."""
+    import sys
+    from ..support.measured import run_measured
+    code = ("from dsh_tui.model.presenting.redact import redact\n"
+            "from dsh_tui.model.presenting.report import REDACT_SPAN as N\n"
+            "runs = ['&' * N, '?' + 'a&' * (N // 2), 'sv=1&' * (N // 5), 'curl -u ' * (N // 8), '--' + 'a-' * (N // 2),\n"
+            "        'AKIAIOSFODNN7EXAMPLE ' * (N // 21), 'aws_secret_access_key ' * (N // 22), '--password ' * (N // 11)]\n"
+            "for _ in range(5):\n"
+            "    for text in runs:\n"
+            "        redact(text)\n")
+    run = run_measured([sys.executable, "-c", code], timeout=20)
+    assert not run.timed_out and run.rc == 0, run.stderr

@@ -46,3 +46,21 @@ def test_every_call_the_crash_left_is_named(write_jsonl, capsys):
     out = text_of(capsys, write_jsonl(crash_records()))
     assert "also left by the crash: call_b (bash: TOOL_NOT_STARTED)" in out
     assert "also left:       call_b (bash: TOOL_NOT_STARTED)" in out  # in the snippet too
+
+
+def test_a_tiny_log_has_no_slowest_section_a_slow_one_has(write_jsonl, capsys):
+    """A few milliseconds in all say nothing: no "Slowest" section; a turn of seconds gets one."""
+    out = text_of(capsys, write_jsonl(crash_records()))
+    assert "== Slowest ==" not in out and "Usage ==" in out
+    slow = [ev("turn/start", 0, {"turn": 1}), ev("step/start", 1, {"turn": 1, "step": 1}),
+            ev("step/end", 2, {"turn": 1, "step": 1}, time=1790000000000 + 5000),
+            ev("turn/end", 3, {"turn": 1, "reason": {"kind": "completed"}}, time=1790000000000 + 5001)]
+    out = text_of(capsys, write_jsonl(slow))
+    assert "== Slowest ==\n  turns 5,001 ms: idle 5,001 ms (100%)\n" in out, out
+
+
+def test_a_retry_started_row_reads_as_words():
+    from dsh_tui.model.presenting.summary import _sum_generic
+    text = _sum_generic("llm/retry-started", {"retryId": "r-1", "turn": 2, "step": 3, "retry": 2})
+    assert text == "retry 2 started: turn 2 step 3 (r-1)"
+    assert "{" not in _sum_generic("llm/retry-started", {})

@@ -22,7 +22,7 @@ from typing import Any
 
 from .findings import (ADVICE, ALL_KINDS, FAILURE_KINDS, REPAIR_KINDS, TOOL_KINDS, Finding,
                        command_and_approval_findings, event_findings, integrity_findings, retry_findings,
-                       tool_findings, tool_set_findings, turn_end_finding)
+                       tool_findings, tool_set_findings, turn_end_finding, turn_said)
 from ..reading.gcpause import gc_paused
 from .notes import Notes, take_notes
 from .pairing import Pairing, close_pairing, feed_facts
@@ -142,8 +142,8 @@ def _diagnose(log: SessionLog, head: Head | None) -> Diagnosis:
     event_findings(notes, st.open_turn_index, found)
     if st.open_turn_index is not None:
         found.append(Finding("OPEN_TURN", st.open_turn_index, log.seq_of(st.open_turn_index),
-                             f"turn {st.open_turn} never ended: the process died inside it (dsh closes it as "
-                             f"'interrupted' on the next resume){_pending_note(pairing)}", turn=st.open_turn))
+                             f"turn {turn_said(st.open_turn)} never ended: the process died inside it (dsh closes "
+                             f"it as interrupted on the next resume){_pending_note(pairing)}", turn=st.open_turn))
     integrity_findings(log, found)
     runs = _place_in_runs(log, notes, found)
     # Newest first; at one event the conclusion comes before its evidence.

@@ -24,6 +24,7 @@ from operator import ne
 from typing import Any
 
 from ..reading.facts import RETRY_MESSAGE
+from ..reading.deepvalue import said
 from .notes import Notes
 from .pairing import Pair, Pairing
 
@@ -140,7 +141,7 @@ def tool_set_findings(pairing: Pairing, found: list[Finding]) -> None:
     for p in pairing.tools.where("offered", _is_tuple):
         if p.name is not None and p.name not in p.offered:
             found.append(Finding("NOT_IN_TOOL_SET", p.open, p.seq_open,
-                                 f"tool {p.name!r} is not in this session's tool set (latest request/header)",
+                                 f"tool {said(p.name)} is not in this session's tool set (latest request/header)",
                                  severity="warning", call_id=p.key, name=p.name, turn=p.turn, step=p.step))
 
 
@@ -152,12 +153,12 @@ def command_and_approval_findings(pairing: Pairing, found: list[Finding]) -> Non
     for p in pairing.commands.values():
         if p.close is None and p.open is not None:
             found.append(Finding("COMMAND_NOT_DONE", p.open, p.seqs.get("run"),
-                                 f"slash command /{p.name} started but never finished (no command/done)", name=p.name,
+                                 f"slash command /{said(p.name)} started but never finished (no command/done)", name=p.name,
                                  call_id=p.key))
         elif p.status == "error" and p.close is not None:
             text = p.result.splitlines()[0][:160] if p.result else ""
             found.append(Finding("COMMAND_FAILED", p.close, p.seqs.get("done"),
-                                 f"slash command /{p.name} failed ({p.code}){': ' + text if text else ''}",
+                                 f"slash command /{said(p.name)} failed ({said(p.code)}){': ' + text if text else ''}",
                                  severity="warning", name=p.name, call_id=p.key, code=p.code,
                                  related=[i for i in (p.open, p.close) if i is not None]))
     for p in pairing.approvals.values():
@@ -170,7 +171,7 @@ def command_and_approval_findings(pairing: Pairing, found: list[Finding]) -> Non
                 for_call = f" (for call {p.for_call}{f' at seq {at}' if at is not None else ''}, {call.status})"
                 related = [i for i in (call.open, call.ask) if i is not None][:1]
             found.append(Finding("APPROVAL_UNDECIDED", p.open, p.seqs.get("asked"),
-                                 f"approval for {p.name} was asked but never decided{for_call}", severity="warning",
+                                 f"approval for {said(p.name)} was asked but never decided{for_call}", severity="warning",
                                  name=p.name, call_id=p.key, related=related))
 
 
@@ -184,20 +185,29 @@ def _waiting_on(approval: Pair | None, related: list[int]) -> str:
             "which was never decided")
 
 
+def turn_said(turn: Any) -> str:
+    """A turn number in a message; a crafted one (kept as its JSON text, facts.key_value) in words."""
+    if turn is None:
+        return "(turn absent)"
+    if isinstance(turn, str) and turn[:1] in ("[", "{"):
+        return "(a turn that is a list)" if turn[0] == "[" else "(a turn that is an object)"
+    return said(turn)
+
+
 def turn_end_finding(f) -> Finding | None:
     _t, index, seq, (turn, reason, _time) = f
     kind = reason.get("kind") if isinstance(reason, dict) else None
     if kind == "completed":
         return None
-    turn_text = "(turn absent)" if turn is None else turn
-    code, msg, severity = str(kind), f"turn {turn_text} ended: {kind}", "failure"
+    turn_text = turn_said(turn)
+    code, msg, severity = said(kind), f"turn {turn_text} ended: {said(kind)}", "failure"
     if kind == "error":
         err = reason.get("error") if isinstance(reason.get("error"), dict) else {}
         code = err.get("code") or "error"
-        msg += f" ({err.get('code')}: {str(err.get('message'))[:200]})"
+        msg += f" ({_code_and_message(err.get('code'), err.get('message'), 200)})"
     elif kind == "aborted":
         cause = reason.get("reason") if isinstance(reason.get("reason"), dict) else {}
-        msg += f" by {cause.get('kind', 'unknown')}"
+        msg += f" by {said(cause.get('kind')) if cause.get('kind') is not None else 'unknown'}"
         severity = "warning" if cause.get("kind") in ("user", "parent") else "failure"
     elif kind == "interrupted":
         msg += " (written by dsh's crash repair: the process had died inside this turn)"
@@ -211,24 +221,24 @@ def turn_end_finding(f) -> Finding | None:
 def retry_findings(notes: Notes, open_turn: Any, found: list[Finding]) -> None:
     """A retry is `llm/retry` (scheduled) then `llm/retry-started` (in flight); the request succeeded when
     an assistant/message for its (turn, step) follows the last of them."""
-    said: dict[str, str] = {}  # a message -> its first str: a big log's retries say a few things, ten thousand times
+    texts: dict[str, str] = {}  # a message -> its first str: a big log's retries say a few things, ten thousand times
     for (turn, step), (rows, last_t, last_index, last_seq) in notes.retries.items():
         recovered = notes.answered.get((turn, step), -1) > last_index
         for index, seq, n, most, code, message in rows:
-            text = (f"model request retry {n}/{most} after {code}: {str(message)[:RETRY_MESSAGE]}"
+            text = (f"model request retry {said(n)}/{said(most)} after {_code_and_message(code, message)}"
                     f"{' (recovered)' if recovered else ''}")
-            found.append(Finding("LLM_RETRY", index, seq, said.setdefault(text, text),
+            found.append(Finding("LLM_RETRY", index, seq, texts.setdefault(text, text),
                                  severity="info" if recovered else "warning", turn=turn, step=step, code=code))
         if recovered or not rows:
             continue
         _index, _seq, n, _most, code, message = rows[-1]
-        why = f"{code}: {str(message)[:RETRY_MESSAGE]}"
+        why = _code_and_message(code, message)
         later_step = notes.step_starts.get(turn, -1) > last_index
         ended = notes.turn_end_kind.get(turn)
         if turn == open_turn and not later_step:
-            msg = (f"crashed during the retried request (retry {n} in flight after {why}); dsh closes the turn as "
+            msg = (f"crashed during the retried request (retry {said(n)} in flight after {why}); dsh closes the turn as "
                    "interrupted" if last_t == "llm/retry-started" else
-                   f"crashed while waiting to retry (retry {n} scheduled after {why}); dsh closes the turn as "
+                   f"crashed while waiting to retry (retry {said(n)} scheduled after {why}); dsh closes the turn as "
                    "interrupted")
             found.append(Finding("RETRY_INTERRUPTED", last_index, last_seq, msg, severity="warning",
                                  turn=turn, step=step, code=code))
@@ -238,6 +248,14 @@ def retry_findings(notes: Notes, open_turn: Any, found: list[Finding]) -> None:
                                  f"model request failed for good ({why})", turn=turn, step=step, code=code))
 
 
+def _code_and_message(code: Any, message: Any, n: int = RETRY_MESSAGE) -> str:
+    """``UPSTREAM_5XX: upstream 502``; either alone when the other is absent, "no code or message" for neither."""
+    parts = [said(code, 80)] if code is not None else []
+    if message is not None:
+        parts.append(said(message, n))
+    return ": ".join(parts) or "no code or message"
+
+
 def event_findings(notes: Notes, open_turn_index: int | None, found: list[Finding]) -> None:
     """The event types whose meaning explains a failure (compaction, code mode, workflows, hooks, goals)."""
     for start, end in notes.compactions.values():
@@ -245,7 +263,7 @@ def event_findings(notes: Notes, open_turn_index: int | None, found: list[Findin
             _t, index, seq, d = start
             at_crash = open_turn_index is not None and index > open_turn_index
             found.append(Finding("COMPACTION_INTERRUPTED", index, seq,
-                                 f"compaction {d.get('compactionId')} started but never ended"
+                                 f"compaction {said(d.get('compactionId'))} started but never ended"
                                  + ("; the process died during it" if at_crash else ""),
                                  severity="failure" if at_crash else "warning", turn=d.get("turn")))
         elif end is not None and end[3].get("error") is not None:
@@ -253,39 +271,39 @@ def event_findings(notes: Notes, open_turn_index: int | None, found: list[Findin
             err = d["error"]
             text = err.get("message", err) if isinstance(err, dict) else err
             found.append(Finding("COMPACTION_FAILED", index, seq,
-                                 f"compaction {d.get('compactionId')} failed: {str(text)[:200]}",
+                                 f"compaction {said(d.get('compactionId'))} failed: {said(text, 200)}",
                                  severity="warning", turn=d.get("turn")))
     for start, done in notes.dispatches.values():
         if start is not None and done is None:
             _t, index, seq, (root, sub, name, _e, _x, _time) = start
             found.append(Finding("CODE_DISPATCH_UNFINISHED", index, seq,
-                                 f"code-mode call {sub} ({name}) inside {root} started but never finished",
+                                 f"code-mode call {said(sub)} ({said(name)}) inside {said(root)} started but never finished",
                                  severity="warning", call_id=root, name=name))
         elif done is not None and done[3][3]:
             _t, index, seq, (root, sub, name, _e, text, _time) = done
             found.append(Finding("CODE_DISPATCH_ERROR", index, seq,
-                                 f"code-mode call {sub} ({name}) inside {root} failed"
+                                 f"code-mode call {said(sub)} ({said(name)}) inside {said(root)} failed"
                                  + (f": {text.splitlines()[0][:160]}" if text else ""),
                                  severity="warning", call_id=root, name=name))
     for _t, index, seq, d in notes.workflow:
-        what = (f"workflow {d.get('runId')} agent {d.get('seq')} {d.get('outcome')}" if _t.endswith("agent-end")
-                else f"workflow {d.get('runId')} stopped: {d.get('stopReason')}")
+        what = (f"workflow {said(d.get('runId'))} agent {said(d.get('seq'))} {said(d.get('outcome'))}"
+                if _t.endswith("agent-end") else f"workflow {said(d.get('runId'))} stopped: {said(d.get('stopReason'))}")
         found.append(Finding("WORKFLOW_FAILED", index, seq, what, severity="warning", code=d.get("outcome")
                              or d.get("stopReason")))
     for _t, index, seq, d in notes.hooks:
         why = d.get("stderrSummary")
         found.append(Finding("HOOK_BLOCKED", index, seq,
-                             f"hook {d.get('handlerId')} at {d.get('point')} decided {d.get('decision')}"
-                             + (f" (exit {d.get('exitCode')})" if d.get("exitCode") is not None else "")
-                             + (f": {str(why)[:200]}" if why else ""), severity="warning", turn=d.get("turn")))
+                             f"hook {said(d.get('handlerId'))} at {said(d.get('point'))} decided {said(d.get('decision'))}"
+                             + (f" (exit {said(d.get('exitCode'))})" if d.get("exitCode") is not None else "")
+                             + (f": {said(why, 200)}" if why else ""), severity="warning", turn=d.get("turn")))
     for _t, index, seq, (_op, goal_id, objective, reason, _time) in notes.goals:
         found.append(Finding("GOAL_BLOCKED", index, seq,
-                             f"goal {goal_id} ({objective}) blocked" + (f": {reason}" if reason else ""),
+                             f"goal {said(goal_id)} ({said(objective)}) blocked" + (f": {said(reason, 200)}" if reason else ""),
                              severity="warning"))
     for _t, index, seq, (turn, step, kind, message, code) in notes.bad_finishes:
         found.append(Finding("MODEL_STREAM_FAILED", index, seq,
-                             f"the model's stream ended with {kind}" + (f" ({code}: {message})" if message else
-                                                                         f" ({code})" if code else ""),
+                             f"the model's stream ended with {said(kind)}"
+                             + (f" ({_code_and_message(code, message)})" if message or code else ""),
                              severity="warning", turn=turn, step=step, code=code if isinstance(code, str) else kind))
     for _t, index, seq, d in notes.cut_messages:
         found.append(Finding("MESSAGE_INTERRUPTED", index, seq,
@@ -303,10 +321,12 @@ def integrity_findings(log, found: list[Finding]) -> None:
     if torn is not None:
         found.append(Finding("TORN_TAIL", last if last >= 0 else None, log.seq_of(last) if last >= 0 else None,
                              f"torn tail ({torn.kind}) at byte {torn.offset}: {torn.unreadable_bytes} bytes unreadable, "
-                             f"{torn.recovered_records} record(s) recovered; the last write batch was lost",
+                             f"{torn.recovered_records} record(s) recovered; "
+                             + ("the last write batch was lost" if torn.lost else
+                                "every record was read, only the last frame's checksum is cut"),
                              severity="warning"))
     for u in log.res.unknown.values():
         found.append(Finding("UNKNOWN_TYPE", u.first_index, log.seq_of(u.first_index),
-                             f"unknown event type {u.type!r} x{u.count}: "
+                             f"unknown event type {said(u.type)} x{u.count}: "
                              + ("ignorable: dsh skips it" if u.ignorable else "required (no ignorable:true): dsh refuses to resume this log"),
                              severity="info" if u.ignorable else "warning", name=u.type))

@@ -3,7 +3,8 @@
 `redact` replaces credentials with ``…[redacted]``, keeping only a short, known
 prefix that says what kind of secret it was (``sk-…[redacted]``,
 ``ghp_…[redacted]``, ``Bearer …[redacted]``, ``"apiKey": "…[redacted]"``,
-``postgres://user:…[redacted]@host``, ``Cookie: …[redacted]``, ``mysql -p…[redacted]``).
+``postgres://user:…[redacted]@host``, ``Cookie: …[redacted]``, ``mysql -p…[redacted]``,
+``curl -u user:…[redacted]``, ``--password …[redacted]``, ``sig=…[redacted]``, ``SK…[redacted]``).
 It works on raw log text too, where JSON sits inside JSON strings (``\\"token\\"``).
 Ordinary text, hex SHAs and UUIDs are left alone. Best effort: it is a safety
 net, not a guarantee; reports should still be read before they are shared.
@@ -63,6 +64,27 @@ _DASH_P = re.compile(
     r"('[^'\n]+'|\"[^\"\n]+\"|[^\s'\"\\]+)"
     r"|(\bsshpass\s+(?:-\w+\s+)*?-p\s*)('[^'\n]+'|[^\s'\"\\]+)")
 
+# curl's user:password (-u / --user, glued or spaced, quoted or bare): the user stays, the password goes.
+_CURL_USER = re.compile(
+    r"(\bcurl\b[^\n|;&]{0,200}?\s(?:-u|--user)[ \t]*=?[ \t]*)"
+    r"(?:(\\*['\"])([^'\"\n\\:]*:)([^'\"\n\\]+)(?=\2)|([^\s:'\"\\]+:)([^\s'\"\\]+))")
+# A password, token or secret option with its value: --password 'spaced secret', --token=abc.
+_OPTION = re.compile(
+    r"(?i)((?<![\w-])--(?:[a-z0-9]+-)*(?:password|passwd|passphrase|token|secret|api-key|apikey)(?:[ \t]+|=))"
+    r"('[^'\n]+'|\"[^\"\n]+\"|(\\+)\"[^\"\n]+?\3\"|[^\s'\"\\]+)")
+# Azure shared access signatures: the sig= parameter of a SAS URL or token.
+_SAS_SIG = re.compile(r"((?:^|(?<=[?&;\s\"'])|(?<=\\u0026))sig=)([A-Za-z0-9%+/=_-]{16,})")
+# AWS credentials written as words: `aws_secret_access_key VALUE` (aws configure set), and a bare
+# 40-character secret next to its key id (AKIA... wJalr..., as a CSV or a paste holds them).
+_AWS_NAMED = re.compile(
+    r"(?i)(\baws_(?:secret_access_key|session_token)\\?['\"]?[ \t]*[:=]?[ \t]*\\?['\"]?)([A-Za-z0-9/+=]{20,})")
+_AWS_SECRET = r"[A-Za-z0-9/+]{40}"
+_AWS_PAIR = re.compile(
+    r"(?<![A-Za-z0-9])((?:AKIA|ASIA)[0-9A-Z]{16}[\s,:;|'\"=]{1,10})(" + _AWS_SECRET + r")(?![A-Za-z0-9/+=])"
+    r"|(?<![A-Za-z0-9/+])(" + _AWS_SECRET + r")([\s,:;|'\"]{1,10}(?:AKIA|ASIA)[0-9A-Z]{16})(?![A-Za-z0-9])")
+# Twilio API key SIDs: SK and 32 hex digits.
+_TWILIO = re.compile(r"(?<![A-Za-z0-9_-])SK[0-9a-fA-F]{32}(?![A-Za-z0-9])")
+
 # "key": "value" in JSON, plain and once-escaped (JSON inside a JSON string).
 _JSON_PAIR = re.compile(r'(?i)("[A-Za-z0-9_.-]{0,64}?(?:' + _KEY_WORDS + r')"\s*:\s*")((?:[^"\\\n]|\\.)+)(")')
 _JSON_PAIR_ESC = re.compile(r'(?i)(\\"[A-Za-z0-9_.-]{0,64}?(?:' + _KEY_WORDS + r')\\"\s*:\s*\\")(.+?)(\\")')
@@ -116,6 +138,37 @@ def _dash_p(m: re.Match[str]) -> str:
     return head + MASK
 
 
+def _placeholder(value: str) -> bool:
+    bare = value.strip("'\"")
+    return MASK in value or bare.startswith(("$", "<", "{", "%", "*"))
+
+
+def _curl_user(m: re.Match[str]) -> str:
+    quote, user, password = (m.group(2), m.group(3), m.group(4)) if m.group(2) else ("", m.group(5), m.group(6))
+    if _placeholder(password):
+        return m.group(0)
+    return m.group(1) + quote + user + MASK
+
+
+def _option(m: re.Match[str]) -> str:
+    return m.group(0) if _placeholder(m.group(2)) else m.group(1) + MASK
+
+
+def _aws_named(m: re.Match[str]) -> str:
+    return m.group(1) + MASK if _mixed(m.group(2)) else m.group(0)
+
+
+def _mixed(value: str) -> bool:
+    """Upper and lower case letters both: a base64 secret, not a hex SHA or a word."""
+    return any(c.islower() for c in value) and any(c.isupper() for c in value)
+
+
+def _aws_pair(m: re.Match[str]) -> str:
+    if m.group(1) is not None:
+        return m.group(1) + MASK if _mixed(m.group(2)) else m.group(0)
+    return MASK + m.group(4) if _mixed(m.group(3)) else m.group(0)
+
+
 def _bearer(m: re.Match[str]) -> str:
     return m.group(0) if not _looks_secret(m.group(2)) else m.group(1) + " " + MASK
 
@@ -139,7 +192,7 @@ def _key_before(m: re.Match[str]) -> str:
 def _assign(m: re.Match[str]) -> str:
     word, sep, value = m.group("word"), m.group("sep"), m.group("val")
     bare = value.strip("\"'")
-    if (m.string.startswith(MASK, m.start("val")) or _ASSIGNMENT.match(bare) or not bare
+    if (MASK in m.string[m.start("val"):m.end("val") + len(MASK)] or _ASSIGNMENT.match(bare) or not bare
             or bare.startswith(("$", "%", "{{", "<", "*")) or bare.lower() in _PLACEHOLDERS):
         return m.group(0)  # a reference or placeholder, not a secret
     quoted = value[0] in "\"'"
@@ -161,6 +214,12 @@ def redact(text: str) -> str:
     text = _COOKIE.sub(_cookie, text)
     text = _URL_CREDS.sub(_url_creds, text)
     text = _DASH_P.sub(_dash_p, text)
+    text = _CURL_USER.sub(_curl_user, text)
+    text = _OPTION.sub(_option, text)
+    text = _SAS_SIG.sub(lambda m: m.group(1) + MASK, text)
+    text = _AWS_NAMED.sub(_aws_named, text)
+    text = _AWS_PAIR.sub(_aws_pair, text)  # before the key id itself is masked
+    text = _TWILIO.sub(lambda m: "SK" + MASK, text)
     for pattern, prefix in _TOKENS:
         text = pattern.sub(_keep_prefix(prefix), text)
     text = _JSON_PAIR.sub(_pair, text)

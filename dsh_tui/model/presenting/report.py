@@ -15,8 +15,11 @@ import orjson
 from ... import __version__
 from ...safety import one_line
 from ..diagnosing.diagnosis import Diagnosis, Finding
+from ..reading.deepvalue import said
+from .citation import failed_request, id_label, model_text, request_text
 from .jsonstream import Items, dump, json_pieces
-from .summary import ABSENT, decode_text, field_text, plural, preset_text, turn_step
+from .wholeness import decode_warning, records_lost
+from .summary import ABSENT, decode_text, field_text, plural, preset_text, torn_text, turn_step
 from .timing_text import slowest_lines, timing_json, turn_markdown
 from ..reading.session import SessionLog
 
@@ -32,7 +35,7 @@ def integrity_problems(log: SessionLog) -> list[str]:
     if r.gaps:
         out.append(f"{len(r.gaps)} seq gap(s), first at line {r.gaps[0].line}")
     if raw.torn is not None:
-        out.append(f"torn tail at byte {raw.torn.offset} ({raw.torn.unreadable_bytes} bytes unreadable)")
+        out.append(torn_text(raw.torn))
     if raw.unchecked_frames:
         out.append(f"{raw.unchecked_frames} frame(s) carry no checksum: their bytes are unverified (dsh always "
                    "writes one)")
@@ -151,14 +154,13 @@ def snippet(log: SessionLog, diag: Diagnosis, finding: Finding | None = None, *,
     problems = integrity_problems(log)
     lines = []
     if problems:
-        lines.append("WARNING: DECODE NOT WHOLE - do not file a bug from this alone: "
-                     + one_line(hide("; ".join(problems)), 1000))
+        lines.append(decode_warning(log) + one_line(hide("; ".join(problems)), 1000))
     if f is None:
         lines.append("dsh session: no failure found")
     else:
         lines.append(f"dsh session failure: {one_line(f.kind, 80)}")
         if f.call_id is not None:
-            lines.append(line("callId", f.call_id))
+            lines.append(line(id_label(f), f.call_id))
         if f.name is not None:
             lines.append(line("tool/name", f.name))
         lines.append(line("classification", f"{f.kind}{' (closed by dsh crash repair)' if f.repaired else ''}"))
@@ -168,6 +170,10 @@ def snippet(log: SessionLog, diag: Diagnosis, finding: Finding | None = None, *,
         lines.append(line("turn/step", turn_step(f.turn, f.step) or ABSENT))
         if f.code:
             lines.append(line("error code", f.code))
+        req = failed_request(log, diag, f)
+        if req is not None:  # a model failure: which provider and model, and the request to look at
+            lines.append(line("model", model_text(req)))
+            lines.append(line("failed request", request_text(req)))
         lines.append(line("finding", f.message, 1000))
         if f.advice and f.advice not in f.message:
             lines.append(line("advice", f.advice, 1000))
@@ -230,7 +236,8 @@ def bug_report_markdown(log: SessionLog, diag: Diagnosis, finding: Finding | Non
     out = [f"# dsh session report: {md.text(f.kind if f else 'no failure found')}", ""]
     problems = integrity_problems(log)
     if problems:
-        out += ["> **WARNING: decode not whole** - " + md.text(val("; ".join(problems), 1000)), ""]
+        head = "WARNING: decode not whole" if records_lost(log) else "Note: decode not whole, no record lost"
+        out += [f"> **{head}** - " + md.text(val("; ".join(problems), 1000)), ""]
     out += ["## Header", "", "| field | value |", "|---|---|"]
     for key, value in log.header.fields().items():
         out.append(f"| {md.cell(val(key, 80))} | {md.cell(val(value))} |")
@@ -289,9 +296,11 @@ def json_text(obj: Any) -> str:
     return dump(obj)
 
 
-def check_json(log: SessionLog, diag: Diagnosis, lineage=None, *, lazy: bool = False) -> dict[str, Any]:
+def check_json(log: SessionLog, diag: Diagnosis, lineage=None, *, lazy: bool = False,
+               raw_snippet: bool = False) -> dict[str, Any]:
     """The `check --format json` object (``json_text`` prints it). ``lazy``: its long lists (findings,
-    turn ends, per-turn usage and timing) as `jsonstream.Items`, made as `json_pieces` writes them."""
+    turn ends, per-turn usage and timing) as `jsonstream.Items`, made as `json_pieces` writes them.
+    ``snippet`` is the field people paste: masked as the markdown's is, raw only on request."""
     raw, r = log.raw, log.res
     many = Items if lazy else list
     from ..diagnosing.lineage import lineage_json
@@ -333,15 +342,15 @@ def check_json(log: SessionLog, diag: Diagnosis, lineage=None, *, lazy: bool = F
                   "approval": len(diag.pairing.approvals)},
         "usage": diag.usage.as_dict(many),
         "timing": timing_json(log, diag.timing, many),
-        "snippet": snippet(log, diag, mask=False),
+        "snippet": snippet(log, diag, mask=not raw_snippet),
         "dsh_tui_version": __version__,
     }
 
 
-def write_check_json(write, log: SessionLog, diag: Diagnosis, lineage=None) -> None:
+def write_check_json(write, log: SessionLog, diag: Diagnosis, lineage=None, *, raw_snippet: bool = False) -> None:
     """`check --format json`: `json_text` of `check_json` and a newline, passed to ``write`` a piece at
     a time (the long lists are never held whole, as a tree or as text)."""
-    for piece in json_pieces(check_json(log, diag, lineage, lazy=True)):
+    for piece in json_pieces(check_json(log, diag, lineage, lazy=True, raw_snippet=raw_snippet)):
         write(piece)
     write("\n")
 
@@ -408,8 +417,10 @@ def check_text(log: SessionLog, diag: Diagnosis, *, markdown: bool = False, line
     if any(u.inherited.values()):
         out.append(f"{bullet}inherited through the fork seed (not counted): "
                    + ", ".join(f"{k} {v:,}" for k, v in u.inherited.items() if v))
-    out.append(title("Slowest"))
-    out += [f"{bullet}{line}" for line in slowest_lines(log, diag.timing)]
+    slow = slowest_lines(log, diag.timing)
+    if slow:  # a tiny log's few milliseconds say nothing
+        out.append(title("Slowest"))
+        out += [f"{bullet}{line}" for line in slow]
     out.append(title("Bug-report snippet (secrets not masked: --format markdown masks them)"))
     out = [one_line(x, None) for x in out]
     out.append(snippet(log, diag, mask=False).rstrip("\n"))  # one value per line already
@@ -417,7 +428,7 @@ def check_text(log: SessionLog, diag: Diagnosis, *, markdown: bool = False, line
 
 
 def _finding_line(f: Finding) -> str:
-    who = " ".join(x for x in (f.call_id and f"callId={f.call_id}", f.name and f"name={f.name}") if x)
+    who = " ".join(f"{label}={said(v)}" for label, v in ((id_label(f), f.call_id), ("name", f.name)) if v)
     seq = f"seq {f.seq:,}" if isinstance(f.seq, int) else "no seq"
     return f"[{f.severity}] {seq} {f.kind}{' ' + who if who else ''}: {f.message}"
 

@@ -107,6 +107,15 @@ def plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
+def torn_text(torn) -> str:
+    """The torn tail in words, as its JSON (``records_lost``) has it: one wording for the text, the
+    snippet, the markdown, the checklist and the explorer."""
+    where = f"torn tail at byte {torn.offset:,} ({torn.unreadable_bytes:,} bytes unreadable)"
+    if torn.lost:
+        return f"{where}: the last write batch was lost"
+    return f"{where}: only the last frame's checksum is cut, every record was read (its bytes are unverified)"
+
+
 def decode_text(log) -> str:
     """``zstd, 1 frame, 23 records, 26 events``; a JSONL log has no frames to count."""
     raw = log.raw
@@ -284,6 +293,9 @@ def _sum_generic(t: str, d: dict) -> str:
         f = d.get("failure") if isinstance(d.get("failure"), dict) else {}
         return (f"retry {field_text(d, 'retry')}/{field_text(d, 'maxRetries')} after {labelled(f, 'code')}: "
                 f"{field_text(f, 'message')}")
+    if t == "llm/retry-started":  # the retried request is in flight
+        return (f"retry {field_text(d, 'retry')} started: turn {field_text(d, 'turn')} step {field_text(d, 'step')} "
+                f"({labelled(d, 'retryId')})")
     if t == "command/run":
         return f"/{field_text(d, 'name')}{short_text(d.get('args') or '')} ({labelled(d, 'commandId')})"
     if t == "command/done":

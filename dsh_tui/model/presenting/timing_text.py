@@ -9,6 +9,7 @@ from operator import itemgetter
 from typing import Any
 
 from ...safety import one_line
+from ..diagnosing.findings import turn_said
 from ..diagnosing.timerows import Row, call_row, sort_rows, tool_row
 from ..diagnosing.timing import STALL_MS, Timing, TurnTiming
 from ..diagnosing.turnlist import turn_totals
@@ -17,6 +18,7 @@ from .timing_view import IMPLAUSIBLE, MAX_SPAN_MS, NO_CLOCK
 
 TOP = 20  # slowest calls and stalls listed in the JSON
 TEXT_TOP = 5  # and in the text report
+SAYS_SOMETHING_MS = 1000  # below this in all, the text report has no "Slowest" section
 SPLIT_KEYS = ("model_ms", "retry_ms", "tool_ms", "approval_ms", "idle_ms")
 
 
@@ -96,11 +98,17 @@ def row_line(r: Row) -> str:
 
 
 def slowest_lines(log, timing: Timing) -> list[str]:
-    """The text report's "Slowest" section body: where the time went, in a few lines."""
+    """The text report's "Slowest" section body: where the time went, in a few lines; none when it
+    would say nothing (turns that took under SAYS_SOMETHING_MS in all and no call stalled: a tiny
+    log's 1 ms tool calls and 0 ms stalls are noise, not a finding)."""
     if timing.missing and not timing.slowest(1, ("model", "tool", "command")):
-        return [one_line("no timing: " + "; ".join(timing.missing), 300)]
+        return [one_line("no timing: " + "; ".join(timing.missing), 300)] if len(log) else []
     out = []
     split, wall = turn_totals(timing.turns, SPLIT_KEYS)
+    slowest = timing.slowest(1, ("model", "tool", "command"))
+    longest = max(wall or 0, slowest[0].duration_ms or 0 if slowest else 0)
+    if longest < SAYS_SOMETHING_MS and not timing.anomalies("stall"):
+        return []
     if wall and wall > MAX_SPAN_MS:
         out.append(f"turns {NO_CLOCK}: {IMPLAUSIBLE}")
     elif wall:
@@ -125,7 +133,7 @@ def turn_markdown(log, timing: Timing, turn: Any, val, md) -> list[str]:
     t = timing.turn_of(turn)
     if t is None:
         return []
-    out = [f"## Timing of turn {md.text(val(turn, 40))}", ""]
+    out = [f"## Timing of turn {md.text(val(turn_said(turn), 40))}", ""]
     if t.wall_ms is None:
         out += [md.text(val("no wall time: " + "; ".join(t.missing or timing.missing or ["no times"]), 600)), ""]
     else:

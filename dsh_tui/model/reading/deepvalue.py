@@ -1,4 +1,5 @@
-"""JSON values from a log that may nest 1000 deep: a bounded repr and a depth test, neither recursive.
+"""JSON values from a log that may nest 1000 deep: a bounded text and a depth test, neither recursive;
+and how a value reads inside a message (`said`, `spelled`: never Python's repr).
 
 orjson hands back values up to 1024 deep, and `repr()`, `json.dumps` and `==` recurse once
 per level (RecursionError past ~1000; orjson's own dumps refuses past 254). `short_repr`
@@ -9,6 +10,8 @@ renders what `repr` would for small values, with an explicit stack, and stops af
 from __future__ import annotations
 
 from typing import Any, Iterator
+
+import orjson
 
 
 class _Text(str):
@@ -40,15 +43,49 @@ def _items(value: list | tuple | dict) -> Iterator[Any]:
 
 
 def _scalar(value: Any, room: int) -> str:
+    """A scalar in its JSON spelling ("x", null, true), never Python's ('x', None, True)."""
     if isinstance(value, str):
-        return repr(value[:room + 1])  # cut first: a 1 MiB string costs no 1 MiB repr
-    if isinstance(value, (int, float, bool)) or value is None:
+        return orjson.dumps(value[:room + 1]).decode()  # cut first: a 1 MiB string costs no 1 MiB text
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
         return repr(value)
     return f"<{type(value).__name__}>"
 
 
+def said(value: Any, limit: int = 80) -> str:
+    """A log's value inside a message: a string as it is (cut at ``limit``), "absent" for a field the
+    log left out or set to null (None), JSON's words for booleans, a number as written, a list or an
+    object described ("a list of 2", "an empty object"): never Python's repr (None, True, [], {}, 'x')."""
+    if isinstance(value, str):
+        return value if len(value) <= limit else value[:limit] + "…"
+    if value is None:
+        return "absent"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return f"a list of {len(value)}" if value else "an empty list"
+    if isinstance(value, dict):
+        return f"an object with {len(value)} key{'' if len(value) == 1 else 's'}" if value else "an empty object"
+    return f"a {type(value).__name__}"
+
+
+def spelled(value: Any, limit: int = 80) -> str:
+    """A wrong-typed value as the log wrote it: a string in JSON quotes (so "0" reads as text), null,
+    true, a number; a list or an object described as `said` does."""
+    if isinstance(value, str):
+        return _scalar(value[:limit], limit) + ("…" if len(value) > limit else "")
+    if value is None:
+        return "null"
+    return said(value, limit)
+
+
 def short_repr(value: Any, limit: int = 80) -> str:
-    """``repr(value)`` for JSON values when it fits in ``limit`` characters, else its first
+    """A JSON value in its JSON spelling when it fits in ``limit`` characters, else its first
     ``limit`` characters and an ellipsis. Never recurses; the work is bounded by ``limit``."""
     parts: list[str] = []
     size = 0

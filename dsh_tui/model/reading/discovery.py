@@ -181,7 +181,7 @@ def _root_problems(out: Listing) -> None:
         if e.session_id is None:
             continue
         if e.session_id in seen:
-            out.problems.append(f"duplicate session id {e.session_id!r}: {seen[e.session_id].path} and {e.path}")
+            out.problems.append(f"duplicate session id {e.session_id}: {seen[e.session_id].path} and {e.path}")
         else:
             seen[e.session_id] = e
     if out.legacy_flat:

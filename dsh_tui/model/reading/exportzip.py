@@ -103,7 +103,7 @@ def _open(path: str | os.PathLike) -> zipfile.ZipFile:
 
 def _bomb(path, member: str, size: int, packed: int, limit: int) -> ZipUnreadable:
     return ZipUnreadable("too-large", (
-        f"{path}: member {member!r} decompresses to more than {limit:,} bytes (from {packed:,} compressed, "
+        f"{path}: member {short_repr(member, 200)} decompresses to more than {limit:,} bytes (from {packed:,} compressed, "
         f"ratio over {size // max(packed, 1):,}:1); refusing (zip bomb?). Raise --max-plain-size or {MAX_PLAIN_ENV}"))
 
 
@@ -180,12 +180,12 @@ class ExportZip:
             raise ZipUnreadable("unsafe-member", f"{path}: refusing unsafe member name {short_repr(member, 200)}")
         info = self._by_name.get(member)
         if info is None:
-            raise ZipUnreadable("no-member", f"{path}: no member {member!r}")
+            raise ZipUnreadable("no-member", f"{path}: no member {short_repr(member, 200)}")
         n = self.counts[member]
         if n > 1:
-            raise ZipUnreadable("bad-zip", f"{path}: member {member!r} appears {n} times; refusing")
+            raise ZipUnreadable("bad-zip", f"{path}: member {short_repr(member, 200)} appears {n} times; refusing")
         if info.flag_bits & 0x1:
-            raise ZipUnreadable("bad-zip", f"{path}: member {member!r} is encrypted")
+            raise ZipUnreadable("bad-zip", f"{path}: member {short_repr(member, 200)} is encrypted")
         return info
 
     # -- reading -----------------------------------------------------------------------------------
@@ -223,7 +223,7 @@ class ExportZip:
         except (ZipUnreadable, Cancelled):
             raise
         except Exception as exc:  # BadZipFile (CRC), zlib.error, NotImplementedError (method), EOFError ...
-            raise ZipUnreadable("bad-zip", f"{self.path}: member {member!r} does not decompress: {exc}") from None
+            raise ZipUnreadable("bad-zip", f"{self.path}: member {short_repr(member, 200)} does not decompress: {exc}") from None
         return buf, head, lines_end
 
     def read(self, member: str, *, limit: int | None = None, cancel=None, progress=None) -> bytes:

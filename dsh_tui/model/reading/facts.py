@@ -37,6 +37,7 @@ import orjson
 
 from ..diagnosing.calltable import CallTable
 from ..diagnosing.usage import TOKEN_KEYS, tokens
+from .deepvalue import said
 
 PREVIEW = 240
 CHUNK = "assistant/chunk"
@@ -208,7 +209,9 @@ def _retry(d: dict, _op: Any, time: Any = None) -> dict:
             out[k] = key_value(out[k])
     failure = d.get("failure")
     if type(failure) is dict:
-        out["failure"] = {"code": failure.get("code"), "message": str(failure.get("message"))[:RETRY_MESSAGE]}
+        message = failure.get("message")  # words, not Python's repr, for a message that is no string
+        out["failure"] = {"code": failure.get("code"),
+                          "message": None if message is None else said(message, RETRY_MESSAGE)[:RETRY_MESSAGE]}
     out[TIME_KEY] = _when(time)
     return out
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .jsonparse import parse_json
-from .deepvalue import deeper_than, short_repr
+from .deepvalue import deeper_than, short_repr, spelled
 
 SESSION_FORMAT_VERSION = 0
 HEADER_KEYS = ("version", "id", "cwd", "createdAt", "parentSession", "seedLength",
@@ -97,13 +97,20 @@ def parse_header(line: bytes | memoryview | None) -> Header:
         return Header(None, Rejection("HEADER_NOT_JSON", "first line is not JSON: not a dsh session header"))
     if not isinstance(obj, dict) or obj.get("type") != "session":
         if not isinstance(obj, dict):
-            what = f"a JSON {type(obj).__name__}, not an object"
+            what = f"{spelled(obj)}, not an object"
         else:
-            what = f"type {short_repr(obj['type'])}" if "type" in obj else "no type field"
+            what = f"type {spelled(obj['type'])}" if "type" in obj else "no type field"
         return Header(obj if isinstance(obj, dict) else None,
                       Rejection("NOT_A_SESSION_HEADER",
                                 f"first line is not a session header ({what}): not a dsh session log"))
     return Header(obj, _validate(obj))
+
+
+def _wrong(h: dict[str, Any], key: str, expected: str) -> str:
+    """"the header has no version" / "the header's version is null, not a number" (never Python's repr)."""
+    if key not in h:
+        return f"the header has no {key}"
+    return f"the header's {key} is {spelled(h[key])}, not {expected}"
 
 
 def _validate(h: dict[str, Any]) -> Rejection | None:
@@ -116,31 +123,29 @@ def _validate(h: dict[str, Any]) -> Rejection | None:
                              f"session log format version {version} was written by {direction} "
                              f"(this reader knows version {SESSION_FORMAT_VERSION})")
     else:
-        return Rejection("BAD_HEADER", f"header 'version' is {short_repr(version)}, not a number: not a session header")
+        return Rejection("BAD_HEADER", f"{_wrong(h, 'version', 'a number')}: not a session header")
     if not isinstance(h.get("id"), str) or not h["id"]:
-        return Rejection("BAD_HEADER", "header lacks a string 'id'")
+        return Rejection("BAD_HEADER", _wrong(h, "id", "a non-empty string"))
     if not _is_safe_nonneg_int(h.get("createdAt")):
-        return Rejection("BAD_HEADER", f"header 'createdAt' is {short_repr(h.get('createdAt'))}, "
-                                       "not a non-negative integer (epoch ms)")
+        return Rejection("BAD_HEADER", _wrong(h, "createdAt", "a non-negative integer (epoch ms)"))
     if "delegationDepth" not in h:
         return Rejection("MISSING_DELEGATION_DEPTH",
                          "header lacks delegationDepth (required on disk since 2026-07-20); dsh rejects this log")
     if not _is_safe_nonneg_int(h["delegationDepth"]):
         return Rejection("BAD_DELEGATION_DEPTH",
-                         f"header delegationDepth is {short_repr(h['delegationDepth'])}, "
-                         "not a non-negative integer; dsh rejects this log")
+                         f"{_wrong(h, 'delegationDepth', 'a non-negative integer')}; dsh rejects this log")
     for key in RETIRED_KEYS:
         if key in h:
-            return Rejection("RETIRED_HEADER_FIELDS", f"session header uses retired policy baseline field {key!r}")
+            return Rejection("RETIRED_HEADER_FIELDS", f"session header uses retired policy baseline field {key}")
     cwd = h.get("cwd")
     if cwd is not None and (not isinstance(cwd, str) or not (cwd.startswith("/") or cwd[1:3] in (":\\", ":/"))):
         if cwd != "{{cwd}}":  # projected fixtures tokenise the cwd
-            return Rejection("BAD_HEADER", f"header cwd {short_repr(cwd)} is not an absolute path")
+            return Rejection("BAD_HEADER", _wrong(h, "cwd", "an absolute path"))
     for key in ("parentSession", "agentPreset"):
         if key in h and not isinstance(h[key], str):
-            return Rejection("BAD_HEADER", f"header {key} must be a string, found {short_repr(h[key])}")
+            return Rejection("BAD_HEADER", _wrong(h, key, "a string"))
     if "seedLength" in h and not _is_safe_nonneg_int(h["seedLength"]):
-        return Rejection("BAD_HEADER", f"header seedLength {short_repr(h['seedLength'])} is not a non-negative integer")
+        return Rejection("BAD_HEADER", _wrong(h, "seedLength", "a non-negative integer"))
     if "origin" in h and h["origin"] != "subagent":
-        return Rejection("BAD_HEADER", f"header origin {short_repr(h['origin'])} is not 'subagent'")
+        return Rejection("BAD_HEADER", _wrong(h, "origin", '"subagent"'))
     return None

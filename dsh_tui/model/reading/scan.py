@@ -25,6 +25,7 @@ from ..diagnosing.calltable import CallTable
 from .facts import (CHUNK, FACT_EXTRACTORS, FINISH, LEGACY_CANDIDATES, MESSAGE, R_EVENTS, R_GAP, R_GAP_AT, R_LAST,
                     ChunkClock, finish_fact, is_usage_chunk, join_tail_runs, note_chunk_usage,
                     note_message_usage)
+from .deepvalue import said, spelled
 from .jsonparse import parse_json
 from .legacy import upgrade
 from .restore import (LEGACY, RESTORE, UNKNOWN, VOCABULARY, Problem, envelope_problem, legacy_problem,
@@ -186,7 +187,7 @@ class Scanner:
                     res.lenient_records += 1
             etype = obj.get("type") if type(obj) is dict else None
             if type(etype) is not str:
-                what = "not valid JSON" if obj is None else "not an event object with a string 'type'"
+                what = "not valid JSON" if obj is None else "not an event object with a string type"
                 line_no = rec + self.skipped + 2
                 k = rec - rec0 + len(skipped)
                 self._report(k, "bad-record", f"line {line_no} is {what}", line_no)
@@ -257,7 +258,7 @@ class Scanner:
             expected += 1
             if len(obj) > 4 and not ENVELOPE_KEYS.issuperset(obj) and len(res.envelope_issues) < 50:
                 extra = sorted(set(obj) - ENVELOPE_KEYS)
-                res.envelope_issues.append(f"seq {seq}: unknown envelope key(s) {extra} (dsh rejects the log)")
+                res.envelope_issues.append(f"seq {seq}: unknown envelope key(s) {', '.join(extra)} (dsh rejects the log)")
             if not projected:  # a projected fixture is no on-disk log: dsh's load checks do not apply
                 if len(obj) != 4 or etype in SURFACE_TYPES or type(obj.get("time")) is not int \
                         or type(obj.get("seq")) is not int or "data" not in obj:
@@ -267,7 +268,7 @@ class Scanner:
                     if order is not None:
                         self._refuse(VOCABULARY, order, nev, seq, "UNSUPPORTED_LEGACY", vocabulary_message(order, seq))
                     self._refuse(UNKNOWN, 0, nev, seq, "UNKNOWN_TYPE",
-                                 f"contains event type {etype!r} (seq {seq}) unknown to dsh and not marked "
+                                 f"contains event type {etype} (seq {seq}) unknown to dsh and not marked "
                                  "ignorable: dsh refuses to interpret the log")
             if not known:
                 u = res.unknown.get(etype)
@@ -453,7 +454,7 @@ class Scanner:
             found = int(found)
         if not isinstance(found, int) or isinstance(found, bool) or found < 0:
             if len(res.gaps) < 10_000:
-                res.gaps.append(SeqGap(expected, -1, line, index, f"seq is {found!r}, not a non-negative integer"))
+                res.gaps.append(SeqGap(expected, -1, line, index, f"seq is {spelled(found)}, not a non-negative integer"))
             return expected
         if len(res.gaps) < 10_000:
             res.gaps.append(SeqGap(expected, found, line, index, _gap_cause(expected, found)))
@@ -506,17 +507,17 @@ class Scanner:
         if not ROW_KEYS.issuperset(obj) or not isinstance(d, dict):
             problem = "unexpected keys"
         elif not isinstance(members, list) or not members or not set(map(type, members)) <= _STR:
-            problem = f"'{row[1]}' is not a non-empty list of strings"
+            problem = f"{row[1]} is not a non-empty list of strings"
         else:
             dt = d.get("dt")
             if not isinstance(dt, list) or len(dt) != m - 1:
-                problem = f"'dt' has {len(dt) if isinstance(dt, list) else 'no'} entries for {m} members (needs {m - 1})"
+                problem = f"dt has {len(dt) if isinstance(dt, list) else 'no'} entries for {m} members (needs {m - 1})"
             elif dt and (not set(map(type, dt)) <= _INT or min(dt) < -MAX_SAFE or max(dt) > MAX_SAFE):
                 problem = "'dt' holds a non-integer or out-of-range value"
         if problem is not None:
             res.malformed_rows += 1
             line = self.line_no(rec)
-            self._report(k, "malformed-row", f"line {line}: malformed {obj.get('type')} row: {problem}", line)
+            self._report(k, "malformed-row", f"line {line}: malformed {said(obj.get('type'))} row: {problem}", line)
         return m
 
 

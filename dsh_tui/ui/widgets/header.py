@@ -98,8 +98,11 @@ def integrity_badges(log) -> list:
     elif len(log):
         out += [(f"✓ seq 0..{log.seq_of(len(log) - 1)} contiguous", OK), "  "]
     if raw.torn is not None:
-        out += [(f" TORN TAIL at byte {raw.torn.offset} ({raw.torn.unreadable_bytes} bytes unreadable) ",
-                 LOUD_ERROR), " "]
+        if raw.torn.lost:
+            out += [(f" TORN TAIL at byte {raw.torn.offset} ({raw.torn.unreadable_bytes} bytes unreadable) ",
+                     LOUD_ERROR), " "]
+        else:  # what the JSON's records_lost: false says: nothing lost, the last checksum cut
+            out += [(f" TORN CHECKSUM at byte {raw.torn.offset}: every record read ", LOUD_WARN), " "]
     corrupt = log.corruption_count
     if corrupt:
         out += [(f" CORRUPT: {corrupt:,} record(s)/frame(s) unreadable ", LOUD_ERROR), " "]
