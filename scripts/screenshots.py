@@ -83,7 +83,8 @@ ROOT_SCENES = {"subagent-tree": screenshot_live.shoot_subagent_tree,
 # On the log dsh's writer wrote with known sleeps (tests/parity/timing): the timing view and its waterfall.
 TIMED_LOG = ROOT / "tests" / "parity" / "timing" / "zstd" / "--home-user-timing--" / "timed" / "session.jsonl.zstd"
 TIMED_SCENES = ("timing-view",)
-ALL_SCENES = [*SCENES, *BROWSER_SCENES, *ROOT_SCENES, *TIMED_SCENES]
+DIFF_SCENES = ("runs-diff",)  # `dsh-tui diff` on a pair dsh's writer wrote (tests/parity/diff-cases)
+ALL_SCENES = [*SCENES, *BROWSER_SCENES, *ROOT_SCENES, *TIMED_SCENES, *DIFF_SCENES]
 
 
 async def _listed(app, pilot) -> None:
@@ -117,6 +118,15 @@ async def shoot_timing(name: str, size: tuple[int, int]) -> str:
         await _settle(app, pilot)
         await pilot.press("T", "down")
         await pilot.pause(0.05)
+        return app.export_screenshot(title=f"dsh-tui: {name}")
+
+
+async def shoot_diff(name: str, size: tuple[int, int]) -> str:
+    """`dsh-tui diff A B`: a run and its re-run side by side, the cursor on the first divergence."""
+    from tests.support.diffs import diff_app
+    app = diff_app("args")
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.1)
         return app.export_screenshot(title=f"dsh-tui: {name}")
 
 
@@ -180,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
                 svg_text = asyncio.run(shoot_browser(make_root(Path(tmp)), name, (cols, rows)))
             elif name in TIMED_SCENES:
                 svg_text = asyncio.run(shoot_timing(name, (cols, rows)))
+            elif name in DIFF_SCENES:
+                svg_text = asyncio.run(shoot_diff(name, (cols, rows)))
             elif name in ROOT_SCENES:
                 root = Path(tmp) / name / "dsh" / "sessions"
                 svg_text = asyncio.run(ROOT_SCENES[name](root, name, (cols, rows)))

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from textual.binding import Binding
 from textual.keys import key_to_character
 
+from .keys import DIFF_BINDINGS, DIFF_HELP
 from .keys import (BINDINGS, BROWSER_BINDINGS, BROWSER_HELP, COUNT_BINDINGS, ERROR_BINDINGS, HEADER_SCREEN_BINDINGS, HELP,
                    LIST_BINDINGS, PROMPT_BINDINGS, REPORT_BINDINGS, SCREEN_BINDINGS, TEXTUAL_BINDINGS, HelpRow)
 
@@ -18,7 +19,7 @@ KEY_TEXT = {"up": "↑", "down": "↓", "left": "←", "right": "→", "pageup":
             "home": "Home", "end": "End", "escape": "esc", "slash": "/",
             "backslash": "\\", "plus": "+", "minus": "-"}
 TABLES = (BINDINGS, SCREEN_BINDINGS, COUNT_BINDINGS, PROMPT_BINDINGS, REPORT_BINDINGS, LIST_BINDINGS,
-          TEXTUAL_BINDINGS, BROWSER_BINDINGS, HEADER_SCREEN_BINDINGS, ERROR_BINDINGS)
+          TEXTUAL_BINDINGS, BROWSER_BINDINGS, HEADER_SCREEN_BINDINGS, ERROR_BINDINGS, DIFF_BINDINGS)
 
 
 def all_bindings() -> dict[str, Binding]:
@@ -82,5 +83,17 @@ def key_table_markdown(keymap: Keymap | None = None) -> str:
     """The README's key table (| group | keys | action |), from the explorer's help rows."""
     lines = ["| group | keys | action |", "|---|---|---|"]
     for group, rows in explorer_help(keymap):
+        lines += [f"| {group} | `{keys}` | {text} |" for keys, text in rows]
+    return "\n".join(lines) + "\n"
+
+
+def diff_help(keymap: Keymap | None = None) -> HelpGroups:
+    return help_groups(DIFF_HELP, keymap)
+
+
+def diff_key_table_markdown(keymap: Keymap | None = None) -> str:
+    """The README's table of the diff view's keys, from its help rows."""
+    lines = ["| group | keys | action (`dsh-tui diff`) |", "|---|---|---|"]
+    for group, rows in diff_help(keymap):
         lines += [f"| {group} | `{keys}` | {text} |" for keys, text in rows]
     return "\n".join(lines) + "\n"
