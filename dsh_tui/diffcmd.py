@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -107,9 +108,44 @@ def build(args, early=None) -> tuple:
         db = digest(log, diag, b0, b1, label=f"{left.path} (latest run, from seq {log.seq_of(b0)})")
         return compare(da, db), (log, diag), (log, diag), left, left
     right = locate(args.b)
-    la = open_side(left.path, args, early)
-    lb = open_side(right.path, args, early)
-    return compare(digest(*la, label=left.path), digest(*lb, label=right.path)), la, lb, left, right
+    child = _fork_side(right.path, args)
+    la = open_side(left.path, args, None if child is not None else early)
+    da = digest(*la, label=left.path)
+    got = child.collect(patience=CHILD_PATIENCE) if child is not None else None
+    if got is not None and got[0] == "refused":
+        raise Refused(got[1])
+    keep = args.format is None and sys.stdout.isatty() and sys.stdin.isatty()  # the explorer reads texts back
+    lb = open_side(right.path, args, early) if got is None or keep else (None, None)
+    db = got[1] if got is not None else digest(*lb, label=right.path)
+    return compare(da, db), la, lb, left, right
+
+
+# Two big logs are read at once: B in a forked child (its digest comes back through a pipe, as the
+# split read's helper does: forked.py) while A is read here, each on its own core. Below this size
+# (on disk) the fork costs more than it saves.
+FORK_AT = 4 << 20
+CHILD_PATIENCE = 3600.0
+
+
+def _fork_side(path: str, args):
+    from .model.reading.forked import ForkedCall, can_fork
+    try:
+        big = os.path.getsize(path) >= FORK_AT
+    except OSError:
+        return None  # the read in-process says what is wrong
+    if not (big and can_fork()):
+        return None
+    return ForkedCall(_side_digest, path, args)
+
+
+def _side_digest(path: str, args) -> tuple:
+    """In the child: ("ok", the digest) or ("refused", the one-line reason)."""
+    from .model.diffing.digest import digest
+    try:
+        log, diag = open_side(path, args)
+    except Refused as exc:
+        return "refused", str(exc)
+    return "ok", digest(log, diag, label=path)
 
 
 def main_diff(argv: list[str], common, early=None) -> int:

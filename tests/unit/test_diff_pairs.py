@@ -201,3 +201,21 @@ def test_the_pairs_written_afresh_diverge_where_the_committed_ones_do(fresh, cap
         _, out = diff_json(capsys, str(a), str(b))
         assert out["first_divergence"]["kind"] == kind
         assert out["first_divergence"]["left_seq"] == call_seq(a, "c4a")
+
+
+def test_a_side_read_in_a_forked_child_gives_the_same_answer(tmp_path, monkeypatch, capsys):
+    """Big logs are read at once, B in a forked child (diffcmd.FORK_AT): the same report, and a
+    refusal in the child is still exit 3."""
+    import dsh_tui.diffcmd as diffcmd
+    a, b = log_of("args-a"), log_of("args-b")
+    _, here = diff_json(capsys, str(a), str(b))
+    monkeypatch.setattr(diffcmd, "FORK_AT", 0)
+    opened_here: list[str] = []
+    real = diffcmd.open_side
+    monkeypatch.setattr(diffcmd, "open_side", lambda path, *rest: opened_here.append(path) or real(path, *rest))
+    _, forked = diff_json(capsys, str(a), str(b))
+    assert forked == here
+    assert opened_here == [str(a)]  # B was read in the child (a copy of this process: its calls not seen here)
+    junk = tmp_path / "junk.jsonl"
+    junk.write_bytes(b"not a log\n")
+    assert main(["diff", str(a), str(junk), "--format", "json", "--no-cache"]) == 3

@@ -20,6 +20,7 @@ WINDOW = 4 << 20  # text read at once (a record longer than this is read alone)
 def read_data(log, indices: Iterable[int]) -> Iterator[tuple[int, dict]]:
     """(index, data) for each event index in ``indices`` (ascending), data {} where it is not an object."""
     res = log.res
+    sid = log.session_id  # (a property that reads the header: once, not per event)
     wanted = sorted(set(indices))
     k = 0
     while k < len(wanted):
@@ -41,16 +42,16 @@ def read_data(log, indices: Iterable[int]) -> Iterator[tuple[int, dict]]:
                 lo = res.rec_start[r] - start
                 obj, _lenient = parse_json(memoryview(text)[lo:res.end_of(r) - start])
                 parsed[r] = obj if obj is not None else {}
-            yield i, _data(log, obj, i)
+            yield i, _data(log, obj, i, sid)
         k = stop
 
 
-def _data(log, obj, i: int) -> dict:
+def _data(log, obj, i: int, sid) -> dict:
     if not isinstance(obj, dict):
         return {}
     etype, data = obj.get("type"), obj.get("data")
     if isinstance(etype, str):
-        _t, new_data, tag = upgrade(etype, data, log.seq_of(i), log.session_id)
+        _t, new_data, tag = upgrade(etype, data, log.seq_of(i), sid)
         if tag is not None:
             data = new_data
     return data if isinstance(data, dict) else {}
