@@ -104,8 +104,8 @@ def build(args, early=None) -> tuple:
         if runs is None:
             raise argparse.ArgumentTypeError(f"{args.a}: one run only (no session/end-seed row): nothing to compare")
         (a0, a1), (b0, b1) = runs
-        da = digest(log, diag, a0, a1, label=f"{left.path} (run before seq {log.seq_of(a1 - 1)})")
-        db = digest(log, diag, b0, b1, label=f"{left.path} (latest run, from seq {log.seq_of(b0)})")
+        da = digest(log, diag, a0, a1, label=left.path, run=f"the run before, seq {log.seq_of(a0)}..{log.seq_of(a1 - 1)}")
+        db = digest(log, diag, b0, b1, label=left.path, run=f"the latest run, from seq {log.seq_of(b0)}")
         return compare(da, db), (log, diag), (log, diag), left, left
     right = locate(args.b)
     child = _fork_side(right.path, args)

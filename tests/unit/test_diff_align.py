@@ -72,3 +72,23 @@ def test_arguments_compare_as_json_key_order_and_spacing_ignored():
     assert normalized_arguments('{"a": ') == '{"a": '  # not JSON: compared as it is
     assert normalized_arguments('not json ') != normalized_arguments('not json')
     assert normalized_arguments({"b": 1, "a": 2}) == normalized_arguments('{"a":2,"b":1}')  # a parsed value
+
+
+def test_similar_prompt_pairing_is_bounded(monkeypatch):
+    """Two unrelated sessions of many turns: the prompt comparisons stop at a budget (each turn then
+    stands on its side), so the cost does not grow with turns x window."""
+    from dsh_tui.model.diffing import compare as cmp
+    from dsh_tui.model.diffing.digest import RunDigest, TurnDigest
+
+    def side(tag: str, n: int) -> RunDigest:
+        turns = [TurnDigest(k + 1, k, k, prompt=f"{tag} prompt number {k} " + "x" * 40,
+                            prompt_key=f"{tag}{k}".encode()) for k in range(n)]
+        return RunDigest(tag, tag, None, None, 0, n, turns, [], {}, None, {}, None, 0, 0)
+
+    calls = []
+    real = cmp.SequenceMatcher
+    monkeypatch.setattr(cmp, "SequenceMatcher", lambda *a, **k: calls.append(1) or real(*a, **k))
+    monkeypatch.setattr(cmp, "SIMILAR_BUDGET", 500)
+    result = cmp.compare(side("left", 400), side("right", 400))
+    assert len(calls) <= 500
+    assert len(result.rows) >= 400

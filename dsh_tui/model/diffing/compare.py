@@ -22,6 +22,7 @@ from .digest import CallDigest, RunDigest, TurnDigest
 
 PROMPT_SIMILAR = 0.6
 SIMILAR_CHARS = 500  # of each prompt, for the ratio (bounded cost per pair)
+SIMILAR_BUDGET = 20_000  # prompt comparisons in all (each at most ~0.1 ms): past it, turns stay unpaired
 
 DIVERGENCE_KINDS = {
     "prompt": "a different user prompt",
@@ -99,7 +100,12 @@ def _turn_pairs(left: RunDigest, right: RunDigest, methods: set) -> list[tuple[i
     rows, method = align([t.prompt_key for t in lt], [t.prompt_key for t in rt])
     methods.add(method)
 
+    budget = [SIMILAR_BUDGET]
+
     def similar(i: int, j: int) -> bool:
+        if budget[0] <= 0:  # two unrelated long sessions: leave the rest unpaired, in bounded time
+            return False
+        budget[0] -= 1
         a, b = lt[i].prompt[:SIMILAR_CHARS], rt[j].prompt[:SIMILAR_CHARS]
         m = SequenceMatcher(None, a, b, autojunk=False)
         return m.real_quick_ratio() >= PROMPT_SIMILAR and m.quick_ratio() >= PROMPT_SIMILAR \

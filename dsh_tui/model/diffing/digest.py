@@ -98,6 +98,7 @@ class RunDigest:
     model_ms: int
     tool_ms: int
     verified: bool = True
+    run: str = ""  # which run of the log ("" for the whole log): `diff FILE --runs`
 
 
 def _hash(data: bytes) -> bytes:
@@ -161,7 +162,7 @@ def _indices(log, lo: int, hi: int) -> list[tuple[int, str]]:
     return [(i, got(column[i])) for i in range(lo, hi) if column[i] in ids]
 
 
-def digest(log, diag, lo: int = 0, hi: int | None = None, *, label: str | None = None) -> RunDigest:
+def digest(log, diag, lo: int = 0, hi: int | None = None, *, label: str | None = None, run: str = "") -> RunDigest:
     """The run of ``log`` between event indexes ``lo`` and ``hi`` (default: the whole log): one
     forward pass over the events it needs (reader.py)."""
     hi = len(log) if hi is None else hi
@@ -204,7 +205,7 @@ def digest(log, diag, lo: int = 0, hi: int | None = None, *, label: str | None =
     whole = lo == 0 and hi == len(log)
     return RunDigest(label or str(log.path), log.session_id, parent, seed, lo, hi, turns, calls, walk.files,
                      _verdict(diag, lo, hi, whole), _tokens(diag, turns, whole), *_times(diag, lo, hi),
-                     verified=bool(getattr(log, "verified", True)))
+                     verified=bool(getattr(log, "verified", True)), run=run)
 
 
 def _at(p) -> int:

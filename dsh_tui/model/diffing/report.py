@@ -53,8 +53,8 @@ def calls(result: DiffResult) -> dict[str, list[dict]]:
 
 
 def _side(d) -> dict:
-    return {"path": d.label, "session_id": d.session_id, "parentSession": d.parent, "seedLength": d.seed_length,
-            "first_index": d.lo, "end_index": d.hi, "verified": d.verified}
+    return {"path": d.label, "session_id": d.session_id, "run": d.run or None, "parentSession": d.parent,
+            "seedLength": d.seed_length, "first_index": d.lo, "end_index": d.hi, "verified": d.verified}
 
 
 def diff_json(result: DiffResult) -> dict[str, Any]:
@@ -123,7 +123,8 @@ def diff_text(result: DiffResult, *, markdown: bool = False) -> str:
     out = [f"{h1}{'the runs did the same' if first is None else 'the runs differ'}", ""]
     for side in ("left", "right"):
         s = j[side]
-        out.append(f"{side}: {code(val(s['path'], 300))} session {code(val(s['session_id'], 120))}"
+        run = f" ({s['run']})" if s["run"] else ""
+        out.append(f"{side}: {code(val(s['path'], 300))} session {code(val(s['session_id'], 120))}{esc(val(run, 80))}"
                    + ("" if s["verified"] else esc(" UNVERIFIED")))
     out.append("")
     out.append(f"{h2}First divergence{' ==' if not markdown else ''}")

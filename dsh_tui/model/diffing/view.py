@@ -107,7 +107,10 @@ def detail(result: DiffResult, k: int, left_log=None, right_log=None) -> str:
         rc = result.right.calls[row.right] if row.right is not None else None
         la, lr = call_texts(left_log, lc)
         ra, rr = call_texts(right_log, rc)
-        out += [*unified(la, ra, "arguments"), "", *unified(lr, rr, "result")]
+        sections = [unified(la, ra, "arguments"), unified(lr, rr, "result")]
+        if row.why in ("result", "stopped"):  # what differs first
+            sections.reverse()
+        out += [*sections[0], "", *sections[1]]
         for c, side in ((lc, "left"), (rc, "right")):
             if c is not None:
                 extra = f", {c.retries} retries in its step" if c.retries else ""

@@ -57,9 +57,10 @@ class DiffScreen(Screen[None]):
                      id="diff-head")
         with Container(id="diff-sides"):
             left = DiffList(r, "left", id="diff-left")
-            left.border_title = one_line(f"left: {r.left.session_id or r.left.label}", 80)
+            left.border_title = one_line(" ".join(filter(None, ("left:", r.left.session_id or r.left.label, r.left.run))), 80)
             right = DiffList(r, "right", id="diff-right")
-            right.border_title = one_line(f"right: {r.right.session_id or r.right.label}", 80)
+            right.border_title = one_line(" ".join(filter(None, ("right:", r.right.session_id or r.right.label,
+                                                                  r.right.run))), 80)
             yield left
             yield right
         with VerticalScroll(id="diff-detail", can_focus=True) as box:
