@@ -110,21 +110,21 @@ def diff_text(result: DiffResult, *, markdown: bool = False) -> str:
 
         def val(v: Any, n: int = 200) -> str:
             return one_line(redact(str(v))[:4000], n)
-        esc, code, h1, h2 = md.text, md.code, "# ", "## "
+        esc, code, h1, h2, li = md.text, md.code, "# dsh-tui diff: ", "## ", "- "
     else:
         def val(v: Any, n: int = 200) -> str:
             return one_line(str(v), n)
 
         def esc(s: str) -> str:
             return s
-        code, h1, h2 = esc, "dsh-tui diff: ", "== "
+        code, h1, h2, li = esc, "dsh-tui diff: ", "== ", ""
     j = diff_json(result)
     first = j["first_divergence"]
     out = [f"{h1}{'the runs did the same' if first is None else 'the runs differ'}", ""]
     for side in ("left", "right"):
         s = j[side]
         run = f" ({s['run']})" if s["run"] else ""
-        out.append(f"{side}: {code(val(s['path'], 300))} session {code(val(s['session_id'], 120))}{esc(val(run, 80))}"
+        out.append(f"{li}{side}: {code(val(s['path'], 300))} session {code(val(s['session_id'], 120))}{esc(val(run, 80))}"
                    + ("" if s["verified"] else esc(" UNVERIFIED")))
     out.append("")
     out.append(f"{h2}First divergence{' ==' if not markdown else ''}")
@@ -135,7 +135,7 @@ def diff_text(result: DiffResult, *, markdown: bool = False) -> str:
         out.append(esc(f"{first['what']} ({first['kind']}): left turn {val(first['left_turn'], 20)} seq "
                        f"{first['left_seq']}, right turn {val(first['right_turn'], 20)} seq {first['right_seq']}"))
         for side in ("left", "right"):
-            out.append(f"  {side}: {esc(row_text(result, row, side, val)) or '(nothing)'}")
+            out.append(f"{li or '  '}{side}: {esc(row_text(result, row, side, val)) or '(nothing)'}")
     out.append("")
     sm = j["summary"]
     out.append(f"{h2}Summary (left -> right){' ==' if not markdown else ''}")
@@ -161,7 +161,7 @@ def diff_text(result: DiffResult, *, markdown: bool = False) -> str:
     for key in ("added", "dropped", "changed"):
         if files[key]:
             shown = ", ".join(code(val(p, 120)) for p in files[key][:LIST_ROWS])
-            out.append(f"files {key}: {shown}")
+            out.append(f"{li}files {key}: {shown}")
     out += ["", f"{h2}Calls{' ==' if not markdown else ''}"]
     cj = j["calls"]
     out.append(esc(f"same {len(cj['same'])}, changed {len(cj['changed'])}, only left {len(cj['only_left'])}, "
@@ -175,5 +175,5 @@ def diff_text(result: DiffResult, *, markdown: bool = False) -> str:
         out.append(esc(f"... {len(diffs) - LIST_ROWS} more differences (--format json lists every call)"))
     out += ["", f"{h2}Verdicts{' ==' if not markdown else ''}"]
     for side in ("left", "right"):
-        out.append(f"{side}: " + esc(_verdict_text(j["verdicts"][side], val)))
+        out.append(f"{li}{side}: " + esc(_verdict_text(j["verdicts"][side], val)))
     return "\n".join(out) + "\n"
