@@ -219,3 +219,53 @@ def test_a_side_read_in_a_forked_child_gives_the_same_answer(tmp_path, monkeypat
     junk = tmp_path / "junk.jsonl"
     junk.write_bytes(b"not a log\n")
     assert main(["diff", str(a), str(junk), "--format", "json", "--no-cache"]) == 3
+
+
+def _one_call_log(tmp_path, name: str, *, model: str = "m", writes: dict | None = None) -> Path:
+    """A turn with one write call whose result meta lists ``writes`` (path -> new text), as dsh-tool-fs does."""
+    args = '{"file_path":"a.txt"}'
+    call = {"type": "tool-call", "id": "c1", "name": "write", "arguments": args}
+    meta = {"diffs": [{"path": p, "oldText": None, "newText": t} for p, t in (writes or {}).items()]}
+    records = [
+        ev("turn/start", 0, {"turn": 1}),
+        ev("step/start", 1, {"turn": 1, "step": 1}),
+        ev("user/message", 2, {"id": "u1", "role": "user", "content": [{"type": "text", "text": "write it"}],
+                               "source": {"kind": "user"}}, surfaceOp="append"),
+        ev("request/header", 3, {"header": {"config": {"provider": "p", "model": model},
+                                            "tools": [{"name": "write", "description": "", "parameters": {}}]},
+                                 "reason": "initial"}),
+        ev("assistant/message", 4, {"turn": 1, "step": 1, "message": {
+            "id": "m1", "role": "assistant", "content": [call],
+            "source": {"kind": "model", "provider": "p", "model": model}}}, surfaceOp="append"),
+        ev("tool/call", 5, {"turn": 1, "step": 1, "callId": "c1", "name": "write", "arguments": args}),
+        result(6, "c1", meta=meta),
+        ev("step/end", 7, {"turn": 1, "step": 1}),
+        ev("turn/end", 8, {"turn": 1, "reason": {"kind": "completed"}}),
+    ]
+    path = tmp_path / name
+    path.write_bytes(b"\n".join(lines_of([HEADER, *records])) + b"\n")
+    return path
+
+
+def test_another_model_is_a_divergence_of_its_own(tmp_path, capsys):
+    a = _one_call_log(tmp_path, "a.jsonl", model="deepseek-v4-flash")
+    b = _one_call_log(tmp_path, "b.jsonl", model="deepseek-v4-pro")
+    code, out = diff_json(capsys, str(a), str(b))
+    assert code == 1
+    assert out["first_divergence"]["kind"] == "model"
+    assert (out["first_divergence"]["left_seq"], out["first_divergence"]["right_seq"]) == (0, 0)  # the turn's start
+
+
+def test_files_touched_added_dropped_changed(tmp_path, capsys):
+    a = _one_call_log(tmp_path, "a.jsonl", writes={"a.txt": "one", "gone.txt": "x"})
+    b = _one_call_log(tmp_path, "b.jsonl", writes={"a.txt": "two", "new.txt": "y"})
+    _, out = diff_json(capsys, str(a), str(b))
+    assert out["summary"]["files"] == {"added": ["new.txt"], "dropped": ["gone.txt"], "changed": ["a.txt"]}
+    same = _one_call_log(tmp_path, "c.jsonl", writes={"a.txt": "one", "gone.txt": "x"})
+    _, out = diff_json(capsys, str(a), str(same))
+    assert out["summary"]["files"] == {"added": [], "dropped": [], "changed": []}
+
+
+def test_session_directories_name_their_logs(capsys):
+    code, out = diff_json(capsys, str(CASES / "args-a"), str(CASES / "args-b"))
+    assert code == 1 and out["first_divergence"]["kind"] == "arguments"
