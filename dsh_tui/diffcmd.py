@@ -55,26 +55,23 @@ class Refused(Exception):
 
 def locate(text: str) -> Side:
     """What a side names: as `check` reads its argument, plus a bare session ID under $DSH_HOME."""
-    from .sessions.locate import (LocateError, check_target, find_session, parse_permalink, path_kind,
-                                  sessions_root)
-    link = parse_permalink(text) if path_kind(Path(text)) == "missing" else None
-    if path_kind(Path(text)) == "missing" and link is None and "/" not in text:
+    from .sessions.locate import check_target, find_session, parse_permalink, path_kind, sessions_root
+    missing = path_kind(Path(text)) == "missing"
+    link = parse_permalink(text) if missing else None
+    if missing and link is None and "/" not in text:
         root, _note = sessions_root()
         found = find_session(root, text)
         if len(found) == 1:
             return Side(text, str(found[0]), None)
-    try:
-        path, _note = check_target(text)
-    except LocateError:
-        raise
+    path, _note = check_target(text)  # LocateError: a one-line reason (exit 2 or 3)
     return Side(text, path, link.seq if link else None)
 
 
 def open_side(path: str, args, early=None):
     """(log, diag) opened as `check` opens it; Refused (one line) for a log dsh would refuse."""
+    from .memtune import before_big_decode
     from .model.reading.source import LogUnreadable
     from .model.reading.target import OpenOptions, open_target
-    from .memtune import before_big_decode
     before_big_decode(path)
     # The helper that indexes a big log's tail on the other core, as check starts it (cli.py).
     helper = None if early is None else early(argparse.Namespace(file=path, no_cache=args.no_cache,
@@ -158,7 +155,7 @@ def main_diff(argv: list[str], common, early=None) -> int:
     enabled = gc.isenabled()
     gc.disable()  # millions of acyclic objects, as in check
     try:
-        result, la, lb, left, right = build(args, early)
+        result, la, lb, left, _right = build(args, early)
     except LocateError as exc:
         return _fail(str(exc), EXIT_USAGE if exc.exit_code == EXIT_USAGE else EXIT_UNREADABLE)
     except Refused as exc:

@@ -23,8 +23,9 @@ def test_diff_side_by_side(snap_compare, size):
 @pytest.mark.parametrize("size", SIZES)
 def test_diff_next_difference_in_a_fork(snap_compare, size):
     """A fork against its source: the inherited turn shown once (=), then n to the next difference."""
-    from ..support.diffs import DIFF_CASES, built
     from dsh_tui.ui.diffapp import DiffApp
+
+    from ..support.diffs import DIFF_CASES, built
     result, left, right = built(DIFF_CASES / "fork-src" / "session.jsonl.zstd",
                                 DIFF_CASES / "fork-child" / "session.jsonl.zstd")
     app = DiffApp(result, left[0], right[0], native_clipboard=False)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dsh_tui.model.diffing import align as al
 from dsh_tui.model.diffing.digest import normalized_arguments

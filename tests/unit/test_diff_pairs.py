@@ -17,7 +17,7 @@ import pytest
 from dsh_tui.cli import main
 from dsh_tui.model.reading.session import load_session
 
-from ..support.logs import PARITY, lines_of, HEADER, ev, result
+from ..support.logs import HEADER, PARITY, ev, lines_of, result
 from ..support.reference import install_reference
 
 CASES = PARITY / "diff-cases" / "--home-user-parity--"
@@ -206,7 +206,7 @@ def test_the_pairs_written_afresh_diverge_where_the_committed_ones_do(fresh, cap
 def test_a_side_read_in_a_forked_child_gives_the_same_answer(tmp_path, monkeypatch, capsys):
     """Big logs are read at once, B in a forked child (diffcmd.FORK_AT): the same report, and a
     refusal in the child is still exit 3."""
-    import dsh_tui.diffcmd as diffcmd
+    from dsh_tui import diffcmd
     a, b = log_of("args-a"), log_of("args-b")
     _, here = diff_json(capsys, str(a), str(b))
     monkeypatch.setattr(diffcmd, "FORK_AT", 0)

@@ -19,8 +19,8 @@ another at the same place) when the caller's test says they belong together.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Sequence
 from difflib import SequenceMatcher
-from typing import Callable, Hashable, Sequence
 
 EXACT_CELLS = 250_000
 MATCHER_ITEMS = 40_000

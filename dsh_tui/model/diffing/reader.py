@@ -9,7 +9,7 @@ as `SessionLog.event` does. Only the event's ``data`` is given: the diff needs n
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from ..reading.jsonparse import parse_json
 from ..reading.legacy import upgrade

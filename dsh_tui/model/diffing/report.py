@@ -8,7 +8,8 @@ report does.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..presenting.jsonstream import dump
 from .compare import DIVERGENCE_KINDS, DiffResult, Row

@@ -26,7 +26,7 @@ class DiffList(VirtualList):
     """
 
     class Moved(Message):
-        def __init__(self, source: "DiffList", row: int) -> None:
+        def __init__(self, source: DiffList, row: int) -> None:
             super().__init__()
             self.source, self.row = source, row
 
