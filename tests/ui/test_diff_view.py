@@ -99,3 +99,24 @@ async def test_a_keymap_moves_a_diff_key():
         left = app.screen.query_one("#diff-left", DiffList)
         await pilot.press("x")
         assert left.cursor == app.result.differences[1]
+
+
+async def test_help_lists_the_diff_keys_and_the_palette_runs_them():
+    from dsh_tui.ui.screens.help import HelpScreen
+    app = _app("runs")
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        text = str(app.screen.query_one("#help-text").render())
+        assert "next / previous difference" in text and "n ] N [" in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, DiffScreen)
+        left = app.screen.query_one("#diff-left", DiffList)
+        commands = {c.title: c for c in app.get_system_commands(app.screen)}
+        assert "Next difference" in commands
+        await commands["Next difference"].callback()  # (the palette awaits it)
+        await pilot.pause()
+        assert left.cursor == app.result.differences[1]
