@@ -106,13 +106,18 @@ def build(args, early=None) -> tuple:
         return compare(da, db), (log, diag), (log, diag), left, left
     right = locate(args.b)
     child = _fork_side(right.path, args)
-    la = open_side(left.path, args, None if child is not None else early)
-    da = digest(*la, label=left.path)
+    try:
+        la = open_side(left.path, args, None if child is not None else early)
+        da = digest(*la, label=left.path)
+    except BaseException:
+        if child is not None:
+            child.close()  # A is refused (or interrupted): B's reader is of no use
+        raise
     got = child.collect(patience=CHILD_PATIENCE) if child is not None else None
     if got is not None and got[0] == "refused":
         raise Refused(got[1])
-    keep = args.format is None and sys.stdout.isatty() and sys.stdin.isatty()  # the explorer reads texts back
-    lb = open_side(right.path, args, early) if got is None or keep else (None, None)
+    # The explorer reads B's texts back (the detail pane): B opened here too, from the cache the child wrote.
+    lb = open_side(right.path, args, early) if got is None or wants_explorer(args) else (None, None)
     db = got[1] if got is not None else digest(*lb, label=right.path)
     return compare(da, db), la, lb, left, right
 
@@ -145,6 +150,11 @@ def _side_digest(path: str, args) -> tuple:
     return "ok", digest(log, diag, label=path)
 
 
+def wants_explorer(args) -> bool:
+    """No --format and a terminal on both ends: the explorer, else the printed report."""
+    return args.format is None and sys.stdout.isatty() and sys.stdin.isatty()
+
+
 def main_diff(argv: list[str], common, early=None) -> int:
     """`dsh-tui diff`; ``common`` and ``early`` are cli.py's (check's flags, its tail helper)."""
     parser = diff_parser(common)
@@ -166,7 +176,7 @@ def main_diff(argv: list[str], common, early=None) -> int:
         if enabled:
             gc.enable()
     code = EXIT_OK if result.first is None else EXIT_FINDINGS
-    if args.format is None and sys.stdout.isatty() and sys.stdin.isatty():
+    if wants_explorer(args):
         from .ui.diffapp import run_diff_app
         run_diff_app(result, la, lb, start_seq=left.seq)
         return code
