@@ -17,7 +17,7 @@ import pytest
 from dsh_tui.cli import main
 from dsh_tui.model.reading.session import load_session
 
-from ..support.logs import HEADER, PARITY, ev, lines_of, result
+from ..support.logs import HEADER, PARITY, ev, lines_of, no_children, result
 from ..support.reference import install_reference
 
 CASES = PARITY / "diff-cases" / "--home-user-parity--"
@@ -219,6 +219,8 @@ def test_a_side_read_in_a_forked_child_gives_the_same_answer(tmp_path, monkeypat
     junk = tmp_path / "junk.jsonl"
     junk.write_bytes(b"not a log\n")
     assert main(["diff", str(a), str(junk), "--format", "json", "--no-cache"]) == 3
+    assert main(["diff", str(junk), str(b), "--format", "json", "--no-cache"]) == 3
+    assert no_children(wait=10)  # B's reader was stopped and reaped when A was refused
 
 
 def _one_call_log(tmp_path, name: str, *, model: str = "m", writes: dict | None = None) -> Path:
