@@ -25,7 +25,7 @@ from .reader import read_data
 
 END_SEED = "session/end-seed"
 WANTED = ("turn/start", "turn/end", "step/start", "user/message", "request/header", "llm/retry", END_SEED)
-PROMPT_CHARS = 4000  # a prompt's text kept for similarity and display (its hash covers the whole)
+PROMPT_CHARS = 1000  # a prompt's text kept for similarity and display (its hash covers the whole): a bound per turn
 PREVIEW_CHARS = 160
 NO_RESULT = ("open", "unpaired", *REPAIR_CODES)  # no result durably written: the run stopped there
 
