@@ -34,7 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .benchmarks import core, memory, proc, report, tmuxrun, tui
+from .benchmarks import core, diffbench, memory, proc, report, tmuxrun, tui
 
 SHARED_LOG = Path("/work/shared/dsh-logs/large/big-936k-events__session.jsonl.zstd")
 SCHEMA = "dsh-tui/bench/1"
@@ -121,6 +121,8 @@ def measure_log(path: Path, facts: dict | None, args, workdir: Path) -> dict:
         r["jq_skip"] = "jq or zstd not installed" if jq else "--quick/--no-jq"
     _say(f"{name}: re-open with the index cache…")
     r["reopen"] = core.reopen(path, workdir, args.repeat)
+    _say(f"{name}: diff against a copy of itself and against itself…")
+    r["diff"] = diffbench.measure(path, workdir, args.repeat)
     if not args.no_tui:
         _say(f"{name}: floor, Textual start-up, explorer headless in turn, {args.presses} presses per key…")
         r["tui"], r["startup"], floors = tui.measure_tui(path, workdir, args.repeat, args.presses,
@@ -167,7 +169,7 @@ def run_all(args, workdir: Path) -> tuple[dict, list[tuple[str, list[dict]]]]:
     doc["logs"] = []
     for path, facts in logs:
         r = measure_log(path, facts, args, workdir)
-        rows = report.log_rows(r)
+        rows = report.log_rows(r) + diffbench.rows(r)
         events = f"{r['events']:,} events, " if r.get("events") else ""
         title = f"{r['name']} ({events}{report.mib(r['floor']['plain_bytes'])} plain, {r['file_bytes'] / 1e6:.1f} MB file)"
         sections.append((title, rows))

@@ -36,7 +36,8 @@ def main_parser() -> argparse.ArgumentParser:
         "Full-screen explorer for DeepSeek Harness session logs. With no FILE, opens the session browser on "
         "$DSH_HOME/sessions (default ~/.dsh/sessions), or a bundled demo log when that holds no sessions; "
         "a directory opens the browser on it. "
-        "Subcommands: `dsh-tui check FILE` for scripts and CI, `dsh-tui ls [DIR]` to list sessions "
+        "Subcommands: `dsh-tui check FILE` for scripts and CI, `dsh-tui ls [DIR]` to list sessions, "
+        "`dsh-tui diff A B` to compare two runs "
         "(see `dsh-tui check --help`, `dsh-tui ls --help`)."))
     p.add_argument("file", nargs="?", help=("session.jsonl.zstd, session.jsonl, an export ZIP, a directory "
                                             "to browse, or a permalink SESSION-ID@SEQ found under $DSH_HOME/sessions "
@@ -269,6 +270,9 @@ def main(argv: list[str] | None = None) -> int:
         if argv and argv[0] in ("scan", "query", "grep"):
             from .fleet.cli import main as fleet_main
             return fleet_main(argv[0], argv[1:])
+        if argv and argv[0] == "diff":
+            from .diffcmd import main_diff
+            return main_diff(argv[1:], _common, _early_check_helper)  # (passed: diffcmd must not import cli)
         return run_ui(argv)
     except SystemExit as exc:  # argparse: 2 on usage errors, 0 for --help/--version
         return int(exc.code or 0) if isinstance(exc.code, int) else EXIT_USAGE

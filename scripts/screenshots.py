@@ -86,7 +86,8 @@ ROOT_SCENES = {"subagent-tree": screenshot_live.shoot_subagent_tree,
 TIMED_LOG = ROOT / "tests" / "parity" / "timing" / "zstd" / "--home-user-timing--" / "timed" / "session.jsonl.zstd"
 TIMED_SCENES = ("timing-view",)
 FLEET_SCENES = ("fleet-view",)  # a scan of generated sessions (needs the fleet extra)
-ALL_SCENES = [*SCENES, *BROWSER_SCENES, *ROOT_SCENES, *TIMED_SCENES, *FLEET_SCENES]
+DIFF_SCENES = ("runs-diff",)  # `dsh-tui diff` on a pair dsh's writer wrote (tests/parity/diff-cases)
+ALL_SCENES = [*SCENES, *BROWSER_SCENES, *ROOT_SCENES, *TIMED_SCENES, *FLEET_SCENES, *DIFF_SCENES]
 
 
 async def _listed(app, pilot) -> None:
@@ -140,6 +141,15 @@ async def shoot_fleet(tmp: Path, name: str, size: tuple[int, int]) -> str:
         await pilot.press("down", "down")
         while app.workers and not all(w.is_finished for w in app.workers):
             await pilot.pause(0.05)
+        await pilot.pause(0.1)
+        return app.export_screenshot(title=f"dsh-tui: {name}")
+
+
+async def shoot_diff(name: str, size: tuple[int, int]) -> str:
+    """`dsh-tui diff A B`: a run and its re-run side by side, the cursor on the first divergence."""
+    from tests.support.diffs import diff_app
+    app = diff_app("args")
+    async with app.run_test(size=size) as pilot:
         await pilot.pause(0.1)
         return app.export_screenshot(title=f"dsh-tui: {name}")
 
@@ -206,6 +216,8 @@ def main(argv: list[str] | None = None) -> int:
                 svg_text = asyncio.run(shoot_timing(name, (cols, rows)))
             elif name in FLEET_SCENES:
                 svg_text = asyncio.run(shoot_fleet(Path(tmp), name, (cols, rows)))
+            elif name in DIFF_SCENES:
+                svg_text = asyncio.run(shoot_diff(name, (cols, rows)))
             elif name in ROOT_SCENES:
                 root = Path(tmp) / name / "dsh" / "sessions"
                 svg_text = asyncio.run(ROOT_SCENES[name](root, name, (cols, rows)))

@@ -8,9 +8,9 @@ from collections.abc import Mapping
 from textual.binding import Binding
 from textual.keys import key_to_character
 
-from .keys import (BINDINGS, BROWSER_BINDINGS, BROWSER_HELP, COUNT_BINDINGS, ERROR_BINDINGS, FLEET_BINDINGS, FLEET_HELP,
-                   HEADER_SCREEN_BINDINGS, HELP, LIST_BINDINGS, OUTPUT_BINDINGS, PROMPT_BINDINGS, REPORT_BINDINGS,
-                   SCREEN_BINDINGS, TEXTUAL_BINDINGS, HelpRow)
+from .keys import (BINDINGS, BROWSER_BINDINGS, BROWSER_HELP, COUNT_BINDINGS, DIFF_BINDINGS, DIFF_HELP, ERROR_BINDINGS,
+                   FLEET_BINDINGS, FLEET_HELP, HEADER_SCREEN_BINDINGS, HELP, LIST_BINDINGS, OUTPUT_BINDINGS,
+                   PROMPT_BINDINGS, REPORT_BINDINGS, SCREEN_BINDINGS, TEXTUAL_BINDINGS, HelpRow)
 
 Keymap = Mapping[str, str]
 HelpGroups = list[tuple[str, list[tuple[str, str]]]]
@@ -20,7 +20,7 @@ KEY_TEXT = {"up": "↑", "down": "↓", "left": "←", "right": "→", "pageup":
             "backslash": "\\", "plus": "+", "minus": "-"}
 TABLES = (BINDINGS, SCREEN_BINDINGS, COUNT_BINDINGS, PROMPT_BINDINGS, REPORT_BINDINGS, LIST_BINDINGS,
           TEXTUAL_BINDINGS, BROWSER_BINDINGS, HEADER_SCREEN_BINDINGS, ERROR_BINDINGS, OUTPUT_BINDINGS,
-          FLEET_BINDINGS)
+          FLEET_BINDINGS, DIFF_BINDINGS)
 
 
 def all_bindings() -> dict[str, Binding]:
@@ -91,4 +91,16 @@ def key_table_markdown(keymap: Keymap | None = None) -> str:
         # A | in a cell (the pipe key) is escaped: even in a code span it would end the cell.
         lines += [f"| {group} | `{keys.replace('|', chr(92) + '|')}` | {text.replace('|', chr(92) + '|')} |"
                   for keys, text in rows]
+    return "\n".join(lines) + "\n"
+
+
+def diff_help(keymap: Keymap | None = None) -> HelpGroups:
+    return help_groups(DIFF_HELP, keymap)
+
+
+def diff_key_table_markdown(keymap: Keymap | None = None) -> str:
+    """The README's table of the diff view's keys, from its help rows."""
+    lines = ["| group | keys | action (`dsh-tui diff`) |", "|---|---|---|"]
+    for group, rows in diff_help(keymap):
+        lines += [f"| {group} | `{keys}` | {text} |" for keys, text in rows]
     return "\n".join(lines) + "\n"

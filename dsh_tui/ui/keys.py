@@ -291,3 +291,33 @@ PALETTE_EXTRA = [
      "Masked markdown report for the finding under the cursor"),
     ("try-back", "Back", "try_back", "The previous session, else the session browser"),
 ]
+
+# The diff explorer (`dsh-tui diff A B`: screens/diff.py, ui/diffapp.py). Its two lists take LIST_BINDINGS;
+# the other list's cursor follows. Help rows, palette entries and a keymap come from these, as above.
+DIFF_BINDINGS = [
+    B("n,right_square_bracket", "difference(1)", "Next difference", id="diff-next",
+      tooltip="The next row that differs: another tool, arguments or result, a retry, a call on one side only"),
+    B("N,left_square_bracket", "difference(-1)", "Previous difference", id="diff-previous",
+      tooltip="The previous row that differs"),
+    B("v", "first_divergence", "First divergence", id="diff-first", tooltip="Where the two runs first differ"),
+    B("y", "copy_diff", "Copy report", id="diff-copy",
+      tooltip="The markdown diff report (what changed), secrets masked"),
+    B("question_mark,f1", "help", "Help", id="diff-help", tooltip="Every key of the diff view"),
+    B("q", "quit", "Quit", id="diff-quit", tooltip="Quit"),
+]
+
+DIFF_HELP = [
+    R("Move", "cursor-up cursor-down", "previous / next row: both lists move together", "↑ ↓  k j"),
+    R("Move", "page-up page-down", "page up / down (also space, ctrl+b, ctrl+f)", "PgUp PgDn"),
+    R("Move", "first-row last-row", "first / last row", "Home g  End G"),
+    R("Move", "focus-next focus-previous", "next / previous pane: left, right, detail"),
+    R("Diff", "diff-next diff-previous", "next / previous difference"),
+    R("Diff", "diff-first", "the first divergence (where the cursor starts)"),
+    R("Diff", "diff-copy", "copy the markdown diff report, secrets masked"),
+    R("Rows", "", "changed on both sides (the detail shows the two as a diff)", "~"),
+    R("Rows", "", "on the left / right side only (a gap on the other)", "< >"),
+    R("Rows", "", "inherited through a fork seed: shown once, the same on both sides", "="),
+    R("Screen", "diff-help", "this help"),
+    R("Screen", "command-palette", "command palette: every action"),
+    R("Screen", "diff-quit", "quit"),
+]

@@ -30,3 +30,17 @@ def palette_entries(keymap: Keymap | None = None) -> list[tuple[str, str, str]]:
 def explorer_commands(app, keymap: Keymap | None = None) -> Iterator[SystemCommand]:
     for title, help_text, action in palette_entries(keymap):
         yield SystemCommand(title, help_text, partial(app.run_action, action))
+
+
+def diff_palette_entries(keymap: Keymap | None = None) -> list[tuple[str, str, str]]:
+    """(title, help, action) of the diff view's commands (ui/keys.py's DIFF_BINDINGS)."""
+    from .keys import DIFF_BINDINGS
+    keymap = keymap or {}
+    # The actions are the diff screen's: the palette runs them through the app, hence "screen.".
+    return [(b.description, f"{b.tooltip} ({', '.join(key_text(k) for k in keys_in_effect(b, keymap))})",
+             f"screen.{b.action}") for b in DIFF_BINDINGS if b.id != "diff-quit"]
+
+
+def diff_commands(app, keymap: Keymap | None = None) -> Iterator[SystemCommand]:
+    for title, help_text, action in diff_palette_entries(keymap):
+        yield SystemCommand(title, help_text, partial(app.run_action, action))
