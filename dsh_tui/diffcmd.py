@@ -57,14 +57,13 @@ def locate(text: str) -> Side:
     """What a side names: as `check` reads its argument, plus a bare session ID under $DSH_HOME."""
     from .sessions.locate import check_target, find_session, parse_permalink, path_kind, sessions_root
     missing = path_kind(Path(text)) == "missing"
-    link = parse_permalink(text) if missing else None
-    if missing and link is None and "/" not in text:
+    if missing and parse_permalink(text) is None and "/" not in text:
         root, _note = sessions_root()
         found = find_session(root, text)
         if len(found) == 1:
             return Side(text, str(found[0]), None)
-    path, _note = check_target(text)  # LocateError: a one-line reason (exit 2 or 3)
-    return Side(text, path, link.seq if link else None)
+    path, _note, seq = check_target(text)  # LocateError: a one-line reason (exit 2 or 3)
+    return Side(text, path, seq)
 
 
 def open_side(path: str, args, early=None):
