@@ -329,7 +329,7 @@ class ExplorerApp(App[int]):
     def set_events_title(self) -> None:
         src = self.events.source
         text = "events" if not src.filtered else f"events · filter: {src.label} ({len(src):,} of {src.total:,})"
-        notes = [n for n in (self.events.mode_note(), self.search.title_note()) if n]  # raw rows, the hit count
+        notes = [n for n in (self.events.mode_note(), self.search.title_note(), self.anomalies.title_note()) if n]
         self.events.border_title = Content(" · ".join([text, *notes]))
 
     # -- sessions: open, back, restore ------------------------------------------------------------
