@@ -31,6 +31,7 @@ from ..safety import one_line
 from ..settings import Settings
 from .controllers.anomalies import AnomalyController
 from .compat import clear_notices
+from .compat.keyparse import install as install_key_parser
 from .controllers.copy import Copied, CopyController
 from .controllers.family import FamilyController, LineageFound
 from .controllers.filters import FilterController, FilterReady
@@ -98,6 +99,7 @@ class ExplorerApp(App[int]):
         self.load_finished = False  # the log is shown, or the error screen is
         self.quiet_gc = QuietGC()  # full GC passes between key presses (ui/quietgc.py)
         self.key_gate = KeyGate(self)  # keys one at a time, each for the screen it was typed for (ui/keygate.py)
+        install_key_parser()  # Esc then a key sent in one write is Esc, then the key (compat/keyparse.py)
         self._cache_note: str | None = None  # the index cache's notice, once shown
         self.loader = LoadController(self, tail_probe, early_tail)
         self.search = SearchController(self)
@@ -170,7 +172,7 @@ class ExplorerApp(App[int]):
         if (action in BROWSER_HIDES or action == "try_back") and self.browser_active():
             return False  # the browser's keys only; the explorer's wait until a session is open
         if action == "back":  # shown in the footer only when there is somewhere to go back to;
-            return True if self.can_go_back() else False  # else b/esc fall through to try_back
+            return True if self.can_go_back() else False  # else b falls through to try_back
         return super().check_action(action, parameters)
 
     @property
@@ -622,7 +624,7 @@ class ExplorerApp(App[int]):
         self.timing_view.cursor_moved(message.index)
 
     def action_try_back(self) -> None:
-        """The palette's Back: back, or say there is nowhere to go (b/esc: screens/main.py)."""
+        """The palette's Back: back, or say there is nowhere to go (b: screens/main.py)."""
         self.action_back()
 
     def action_back(self) -> None:

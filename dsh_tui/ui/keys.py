@@ -40,7 +40,7 @@ BINDINGS = [
     B("P", "toggle_pairs", "Pairs pane", show=False, id="toggle-pairs", tooltip="Show or hide the call/result pairs"),
     B("z", "zoom", "Zoom pane", show=False, id="zoom", tooltip="Maximize or restore the focused pane"),
     B("enter", "enter", "Open", show=False, id="enter", tooltip="Events → detail; pairs or detail → events"),
-    B("b,escape", "back", "Back", id="back",  # hidden when there is nothing to go back to
+    B("b", "back", "Back", id="back",  # hidden when there is nothing to go back to; esc never leaves a session
       tooltip="The previous session, else the session browser"),
     B("u", "parent", "Parent session", show=False, id="parent", tooltip="Of a delegated child"),
     B("c", "children", "Children", show=False, id="children", tooltip="Delegated children of this session"),
@@ -81,15 +81,15 @@ BINDINGS = [
 ]
 
 # The events list's count (widgets/event_list.py), as in vim: digits then G go to that seq.
-# Escape clears a pending count; with none it falls through to Back.
+# Escape clears a pending count; with none it only closes what is open (never Back: b leaves the session).
 COUNT_BINDINGS = [
     *(B(str(d), f"count({d})", f"Count digit {d}", show=False, id=f"count-{d}") for d in range(10)),
     B("escape", "clear_count", "Clear the count", show=False, id="clear-count"),
 ]
 
 # The explorer's screen (screens/main.py), under the app's keys in the chain: with nowhere to go
-# back to, Back is disabled (and hidden from the footer), so b and esc come here and say so.
-SCREEN_BINDINGS = [B("b,escape", "try_back", "Back", show=False, id="try-back")]
+# back to, Back is disabled (and hidden from the footer), so b comes here and says so.
+SCREEN_BINDINGS = [B("b", "try_back", "Back", show=False, id="try-back")]
 
 # The docked prompt (widgets/cmdline.py).
 PROMPT_BINDINGS = [B("escape", "cancel", "Cancel", show=False, id="prompt-cancel"),
@@ -195,7 +195,7 @@ HELP = [
     R("Report", "checklist", "the ten-minute pass checklist"),
     R("Report", "permalink", "copy the permalink <session-id>@<seq> of the event"),
     R("Report", "report-switch", "(in the copy window) the markdown bug report, secrets masked"),
-    R("Sessions", "back try-back", "back: the previous session, else the session browser (if any)", "b esc"),
+    R("Sessions", "back try-back", "back: the previous session, else the session browser (if any)", "b"),
     R("Sessions", "parent", "open the parent session (delegated children)"),
     R("Sessions", "children", "delegated children: pick one to open"),
     R("Sessions", "enter", "on NOT_IN_TOOL_SET: open the child that calls the tool"),
@@ -215,7 +215,7 @@ BROWSER_HELP = [
     R("Sessions", "cursor-up cursor-down", "previous / next row", "↑ ↓  k j"),
     R("Sessions", "page-up page-down", "page up / down (also space, ctrl+b, ctrl+f)", "PgUp PgDn"),
     R("Sessions", "first-row last-row", "first / last row", "Home g  End G"),
-    R("Sessions", "browser-open", "open the session in the explorer (b or esc comes back here)"),
+    R("Sessions", "browser-open", "open the session in the explorer (b comes back here)"),
     R("Sessions", "browser-filter", "filter: id, cwd, project, preset, status (every word must match)"),
     R("Sessions", "browser-clear-filter", "clear the filter"),
     R("Sessions", "browser-rescan", "list the root again and re-read every status"),
