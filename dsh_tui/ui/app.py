@@ -48,6 +48,7 @@ from .keydocs import explorer_help
 from .keygate import KeyGate
 from .keys import BINDINGS as KEY_BINDINGS
 from .messages import GotoSeqCount, LoadProgress, PairHighlighted, RowHighlighted, SeqCountChanged, TailVerdictFound
+from .messages import LaterRowsChanged
 from .nocolor import no_color_variables
 from .palette import explorer_commands
 from .quietgc import QuietGC
@@ -283,6 +284,8 @@ class ExplorerApp(App[int]):
             self.query_one(HeaderPanel).show_log(log, diag, self.path)
             start = self.start_index()
             self.events.set_log(log, diag, RowSource(len(log)), start)
+            if start is not None and diag.verdict is not None and start == diag.verdict.index:
+                self.events.place_with_later(start)  # what came after the verdict in view too
             self.set_events_title()
             self.pairs_pane.set_pairs(diag.pairs)
             self.pairs_pane.border_title = Content(f"pairs ({len(diag.pairs):,}, newest first)")
@@ -331,7 +334,8 @@ class ExplorerApp(App[int]):
     def set_events_title(self) -> None:
         src = self.events.source
         text = "events" if not src.filtered else f"events · filter: {src.label} ({len(src):,} of {src.total:,})"
-        notes = [n for n in (self.events.mode_note(), self.search.title_note(), self.anomalies.title_note()) if n]
+        notes = [n for n in (self.events.mode_note(), self.search.title_note(), self.anomalies.title_note(),
+                             self.events.later_note()) if n]
         self.events.border_title = Content(" · ".join([text, *notes]))
 
     # -- sessions: open, back, restore ------------------------------------------------------------
@@ -470,6 +474,11 @@ class ExplorerApp(App[int]):
     @on(LineageFound)
     def _lineage_found(self, message: LineageFound) -> None:
         self.family.found(message)
+
+    @on(LaterRowsChanged)
+    def _later_rows_changed(self, message: LaterRowsChanged) -> None:
+        if self.screen_stack:
+            self.set_events_title()
 
     @on(SeqCountChanged)
     def _seq_count_changed(self, message: SeqCountChanged) -> None:
