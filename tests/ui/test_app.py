@@ -332,7 +332,10 @@ async def test_a_short_terminal_shrinks_the_side_panes_instead_of_hiding_the_eve
             assert app.pairs_pane.display is ((size[0] >= 120) != flip)
             rows = {p.id: p.scrollable_content_region.height for p in (app.events, app.pairs_pane, app.detail)
                     if p.display}
-            assert rows["events"] >= 1 and rows["detail"] >= 1, (size, flip, rows)
+            if flip and size[0] < 120 and size[1] < 20:  # short and stacked: P shows the pairs in the detail's place
+                assert not app.detail.display and rows["events"] >= 2 and rows["pairs"] >= 1, (size, rows)
+            else:
+                assert rows["events"] >= 1 and rows["detail"] >= 1, (size, flip, rows)
             assert rows["events"] >= rows.get("pairs", 0), (size, flip, rows)
         await pilot.resize_terminal(160, 45)
         await pilot.pause()
