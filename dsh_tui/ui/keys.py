@@ -130,6 +130,10 @@ TEXTUAL_BINDINGS = [
     B("ctrl+p", "command_palette", "Command palette", show=False, id="command-palette"),
 ]
 
+# The pickers (widgets/picklist.py: anomaly kind, filter, checklist, chips, children): j / k as in the lists.
+PICK_BINDINGS = [B("j", "cursor_down", "Down", show=False, id="pick-down"),
+                 B("k", "cursor_up", "Up", show=False, id="pick-up")]
+
 # The session browser (screens/browser.py).
 BROWSER_BINDINGS = [
     B("enter", "open", "Open", id="browser-open"),
@@ -166,6 +170,7 @@ HELP = [
     R("Move", "focus-next focus-previous", "next / previous pane: events, pairs, detail"),
     R("Move", "enter", "events → detail; pairs or detail → events"),
     R("Move", "zoom", "zoom the focused pane (z again restores)"),
+    R("Move", "pick-down pick-up", "in a picker (a, f, t, x, c): next / previous entry, as ↓ ↑", "j k"),
     R("Jump", "goto", "go to a seq"),
     R("Jump", " ".join(f"count-{d}" for d in range(10)) + " clear-count",
       "go to seq 123 (events list; esc clears the digits)", "123G"),
