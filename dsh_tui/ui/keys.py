@@ -76,8 +76,8 @@ BINDINGS = [
     # The full header and the detail pane's word wrap (screens/header.py, widgets/detail.py).
     B("H", "full_header", "Full header", show=False, id="full-header",
       tooltip="Every header field (the cwd whole), what the session is, the raw header line"),
-    B("W", "toggle_wrap", "Word wrap", show=False, id="toggle-wrap",
-      tooltip="Wrap the detail pane's long lines at spaces, or cut them at the width as before"),
+    B("W", "toggle_wrap", "Word / char wrap", show=False, id="toggle-wrap",
+      tooltip="The detail pane's long lines wrap at spaces (the default), or are cut at the width"),
 ]
 
 # The events list's count (widgets/event_list.py), as in vim: digits then G go to that seq.
@@ -170,7 +170,7 @@ HELP = [
     R("Move", "focus-next focus-previous", "next / previous pane: events, pairs, detail"),
     R("Move", "enter", "events → detail; pairs or detail → events"),
     R("Move", "zoom", "zoom the focused pane (z again restores)"),
-    R("Move", "pick-down pick-up", "in a picker (a, f, t, x, c): next / previous entry, as ↓ ↑", "j k"),
+    R("Move", "pick-down pick-up", "next / previous entry in a picker (a f t x c)", "j k"),
     R("Jump", "goto", "go to a seq"),
     R("Jump", " ".join(f"count-{d}" for d in range(10)) + " clear-count",
       "go to seq 123 (events list; esc clears the digits)", "123G"),
@@ -208,7 +208,7 @@ HELP = [
     R("Screen", "full-header", "the full header: every field, the whole cwd, the raw header line"),
     R("Screen", "header-copy", "(in the full header) copy the raw header line"),
     R("Screen", "error-lenient", "(on a refused log's error screen) open it anyway, marked UNVERIFIED"),
-    R("Screen", "toggle-wrap", "word wrap in the detail pane (again: lines cut at the width)"),
+    R("Screen", "toggle-wrap", "wrap the detail at the width / at words (the default)"),
     R("Screen", "toggle-pairs", "show / hide the pairs pane"),
     R("Screen", "toggle-raw", "events list: raw records / summaries (the title says raw)"),
     R("Screen", "help", "this help"),
@@ -237,7 +237,7 @@ PALETTE_TITLES = {
     "verdict": "Jump to the verdict", "next-hit": "Next search hit", "previous-hit": "Previous search hit",
     "filter": "Filter events", "clear-filter": "Clear the filter", "copy-report": "Copy bug report",
     "save-event": "Save event JSON", "checklist": "Ten-minute pass", "toggle-pairs": "Toggle pairs pane",
-    "full-header": "Show the full header", "toggle-wrap": "Toggle word wrap in the detail pane",
+    "full-header": "Show the full header", "toggle-wrap": "Word / character wrap in the detail pane",
     "parent": "Open the parent session", "children": "Open a child session",
     "chip-include": "Filter chip: show only", "chip-exclude": "Filter chip: hide", "pick-chips": "Filter chips",
     "toggle-raw": "Raw records / summaries in the list", "toggle-mark": "Mark / unmark the event", "copy-marks": "Copy the marked events",
