@@ -20,9 +20,9 @@ TERM_PREFIXES = ("xterm-kitty", "wezterm", "foot", "alacritty", "xterm-ghostty",
 TERM_PROGRAMS = frozenset({"iTerm.app", "WezTerm", "ghostty", "vscode", "kitty", "Alacritty"})
 OWN_VARIABLES = ("KITTY_WINDOW_ID", "WEZTERM_PANE", "WT_SESSION", "ALACRITTY_WINDOW_ID", "GHOSTTY_RESOURCES_DIR")
 
-TMUX_ADVICE = ("tmux drops the clipboard escape unless `set -s set-clipboard on` is in ~/.tmux.conf "
-               "(and `set -as terminal-features ',xterm-256color:clipboard'` for your terminal)")
-TERMINAL_ADVICE = "if the clipboard is empty, your terminal may not take the clipboard escape (OSC 52)"
+# One line each (a notice); the copy window gives tmux's in full (clipboard.TMUX_HINT).
+TMUX_ADVICE = "in tmux the clipboard needs `set -s set-clipboard on`"
+TERMINAL_ADVICE = "if the clipboard stays empty, your terminal may not take OSC 52 (the clipboard escape)"
 
 
 def tmux_clipboard(timeout: float = 1.0) -> str | None:

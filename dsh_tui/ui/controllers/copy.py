@@ -15,7 +15,7 @@ from typing import Any
 from textual.message import Message
 from textual.worker import WorkerState
 
-from ...clipboard import copy_layered
+from ...clipboard import TMUX_HINT, copy_layered
 from ...model.presenting.detail import event_maps
 from ...model.presenting.report import bug_report_markdown, permalink, snippet
 from ...model.presenting.summary import call_id_of, light_event
@@ -91,8 +91,10 @@ class CopyController(Controller):
                 text += f"\n{message.advice}"
             app.notify(text, markup=False, severity="warning" if message.advice else "information")
             return
-        app.push_screen(ReportModal(request.title, request.text, result, kind=request.kind,
-                                    advice=message.advice, saved=request.save))
+        from ...osc52sign import TMUX_ADVICE
+        advice = TMUX_HINT if message.advice == TMUX_ADVICE else message.advice  # the window has room for it all
+        app.push_screen(ReportModal(request.title, request.text, result, kind=request.kind, advice=advice,
+                                    saved=request.save))
         app.key_gate.modal_done()
 
     def worker_changed(self, event) -> None:
