@@ -68,3 +68,15 @@ async def test_esc_esc_after_the_timing_view_stays_in_the_explorer(tmp_path):
         assert not app.browser_active()
         await send(app, pilot, "b")
         assert app.browser_active()
+
+
+async def test_a_long_burst_in_one_write_does_what_each_key_does_typed_slowly(demo):
+    app = make_app(demo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        # the timing view sorted twice and closed, the anomaly picker moved with j and picked, then e
+        await send(app, pilot, "Tss\x1baj\re")
+        assert app.screen is app.screen_stack[0] and len(app.screen_stack) == 1
+        assert app.timing_view.screen().table.sort == "decode_ms"  # total → TTFT → decode
+        assert app.anomalies.kind == "error"
+        assert app.current_index == app.anomalies.indexes("error")[0]
