@@ -1,7 +1,8 @@
 """Anomaly navigation: e / E step through the active kind from the cursor (wrapping with a notice),
 a picks the kind from a list with the counts, and the events pane's title says the kind and the
-place, on screen (the list draws no bottom rule: a subtitle there was never seen). On the demo log (two error results, a retry, an unpaired call and its open turn) and on the
-log dsh's writer wrote with a retry (tests/parity/timing)."""
+place, on screen (the list draws no bottom rule: a subtitle there was never seen). On the demo log
+(two error results, a retry, an unpaired call and its open turn) and on the log dsh's writer wrote
+with a retry (tests/parity/timing)."""
 
 from __future__ import annotations
 

@@ -152,7 +152,7 @@ class DetailView(Pane, ScrollView, can_focus=True, inherit_bindings=False):
         self._styles: dict = {}
         self._base = None
         self._names = component_names(type(self))
-        self.word_wrap = True  # long lines wrap at spaces (prose reads whole); W: cut at the width (code keeps its columns)
+        self.word_wrap = True  # long lines wrap at spaces (prose reads whole); W: cut at the width (code)
         self._title: object = None  # the title as set; shown with " · char wrap" while cutting at the width
         self.highlight = None  # the search's pattern (model/presenting/hits.py): its matches styled
 
