@@ -226,6 +226,7 @@ class EventList(VirtualList):
     def later_changed(self, hidden: int) -> None:
         if hidden != self._later_shown:
             self._later_shown = hidden
+            # to the app itself: posted from a layout pass, the list's own (bubbling) copy was seen lost
             self.app.post_message(LaterRowsChanged())
 
     def later_note(self) -> str:
