@@ -279,6 +279,7 @@ def copy_layered(
     use_native: bool = True,
     mask: bool = True,
     suffix: str = ".txt",
+    save: bool = True,
 ) -> CopyResult:
     """File first, then OSC 52 via *osc52* (e.g. ``app.copy_to_clipboard``), then pyperclip.
 
@@ -286,15 +287,19 @@ def copy_layered(
     value on purpose, and says "unmasked"), always sanitised. A payload over
     :data:`OSC52_MAX_BYTES` UTF-8 bytes is not sent; *osc52* gets a one-line stub naming the
     file instead. The native step can block for up to 2 s, so call this from a thread worker.
+    *save* False: no file unless the text is too large for OSC 52 (a one-line copy needs none).
     Never raises.
     """
     result = CopyResult(path=None, osc52=False, native=None, notes=[], masked=mask)
     notes = result.notes
     try:
         payload = result.text = prepare(text, mask=mask)
+        # no file asked for: written only when the clipboard cannot take it all
+        needed = save or osc52 is None or len(payload.encode("utf-8")) > OSC52_MAX_BYTES
         try:
-            result.path = write_report_file(payload, stem=stem, directory=directory, suffix=suffix)
-            notes.append(f"Saved to {result.path}")
+            if needed:
+                result.path = write_report_file(payload, stem=stem, directory=directory, suffix=suffix)
+                notes.append(f"Saved to {result.path}")
         except OSError as exc:  # a refused folder (privatefiles.Refused) says why in one line
             notes.append(f"Could not write the report file: {exc.strerror or exc}.")
         except Exception as exc:  # noqa: BLE001

@@ -196,6 +196,14 @@ def _cache_root() -> Path:
     return Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
 
 
+def is_bundled_demo(path: Path) -> bool:
+    """``path`` is the bundled demo log ``default_demo_path`` writes (a static file: nothing to follow)."""
+    try:
+        return Path(path).resolve() == (_cache_root() / "dsh-tui" / "demo" / "session.jsonl.zstd").resolve()
+    except (OSError, RuntimeError, ValueError):
+        return False
+
+
 def default_demo_path() -> Path:
     """``<cache>/dsh-tui/demo/session.jsonl.zstd``, (re)written when missing or different."""
     path = _cache_root() / "dsh-tui" / "demo" / "session.jsonl.zstd"

@@ -31,6 +31,7 @@ from ..safety import one_line
 from ..settings import Settings
 from .controllers.anomalies import AnomalyController
 from .compat import clear_notices
+from .compat.keyparse import install as install_key_parser
 from .controllers.copy import Copied, CopyController
 from .controllers.family import FamilyController, LineageFound
 from .controllers.filters import FilterController, FilterReady
@@ -50,6 +51,7 @@ from .keydocs import explorer_help
 from .keygate import KeyGate
 from .keys import BINDINGS as KEY_BINDINGS
 from .messages import GotoSeqCount, LoadProgress, PairHighlighted, RowHighlighted, SeqCountChanged, TailVerdictFound
+from .messages import LaterRowsChanged
 from .nocolor import no_color_variables
 from .palette import explorer_commands
 from .quietgc import QuietGC
@@ -103,6 +105,7 @@ class ExplorerApp(LnavActions, App[int]):
         self.load_finished = False  # the log is shown, or the error screen is
         self.quiet_gc = QuietGC()  # full GC passes between key presses (ui/quietgc.py)
         self.key_gate = KeyGate(self)  # keys one at a time, each for the screen it was typed for (ui/keygate.py)
+        install_key_parser()  # Esc then a key sent in one write is Esc, then the key (compat/keyparse.py)
         self._cache_note: str | None = None  # the index cache's notice, once shown
         self.loader = LoadController(self, tail_probe, early_tail)
         self.search = SearchController(self)
@@ -177,7 +180,7 @@ class ExplorerApp(LnavActions, App[int]):
         if (action in BROWSER_HIDES or action == "try_back") and self.browser_active():
             return False  # the browser's keys only; the explorer's wait until a session is open
         if action == "back":  # shown in the footer only when there is somewhere to go back to;
-            return True if self.can_go_back() else False  # else b/esc fall through to try_back
+            return True if self.can_go_back() else False  # else b falls through to try_back
         return super().check_action(action, parameters)
 
     @property
@@ -290,6 +293,8 @@ class ExplorerApp(LnavActions, App[int]):
             self.query_one(HeaderPanel).show_log(log, diag, self.path)
             start = self.start_index()
             self.events.set_log(log, diag, RowSource(len(log)), start)
+            if start is not None and diag.verdict is not None and start == diag.verdict.index:
+                self.events.place_with_later(start)  # what came after the verdict in view too
             self.set_events_title()
             self.pairs_pane.set_pairs(diag.pairs)
             self.pairs_pane.border_title = Content(f"pairs ({len(diag.pairs):,}, newest first)")
@@ -339,7 +344,8 @@ class ExplorerApp(LnavActions, App[int]):
     def set_events_title(self) -> None:
         src = self.events.source
         text = "events" if not src.filtered else f"events · filter: {src.label} ({len(src):,} of {src.total:,})"
-        notes = [n for n in (self.events.mode_note(), self.search.title_note()) if n]  # raw rows, the hit count
+        notes = [n for n in (self.events.mode_note(), self.search.title_note(), self.anomalies.title_note(),
+                             self.events.later_note()) if n]
         self.events.border_title = Content(" · ".join([text, *notes]))
 
     # -- sessions: open, back, restore ------------------------------------------------------------
@@ -478,6 +484,11 @@ class ExplorerApp(LnavActions, App[int]):
     @on(LineageFound)
     def _lineage_found(self, message: LineageFound) -> None:
         self.family.found(message)
+
+    @on(LaterRowsChanged)
+    def _later_rows_changed(self, message: LaterRowsChanged) -> None:
+        if self.screen_stack:
+            self.set_events_title()
 
     @on(SeqCountChanged)
     def _seq_count_changed(self, message: SeqCountChanged) -> None:
@@ -639,7 +650,7 @@ class ExplorerApp(LnavActions, App[int]):
         self.timeline.events_moved()  # a jump (n, :, v) lands in the events list: show it
 
     def action_try_back(self) -> None:
-        """The palette's Back: back, or say there is nowhere to go (b/esc: screens/main.py)."""
+        """The palette's Back: back, or say there is nowhere to go (b: screens/main.py)."""
         self.action_back()
 
     def action_back(self) -> None:

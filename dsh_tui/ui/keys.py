@@ -40,7 +40,7 @@ BINDINGS = [
     B("P", "toggle_pairs", "Pairs pane", show=False, id="toggle-pairs", tooltip="Show or hide the call/result pairs"),
     B("z", "zoom", "Zoom pane", show=False, id="zoom", tooltip="Maximize or restore the focused pane"),
     B("enter", "enter", "Open", show=False, id="enter", tooltip="Events → detail; pairs or detail → events"),
-    B("b,escape", "back", "Back", id="back",  # hidden when there is nothing to go back to
+    B("b", "back", "Back", id="back",  # hidden when there is nothing to go back to; esc never leaves a session
       tooltip="The previous session, else the session browser"),
     B("u", "parent", "Parent session", show=False, id="parent", tooltip="Of a delegated child"),
     B("c", "children", "Children", show=False, id="children", tooltip="Delegated children of this session"),
@@ -76,8 +76,8 @@ BINDINGS = [
     # The full header and the detail pane's word wrap (screens/header.py, widgets/detail.py).
     B("H", "full_header", "Full header", show=False, id="full-header",
       tooltip="Every header field (the cwd whole), what the session is, the raw header line"),
-    B("W", "toggle_wrap", "Word wrap", show=False, id="toggle-wrap",
-      tooltip="Wrap the detail pane's long lines at spaces, or cut them at the width as before"),
+    B("W", "toggle_wrap", "Word / char wrap", show=False, id="toggle-wrap",
+      tooltip="The detail pane's long lines wrap at spaces (the default), or are cut at the width"),
     # The lnav / less habits (ui/lnav.py): scroll the rows' text, the view out, the family's timeline.
     B("less_than_sign,left", "shift_rows(-1)", "Scroll text left", show=False, id="shift-left",
       tooltip="Scroll the event rows' text back to the left (the columns stay)"),
@@ -92,15 +92,15 @@ BINDINGS = [
 ]
 
 # The events list's count (widgets/event_list.py), as in vim: digits then G go to that seq.
-# Escape clears a pending count; with none it falls through to Back.
+# Escape clears a pending count; with none it only closes what is open (never Back: b leaves the session).
 COUNT_BINDINGS = [
     *(B(str(d), f"count({d})", f"Count digit {d}", show=False, id=f"count-{d}") for d in range(10)),
     B("escape", "clear_count", "Clear the count", show=False, id="clear-count"),
 ]
 
 # The explorer's screen (screens/main.py), under the app's keys in the chain: with nowhere to go
-# back to, Back is disabled (and hidden from the footer), so b and esc come here and say so.
-SCREEN_BINDINGS = [B("b,escape", "try_back", "Back", show=False, id="try-back")]
+# back to, Back is disabled (and hidden from the footer), so b comes here and says so.
+SCREEN_BINDINGS = [B("b", "try_back", "Back", show=False, id="try-back")]
 
 # The docked prompt (widgets/cmdline.py).
 PROMPT_BINDINGS = [B("escape", "cancel", "Cancel", show=False, id="prompt-cancel"),
@@ -144,6 +144,10 @@ TEXTUAL_BINDINGS = [
     B("shift+tab", "app.focus_previous", "Focus Previous", show=False, id="focus-previous"),
     B("ctrl+p", "command_palette", "Command palette", show=False, id="command-palette"),
 ]
+
+# The pickers (widgets/picklist.py: anomaly kind, filter, checklist, chips, children): j / k as in the lists.
+PICK_BINDINGS = [B("j", "cursor_down", "Down", show=False, id="pick-down"),
+                 B("k", "cursor_up", "Up", show=False, id="pick-up")]
 
 # The session browser (screens/browser.py).
 BROWSER_BINDINGS = [
@@ -190,6 +194,7 @@ HELP = [
     R("Move", "focus-next focus-previous", "next / previous pane: events, pairs, detail"),
     R("Move", "enter", "events → detail; pairs or detail → events"),
     R("Move", "zoom", "zoom the focused pane (z again restores)"),
+    R("Move", "pick-down pick-up", "next / previous entry in a picker (a f t x c)", "j k"),
     R("Jump", "goto", "go to a seq, a time (12:03:04, ISO) or +5m from the start"),
     R("Jump", " ".join(f"count-{d}" for d in range(10)) + " clear-count",
       "go to seq 123 (events list; esc clears the digits)", "123G"),
@@ -223,7 +228,7 @@ HELP = [
     R("Report", "write-view", "write the shown events as JSONL to a new file (raw, unmasked)"),
     R("Report", "pipe-view", "pipe the shown events' raw records to a shell command"),
     R("Report", "output-close", "(in the pipe's output window) close it"),
-    R("Sessions", "back try-back", "back: the previous session, else the session browser (if any)", "b esc"),
+    R("Sessions", "back try-back", "back: the previous session, else the session browser (if any)", "b"),
     R("Sessions", "parent", "open the parent session (delegated children)"),
     R("Sessions", "children", "delegated children: pick one to open"),
     R("Sessions", "enter", "on NOT_IN_TOOL_SET: open the child that calls the tool"),
@@ -234,7 +239,7 @@ HELP = [
     R("Screen", "error-lenient", "(on a refused log's error screen) open it anyway, marked UNVERIFIED"),
     R("Screen", "shift-left shift-right", "scroll the event rows' text left / right (long summaries)",
       "< >  ← →"),
-    R("Screen", "toggle-wrap", "word wrap in the detail pane (again: lines cut at the width)"),
+    R("Screen", "toggle-wrap", "wrap the detail at the width / at words (the default)"),
     R("Screen", "toggle-pairs", "show / hide the pairs pane"),
     R("Screen", "toggle-raw", "events list: raw records / summaries (the title says raw)"),
     R("Screen", "help", "this help"),
@@ -246,7 +251,7 @@ BROWSER_HELP = [
     R("Sessions", "cursor-up cursor-down", "previous / next row", "↑ ↓  k j"),
     R("Sessions", "page-up page-down", "page up / down (also space, ctrl+b, ctrl+f)", "PgUp PgDn"),
     R("Sessions", "first-row last-row", "first / last row", "Home g  End G"),
-    R("Sessions", "browser-open", "open the session in the explorer (b or esc comes back here)"),
+    R("Sessions", "browser-open", "open the session in the explorer (b comes back here)"),
     R("Sessions", "browser-filter", "filter: id, cwd, project, preset, status (every word must match)"),
     R("Sessions", "browser-clear-filter", "clear the filter"),
     R("Sessions", "browser-rescan", "list the root again and re-read every status"),
@@ -262,7 +267,7 @@ FLEET_HELP = [
     R("Fleet", "fleet-open", "on a group: its sessions; on a session: open it in the explorer at its verdict"),
     R("Fleet", "fleet-switch", "between the groups and their sessions"),
     R("Fleet", "fleet-reload", "read the scan again (after `dsh-tui scan` ran)"),
-    R("Sessions", "back try-back", "(in the explorer) back to the fleet view", "b esc"),
+    R("Sessions", "back try-back", "(in the explorer) back to the fleet view", "b"),
     R("Screen", "fleet-help", "this help"),
     R("Screen", "fleet-quit", "quit"),
 ]
@@ -273,7 +278,7 @@ PALETTE_TITLES = {
     "verdict": "Jump to the verdict", "next-hit": "Next search hit", "previous-hit": "Previous search hit",
     "filter": "Filter events", "clear-filter": "Clear the filter", "copy-report": "Copy bug report",
     "save-event": "Save event JSON", "checklist": "Ten-minute pass", "toggle-pairs": "Toggle pairs pane",
-    "full-header": "Show the full header", "toggle-wrap": "Toggle word wrap in the detail pane",
+    "full-header": "Show the full header", "toggle-wrap": "Word / character wrap in the detail pane",
     "parent": "Open the parent session", "children": "Open a child session",
     "chip-include": "Filter chip: show only", "chip-exclude": "Filter chip: hide", "pick-chips": "Filter chips",
     "toggle-raw": "Raw records / summaries in the list", "toggle-mark": "Mark / unmark the event", "copy-marks": "Copy the marked events",

@@ -88,3 +88,7 @@ class GotoSeqCount(Message):
     def __init__(self, seq: int) -> None:
         super().__init__()
         self.seq = seq
+
+
+class LaterRowsChanged(NewestWins):
+    """The events list's count of later rows below the view changed (its title says it)."""

@@ -1,12 +1,12 @@
 """Anomaly navigation: e / E step through the active kind from the cursor (wrapping with a notice),
-a picks the kind from a list with the counts, and the events pane's bottom rule says the kind and the
-place. On the demo log (two error results, a retry, an unpaired call and its open turn) and on the
-log dsh's writer wrote with a retry (tests/parity/timing)."""
+a picks the kind from a list with the counts, and the events pane's title says the kind and the
+place, on screen (the list draws no bottom rule: a subtitle there was never seen). On the demo log
+(two error results, a retry, an unpaired call and its open turn) and on the log dsh's writer wrote
+with a retry (tests/parity/timing)."""
 
 from __future__ import annotations
 
 import pytest
-from textual.content import Content
 
 from dsh_tui.settings import Settings
 from dsh_tui.ui.screens.anomaly_kind import AnomalyKindScreen
@@ -20,8 +20,11 @@ TIMED = PARITY / "timing" / "zstd" / "--home-user-timing--" / "timed" / "session
 
 
 def subtitle(app) -> str:
-    sub = app.events.border_subtitle  # kept as markup by Textual: read back as the text shown
-    return "" if sub is None else Content.from_markup(sub).plain
+    """The events pane's place note as the screen shows it: read off its top rule, drawn."""
+    region = app.events.region
+    strips = app.screen._compositor.render_strips()
+    rule = strips[region.y].text[region.x:region.right]  # the pane's first line: its top rule
+    return rule[rule.index("e/E "):].rstrip("─ ") if "e/E " in rule else ""
 
 
 async def test_e_and_E_step_through_every_anomaly_and_wrap(demo):

@@ -159,7 +159,7 @@ async def test_filter_to_one_match_under_context_parents_enter_opens_the_match(b
         assert built.ids["grandchild"] in screen.query_one("#browser-detail").plain()
         await pilot.press("enter", "enter")  # leave the filter bar, then open
         await explorer_ready(app, pilot, built.ids["grandchild"])
-        await pilot.press("escape")
+        await pilot.press("b")
         await pilot.pause()
         assert app.screen is screen
         # Enter on the group heading goes to its first match, past the context rows
@@ -194,7 +194,10 @@ async def test_enter_opens_the_session_and_back_returns_with_the_place_kept(buil
         await pilot.press("enter")  # the same session again: shown at once, no re-read
         await pilot.pause()
         assert not app.browser_active() and app.log_.session_id == built.ids["aborted"]
-        await pilot.press("escape")
+        await pilot.press("escape", "escape")  # esc never leaves the explorer: b does
+        await pilot.pause()
+        assert not app.browser_active() and app.screen is app.screen_stack[0]
+        await pilot.press("b")
         await pilot.pause()
         assert app.screen is screen
         select(screen, built.ids["done"])
@@ -404,8 +407,10 @@ async def test_permalink_and_markdown_report(tmp_path):
         await _workers(app)
         await pilot.pause()
         assert app.clipboard == f"{DEMO_SESSION_ID}@65"
-        assert isinstance(app.screen, ReportModal) and app.screen.kind == "permalink"
-        assert app.screen.result.path.read_text() == app.clipboard
+        assert not isinstance(app.screen, ReportModal)  # a notice: no window, no file
+        await pilot.press("y")
+        await _workers(app)
+        await pilot.pause(0.05)
         await pilot.press("m")
         await _workers(app)
         await pilot.pause(0.05)

@@ -17,7 +17,7 @@ from dsh_tui.ui.keys import BINDINGS
 from dsh_tui.ui.palette import palette_entries
 from dsh_tui.ui.screens.report import ReportModal
 
-from ..support.app import make_app, ready, settle
+from ..support.app import make_app, notices, ready, settle
 
 pytestmark = pytest.mark.usefixtures("isolated_xdg")
 
@@ -79,10 +79,10 @@ async def test_capital_r_copies_the_raw_record_unmasked_and_says_so(crafted):
         modal = await _copied(app, pilot, "R")
         assert modal.kind == "raw" and "UNMASKED" in modal.title_text and modal.result.masked is False
         assert "UNMASKED" in modal.query_one("#report-status").render().plain
-        assert "unmasked" in modal.result.path.name
-        for out in (app.clipboard, modal.result.path.read_text(encoding="utf-8")):
-            assert _inert(out) and SECRET in out  # exact: the secret on purpose, no terminal control
-            assert json.loads(out) == json.loads(bytes(ev.raw))  # the record, meaning exactly what it says
+        assert modal.result.path is None  # only the bug report goes to a file: no secrets left on disk
+        out = app.clipboard
+        assert _inert(out) and SECRET in out  # exact: the secret on purpose, no terminal control
+        assert json.loads(out) == json.loads(bytes(ev.raw))  # the record, meaning exactly what it says
 
 
 async def test_capital_y_copies_the_call_id_on_one_line(crafted):
@@ -128,7 +128,7 @@ def test_the_unmasked_key_is_in_the_bindings_the_help_and_the_palette():
 
 async def test_every_copy_key_goes_the_one_copy_way(crafted, monkeypatch):
     """y, R, l, m and Y each build their text and go through the same worker (the layered copy, then
-    `Copied`): a window for a report, a notice for a callId."""
+    `Copied`): a window for a report, a notice for a callId or a permalink."""
     from dsh_tui.ui.controllers import copy as copy_module
     stems: list[str] = []
     real = copy_module.copy_layered
@@ -141,11 +141,14 @@ async def test_every_copy_key_goes_the_one_copy_way(crafted, monkeypatch):
     async with app.run_test(size=(120, 36)) as pilot:
         await ready(app, pilot)
         await pilot.press("v")
-        for key in ("y", "R", "l"):
+        for key in ("y", "R"):
             modal = await _copied(app, pilot, key)
             await pilot.press("escape")
             await settle(app, pilot)
             assert app.screen is not modal
+        await pilot.press("l")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, ReportModal)  # a permalink: a notice, no window
         modal = await _copied(app, pilot, "y", "m")
         assert modal.kind == "markdown"
         await pilot.press("escape", "Y")
@@ -153,3 +156,44 @@ async def test_every_copy_key_goes_the_one_copy_way(crafted, monkeypatch):
         assert not isinstance(app.screen, ReportModal)  # a callId: a notice, no window
         assert app.clipboard == "call_deploy⏎# forged row␛[2J⟨U+202E⟩"
     assert stems == ["bug-report", "raw-record-unmasked", "permalink", "bug-report", "bug-report", "call-id"]
+
+
+def _report_files() -> list[Path]:
+    from dsh_tui.clipboard import report_dir
+    return sorted(report_dir().glob("*")) if report_dir().is_dir() else []
+
+
+async def test_l_is_a_notice_and_only_the_bug_report_is_written_to_a_file(crafted, monkeypatch):
+    # l opened the copy window, five lines of tmux advice around a 13-byte permalink, and wrote a file.
+    monkeypatch.delenv("TMUX", raising=False)
+    monkeypatch.setenv("TERM", "xterm-kitty")  # a terminal that takes OSC 52: no advice
+    app = make_app(crafted)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await ready(app, pilot)
+        await pilot.press("v", "l")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, ReportModal)
+        assert app.clipboard.endswith(f"@{app.log_.seq_of(app.current_index)}") and _inert(app.clipboard)
+        said = notices(app)[-1]
+        assert said.startswith("copied permalink ") and "(OSC 52)" in said and "tmux" not in said
+        assert _report_files() == []  # a permalink is no file
+        await pilot.press("R", "escape", "Y")  # nor a raw record, nor a callId
+        await settle(app, pilot)
+        assert _report_files() == []
+        modal = await _copied(app, pilot, "y")  # the bug report is
+        assert _report_files() == [modal.result.path]
+        status = modal.query_one("#report-status").render().plain
+        assert "saved to" in status and "set-clipboard" not in status and "OSC 52)" not in status
+
+
+async def test_osc52_advice_only_when_nothing_says_the_terminal_takes_it(crafted, monkeypatch, tmp_path):
+    monkeypatch.setenv("TMUX", "/tmp/tmux-0/default,1,0")  # in tmux, and tmux cannot be asked: no sign
+    monkeypatch.setenv("PATH", str(tmp_path))
+    app = make_app(crafted)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await ready(app, pilot)
+        await pilot.press("v", "l")
+        await settle(app, pilot)
+        assert "set -s set-clipboard on" in notices(app)[-1]
+        modal = await _copied(app, pilot, "y")
+        assert "set -s set-clipboard on" in modal.query_one("#report-status").render().plain

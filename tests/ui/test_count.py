@@ -61,7 +61,7 @@ async def test_an_out_of_range_count_lands_on_the_nearest_seq_with_a_notice(demo
         assert any("no event has seq 99999" in n and "after the last" in n for n in notices(app))
 
 
-async def test_escape_clears_a_pending_count_and_only_then_means_back(demo, monkeypatch):
+async def test_escape_clears_a_pending_count_and_never_means_back(demo, monkeypatch):
     app = make_app(demo)
     backs: list[int] = []
     monkeypatch.setattr(app, "can_go_back", lambda: True)  # as in a session root
@@ -73,7 +73,9 @@ async def test_escape_clears_a_pending_count_and_only_then_means_back(demo, monk
         assert not backs
         await pilot.press("G")  # the count is gone: G is the last event again
         assert app.current_index == len(app.log_) - 1
-        await pilot.press("escape")  # no count: Back, as before
+        await pilot.press("escape")  # no count: nothing (esc never leaves the session: b does)
+        assert backs == []
+        await pilot.press("b")
         assert backs == [1]
 
 

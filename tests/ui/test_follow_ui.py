@@ -224,3 +224,20 @@ def test_follow_step_reopens_a_log_read_from_the_cache(tmp_path):
     with open(path, "ab") as fh:  # now incremental: the re-opened log has a scanner
         fh.write(b"")
     assert follow_step(step.log) is None
+
+
+async def test_the_bundled_demo_is_not_said_to_be_followed_nor_polled(monkeypatch):
+    # The demo is a static file written once: its header said "following".
+    from dsh_tui.demo import default_demo_path
+    from dsh_tui.ui.controllers import follow as follow_module
+    calls = []
+    monkeypatch.setattr(follow_module, "follow_step", lambda log, **kw: calls.append(log))
+    app = make_app(default_demo_path())
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await loaded(app, pilot)
+        await until(app, pilot, lambda: app.follow._timer is not None, "the follow timer")
+        assert header(app).startswith("demo (static)") and "following" not in header(app)
+        await pilot.press("w")
+        await pilot.pause(INTERVAL * 3)
+        assert "nothing to follow" in notices(app)[-1] and not calls
+        assert not header(app).startswith(("following", "paused"))

@@ -44,7 +44,7 @@ async def test_h_opens_the_full_header_and_y_copies_the_raw_line(tmp_path):
         await settle(app, pilot)
         assert isinstance(app.screen, ReportModal)  # the one copy path's window
         assert json.loads(app.screen.text)["id"] == LONG_ID
-        assert json.loads(app.screen.result.path.read_text(encoding="utf-8"))["cwd"] == LONG_CWD
+        assert json.loads(app.clipboard)["cwd"] == LONG_CWD and app.screen.result.path is None  # no file
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, HeaderScreen)

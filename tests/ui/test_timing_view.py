@@ -59,13 +59,15 @@ async def test_slowest_first_sort_by_any_column_and_the_waterfall():
         assert [w[:9].strip() for w in water[1:6]] == ["TTFT", "decoding", "tool", "approval", "retry"]
         assert all(len(w) <= 78 for w in water[1:]) and all(w[10:].strip() for w in water[1:6])  # every lane drawn
         slowest = table.row
-        await pilot.press("s")  # the next column: TTFT, largest first; the cursor stays on its row
+        await pilot.press("end")  # from the last row: a new order still opens at its top
+        await pilot.press("s")  # the next column: TTFT, largest first
         await pilot.pause()
         assert table.sort == "ttft_ms" and "TTFT▼" in plain(view.query_one("#timing-cols"))
         assert table.rows[0].ttft_ms == max(c.ttft_ms for c in timing.calls) and table.rows[0].step == 1
-        assert table.row == slowest  # rows are made as they are read: the same row, not the same tuple
-        await pilot.press("r")
+        assert table.cursor == 0 and table.scroll_offset.y == 0 and table.row == table.rows[0] != slowest
+        await pilot.press("end", "r")
         await pilot.pause()
+        assert table.cursor == 0 and table.scroll_offset.y == 0
         assert table.sort == "ttft_ms" and not table.descending and "TTFT▲" in plain(view.query_one("#timing-cols"))
         assert [r.ttft_ms for r in table.rows][:3] == sorted(c.ttft_ms for c in timing.calls)
         assert table.rows[-1].ttft_ms is None  # rows without a value (tools, commands) come last either way

@@ -218,3 +218,15 @@ def test_a_big_table_has_only_its_default_order_ahead_and_each_other_made_on_its
     for column in ("duration_ms", "ttft_ms"):
         for descending in (True, False):
             assert list(big.rows_by(column, descending)) == list(every.rows_by(column, descending))
+
+
+@pytest.mark.parametrize("width", [78, 80, 120])
+def test_a_long_callid_keeps_its_end_where_callids_differ(width):
+    # Cut at the end, every callId read "call_0…": the part that tells them apart was gone.
+    rows = [_row("tool", name="bash", call_id=f"call_0000000000{n}_{'x' * 40}_deploy_the_app_{n}{n}") for n in (1, 2)]
+    names = [[t.strip() for t, _ in row_cells(r, width)][2] for r in rows]
+    assert names[0] != names[1] and all(n.startswith("bash …") for n in names)
+    assert names[0].endswith("app_11") and names[1].endswith("app_22")
+    assert all(len("".join(t for t, _ in row_cells(r, width))) == width for r in rows)
+    short = [t.strip() for t, _ in row_cells(_row("tool", name="read", call_id="call_1"), width)][2]
+    assert short == "read call_1"  # what fits is shown whole

@@ -84,8 +84,9 @@ def _cell(row: Row, key: str, stranded: frozenset[int]) -> tuple[str, str]:
     if key == "turn":
         return ("" if row.turn is None else one_line(f"{row.turn}/{row.step}", 7)), "dim"
     if key == "name":
-        who = row.name if row.call_id is None else f"{row.name} {row.call_id}"
-        return one_line(str(who), 200), "name"
+        if row.call_id is None:
+            return one_line(str(row.name), 200), "name"
+        return f"{one_line(str(row.name), 100)} {one_line(str(row.call_id), 100)}", "name"
     if key == "seq":
         return f"{row.seq:,}", "dim"
     if key in ("ttft_ms", "decode_ms", "stall_ms") and not model:
@@ -123,11 +124,25 @@ def header_cells(width: int, sort: str, descending: bool) -> list[tuple[str, str
     return out
 
 
+def fit_who(name: str, call_id: str, w: int) -> str:
+    """``name callId`` in ``w`` columns. CallIds share their start ("call_0…" for every one) and differ
+    at the end, so one too long keeps its end: ``bash …05_deploy``; the name gets at most a third."""
+    full = f"{name} {call_id}"
+    if len(full) <= w:
+        return full
+    if len(name) > w // 3:
+        name = name[:max(1, w // 3 - 1)] + "…"
+    room = w - len(name) - 2  # the space and the …
+    return f"{name} …{call_id[-room:]}" if room >= 3 else full
+
+
 def row_cells(row: Row, width: int, stranded: frozenset[int] = frozenset()) -> list[tuple[str, str]]:
     """One table row's cells at ``width``; ``stranded``: its timing's `stranded_calls`."""
     out = []
     for k, (col, w) in enumerate(fit_columns(width)):
         text, style = _cell(row, col.key, stranded)
+        if col.key == "name" and row.call_id is not None:
+            text = fit_who(one_line(str(row.name), 100), one_line(str(row.call_id), 100), w)
         out.append((("" if not k else " ") + _pad(text, w, col.right), style))
     return out
 

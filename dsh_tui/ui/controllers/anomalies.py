@@ -3,16 +3,15 @@
 The kinds are the timing model's (model/diagnosing/timing.py: ANOMALY_KINDS; the stall threshold is the
 settings' ``stall_seconds``), plus "any": every kind merged. Each kind's sorted event indexes are taken
 from the model once per session and kind, so a key is a bisect. The active kind and where the cursor
-stands among its anomalies ("2 of 5") show in the events pane's bottom rule once e, E or a was used
-(before, the rule stays empty: the kinds are a tool to reach for, not a permanent readout).
+stands among its anomalies ("2 of 5") show in the events pane's title (its top rule: the list draws no
+bottom rule) once e, E or a was used (before, nothing: the kinds are a tool to reach for, not a
+permanent readout).
 """
 
 from __future__ import annotations
 
 import bisect
 from heapq import merge
-
-from textual.content import Content
 
 from ...model.diagnosing.timing import ANOMALY_KINDS
 from ...model.presenting.timing_view import ANY, KIND_NAMES, SHORT
@@ -26,12 +25,11 @@ class AnomalyController(Controller):
         self.active = False  # shown in the events pane once e, E or a was used
         self._lists: dict[str, list[int]] = {}
         self._diag = None  # the diagnosis the lists were taken from (live follow makes a new one)
+        self.note = ""  # "e/E error 2 of 5": in the events pane's title (ExplorerApp.set_events_title)
 
     def reset(self) -> None:
         self._lists, self._diag = {}, None
-        found = self.app.screen_stack[0].query("#events") if self.app.screen_stack else None
-        if found:
-            found.first().border_subtitle = ""  # the new session's place is shown on its first cursor move
+        self.note = ""  # the new session's place is shown on its first cursor move
 
     @property
     def stall_ms(self) -> int:
@@ -108,13 +106,18 @@ class AnomalyController(Controller):
             return f"{short} ·/{n:,} (after the last)"
         return f"{short} {k:,}–{k + 1:,} of {n:,}"
 
+    def title_note(self) -> str:
+        return self.note
+
     def show(self, index: int | None) -> None:
-        """The kind and the place in the events pane's bottom rule (cheap: a bisect; called on cursor moves)."""
+        """The kind and the place in the events pane's title (cheap: a bisect; called on cursor moves)."""
         app = self.app
         if not self.active or not app.screen_stack or app.log_ is None:
             return
-        events = app.events
-        events.border_subtitle = Content.assemble(("e/E ", "bold"), self.place(index), ("  a: kind", "$text-muted"))
+        note = f"e/E {self.place(index)}"
+        if note != self.note:  # the title is set again only when the place changed
+            self.note = note
+            app.set_events_title()
 
     def _stall_note(self) -> str:
         return f" (stall: a gap over {self.app.settings.stall_seconds:g} s)" if self.kind == "stall" else ""

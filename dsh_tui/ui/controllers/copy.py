@@ -1,7 +1,9 @@
 """CopyController: what leaves the explorer. Every copy key builds a `CopyRequest`, and all go one way:
 a thread worker (group "copy") runs the layered copy (file, OSC 52, native clipboard: clipboard.py),
 posts `Copied`, and the result is shown: the copy window (`ReportModal`), or a notice for a one-line
-copy (Y). ``s`` saves the full event to a file (no clipboard).
+copy (Y, l). Only the bug report (y, m) is also written to a file; another copy only when it is too
+large for the clipboard. Advice on OSC 52 shows only when the terminal gives no sign it takes it
+(osc52sign.py). ``s`` saves the full event to a file (no clipboard).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any
 from textual.message import Message
 from textual.worker import WorkerState
 
-from ...clipboard import copy_layered
+from ...clipboard import TMUX_HINT, copy_layered
 from ...model.presenting.detail import event_maps
 from ...model.presenting.report import bug_report_markdown, permalink, snippet
 from ...model.presenting.summary import call_id_of, light_event
@@ -32,12 +34,14 @@ class CopyRequest:
     mask: bool = True
     suffix: str = ".txt"
     window: bool = True  # the copy window shows the result; False: a notice (a one-line copy)
+    save: bool = False  # also written to a file (the bug report); else only when too large for the clipboard
 
 
 class Copied(Message):
-    def __init__(self, request: CopyRequest, result: Any) -> None:
+    def __init__(self, request: CopyRequest, result: Any, advice: str | None = None) -> None:
         super().__init__()
         self.request, self.result = request, result
+        self.advice = advice  # on making OSC 52 work; None when the terminal gives a sign it takes it
 
 
 def finding_at(diag, index: int | None):
@@ -52,6 +56,8 @@ def finding_at(diag, index: int | None):
 class CopyController(Controller):
     groups = ("copy",)
 
+    _advice: tuple[str | None] | None = None  # osc52sign.advice, asked once (it may ask tmux)
+
     def reset(self) -> None:
         """A copy under way finishes (its window shows what was copied) when another session opens."""
 
@@ -64,8 +70,11 @@ class CopyController(Controller):
     def _copy(self, request: CopyRequest) -> None:  # in the worker's thread
         app = self.app
         result = copy_layered(request.text, osc52=self._osc52, stem=request.stem, use_native=app.native_clipboard,
-                              mask=request.mask, suffix=request.suffix)
-        app.post_message(Copied(request, result))
+                              mask=request.mask, suffix=request.suffix, save=request.save)
+        if self._advice is None:
+            from ...osc52sign import advice
+            self._advice = (advice(),)
+        app.post_message(Copied(request, result, self._advice[0]))
 
     def _osc52(self, text: str) -> None:
         self.app.call_from_thread(self.app.copy_to_clipboard, text)
@@ -75,10 +84,17 @@ class CopyController(Controller):
         if not app.screen_stack:
             return
         if not request.window:
-            app.notify(f"copied {request.title} {one_line(result.text, 120)}"
-                       f"{' (OSC 52)' if result.osc52 else ''}", markup=False)
+            text = f"copied {request.title} {one_line(result.text, 120)}{' (OSC 52)' if result.osc52 else ''}"
+            if result.path is not None:  # too large for the clipboard
+                text += f"; saved to {one_line(str(result.path), 200)}"
+            if message.advice:
+                text += f"\n{message.advice}"
+            app.notify(text, markup=False, severity="warning" if message.advice else "information")
             return
-        app.push_screen(ReportModal(request.title, request.text, result, kind=request.kind))
+        from ...osc52sign import TMUX_ADVICE
+        advice = TMUX_HINT if message.advice == TMUX_ADVICE else message.advice  # the window has room for it all
+        app.push_screen(ReportModal(request.title, request.text, result, kind=request.kind, advice=advice,
+                                    saved=request.save))
         app.key_gate.modal_done()
 
     def worker_changed(self, event) -> None:
@@ -96,7 +112,7 @@ class CopyController(Controller):
         finding = finding_at(app.diag, app.current_index) or app.diag.verdict
         what = finding.kind if finding else "no failure"
         self.copy(CopyRequest(f"bug report: {what}", snippet(app.log_, app.diag, finding, mask=True), "snippet",
-                              "bug-report"))
+                              "bug-report", save=True))
 
     def report_markdown(self) -> None:
         """m (in the copy window): the same finding's report as markdown."""
@@ -106,7 +122,7 @@ class CopyController(Controller):
         finding = finding_at(app.diag, app.current_index) or app.diag.verdict
         what = finding.kind if finding else "no failure"
         self.copy(CopyRequest(f"markdown bug report: {what}", bug_report_markdown(app.log_, app.diag, finding),
-                              "markdown", "bug-report", suffix=".md"))
+                              "markdown", "bug-report", suffix=".md", save=True))
 
     def raw(self) -> None:
         """R: the event's record exactly as written, secrets NOT masked (on purpose: the window says so).
@@ -150,7 +166,7 @@ class CopyController(Controller):
         if cur is None or app.log_ is None:
             return
         link = permalink(app.log_, app.log_.seq_of(cur))
-        self.copy(CopyRequest(f"permalink {link}", link, "permalink", "permalink"))
+        self.copy(CopyRequest("permalink", link, "permalink", "permalink", window=False))
 
     def call_id(self) -> None:
         """Y: just the callId (of the finding, the pair or the event under the cursor, else the verdict's)."""

@@ -24,6 +24,7 @@ from .base import Controller
 FOLLOWING = ("following", "bold $success")
 PAUSED = ("paused", "bold $warning")
 NOT_FOLLOWED = ("not followed", "$text-muted")
+STATIC_DEMO = ("demo (static)", "$text-muted")
 
 
 class FollowFailed(Message):
@@ -41,6 +42,7 @@ class FollowController(Controller):
         self.following = True
         self._timer = None
         self._error: str | None = None  # the last poll's error, notified once
+        self._demo_path, self._demo = None, False  # the file last asked whether it is the bundled demo
 
     def reset(self) -> None:
         super().reset()  # the timer runs on: it polls whatever log is shown
@@ -54,7 +56,14 @@ class FollowController(Controller):
             return None
         if not getattr(log, "followable", False):
             return NOT_FOLLOWED
+        if self.is_demo():
+            return STATIC_DEMO
         return FOLLOWING if self.following else PAUSED
+
+    def is_demo(self) -> bool:
+        """The bundled demo log: written once, never grows, so it is not followed (nor said to be)."""
+        from ...demo import is_bundled_demo
+        return is_bundled_demo(self.app.path)
 
     def start(self) -> None:
         if self._timer is None:
@@ -68,6 +77,9 @@ class FollowController(Controller):
         if not getattr(log, "followable", False):
             app.notify("this log cannot be followed (read from an export ZIP)", markup=False)
             return
+        if self.is_demo():
+            app.notify("the bundled demo log never changes: nothing to follow", markup=False)
+            return
         self.following = not self.following
         app.update_extras()
         app.notify("following the file" if self.following else "paused: the file is not re-read", markup=False)
@@ -79,6 +91,10 @@ class FollowController(Controller):
         app = self.app
         log = app.log_
         if not self.following or log is None or not getattr(log, "followable", False) or not app.load_finished:
+            return
+        if self._demo_path != app.path:  # asked once per file (a resolve per tick would cost a syscall or two)
+            self._demo_path, self._demo = app.path, self.is_demo()
+        if self._demo:
             return
         if app.browser_active():  # the explorer is hidden under the session browser
             return

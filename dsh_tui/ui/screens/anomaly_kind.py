@@ -10,6 +10,7 @@ from textual.widgets.option_list import Option
 
 from ...model.presenting.timing_view import KIND_NAMES
 from .modal import Modal
+from ..widgets.picklist import PickList
 
 
 def kind_label(kind: str, stall_ms: int) -> str:
@@ -36,7 +37,7 @@ class AnomalyKindScreen(Modal[str | None]):
             style = "bold" if n else "$text-muted"
             options.append(Option(Content.assemble(mark, (f"{n:>6,}  ", style), (kind_label(kind, self.stall_ms), style)),
                                   id=kind))
-        ol = OptionList(*options, id="anomaly-kinds")
+        ol = PickList(*options, id="anomaly-kinds")
         ol.border_title = "e / E step through"
         ol.border_subtitle = "enter picks · esc closes"
         yield ol

@@ -12,6 +12,7 @@ from textual.widgets.option_list import Option
 from ...model.presenting.checklist import Step, ten_minute_pass  # noqa: F401 (the screen shows these)
 from ...safety import one_line
 from ..nocolor import colourless
+from ..widgets.picklist import PickList
 
 GLYPH = {"ok": ("✓", "bold $success"), "fail": ("✗", "bold $error"), "warn": ("!", "bold $warning"),
          "info": ("i", "bold $accent")}
@@ -37,7 +38,7 @@ class ChecklistScreen(Modal[int | None]):
         self.steps = steps
 
     def compose(self) -> ComposeResult:
-        options = OptionList(*(Option(step_content(s, self.app.no_color), id=f"step-{s.number}") for s in self.steps),
+        options = PickList(*(Option(step_content(s, self.app.no_color), id=f"step-{s.number}") for s in self.steps),
                              id="checklist")
         options.border_title = "the ten-minute pass"
         options.border_subtitle = "enter jumps to the event · esc closes"

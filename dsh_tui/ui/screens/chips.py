@@ -11,6 +11,7 @@ from textual.widgets.option_list import Option
 
 from ...model.presenting.filterstack import Chip
 from .modal import Modal
+from ..widgets.picklist import PickList
 
 
 def chip_option(chip: Chip) -> Content:
@@ -34,7 +35,7 @@ class ChipsScreen(Modal["list[Chip] | None"]):
         self.chips = list(chips)
 
     def compose(self) -> ComposeResult:
-        ol = OptionList(*(Option(chip_option(c)) for c in self.chips), id="chips-list")
+        ol = PickList(*(Option(chip_option(c)) for c in self.chips), id="chips-list")
         ol.border_title = "filters"
         ol.border_subtitle = "space on/off · del removes · esc closes"
         yield ol

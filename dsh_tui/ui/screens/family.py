@@ -14,6 +14,7 @@ from ...sessions.browse import status_of
 from ...model.diagnosing.lineage import tree_guides
 from ...safety import one_line
 from ..nocolor import colourless
+from ..widgets.picklist import PickList
 
 
 def relative_content(rel, guide: str | None = None, no_color: bool = False) -> Content:
@@ -53,7 +54,7 @@ class ChildrenScreen(Modal):
 
     def compose(self) -> ComposeResult:
         guides = tree_guides(self.children_)
-        options = OptionList(*(Option(relative_content(r, g, self.app.no_color), id=f"child-{k}")
+        options = PickList(*(Option(relative_content(r, g, self.app.no_color), id=f"child-{k}")
                                for k, (r, g) in enumerate(zip(self.children_, guides))), id="children-list")
         options.border_title = f"delegated children ({len(self.children_)}{'+' if self.truncated else ''})"
         options.border_subtitle = "enter opens · b comes back · esc closes"

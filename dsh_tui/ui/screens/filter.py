@@ -10,6 +10,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from ..views import FilterSpec
+from ..widgets.picklist import PickList
 
 
 class FilterScreen(Modal[str | None]):
@@ -25,7 +26,7 @@ class FilterScreen(Modal[str | None]):
             mark = "● " if spec.key == self.current else "  "
             count = f"  ({spec.count:,})" if spec.count is not None else ""
             options.append(Option(Content.assemble(mark, (spec.label, "bold"), (count, "$text-muted")), id=spec.key))
-        ol = OptionList(*options, id="filter-list")
+        ol = PickList(*options, id="filter-list")
         ol.border_title = "show only"
         ol.border_subtitle = "enter picks · esc closes · F clears"
         yield ol

@@ -7,7 +7,7 @@ from ..keys import SCREEN_BINDINGS
 
 
 class MainScreen(ScreenBase):
-    BINDINGS = SCREEN_BINDINGS  # b/esc when the app's Back is disabled: say there is nowhere to go
+    BINDINGS = SCREEN_BINDINGS  # b when the app's Back is disabled: say there is nowhere to go
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "try_back":

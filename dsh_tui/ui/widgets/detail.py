@@ -87,11 +87,20 @@ def word_wrap(text: str, width: int) -> list[str]:
                 start = end + 1
                 continue
             cut = text.rfind(" ", start + 1, end)
+            if cut > start and _longer_than_a_row(text, cut + 1, width):
+                cut = -1  # a word no row holds (a path, a hash) goes on here, cut at the width
             rows.append(text[start:cut if cut > start else end])
             start = cut + 1 if cut > start else end
         rows.append(text[start:])
         return rows
     return _word_wrap_cells(text, width)
+
+
+def _longer_than_a_row(text: str, at: int, width: int) -> bool:
+    """The word starting at ``at`` is wider than ``width``: moved to a row of its own it would be cut anyway."""
+    end = text.find(" ", at)
+    word = text[at:end if end != -1 else len(text)]
+    return len(word) > width if word.isascii() else cell_len(word) > width
 
 
 def _word_wrap_cells(text: str, width: int) -> list[str]:
@@ -104,7 +113,7 @@ def _word_wrap_cells(text: str, width: int) -> list[str]:
                 rows.append(text[start:i])
                 start, col, space = i + 1, 0, -1
                 continue
-            if space > start:
+            if space > start and not _longer_than_a_row(text, space + 1, width):
                 rows.append(text[start:space])
                 start, col = space + 1, col - after_space
             else:
@@ -143,8 +152,8 @@ class DetailView(Pane, ScrollView, can_focus=True, inherit_bindings=False):
         self._styles: dict = {}
         self._base = None
         self._names = component_names(type(self))
-        self.word_wrap = False  # W: long lines wrap at spaces; off, they are cut at the width (the fast path)
-        self._title: object = None  # the title as set; shown with " · wrap" while wrapping at words
+        self.word_wrap = True  # long lines wrap at spaces (prose reads whole); W: cut at the width (code)
+        self._title: object = None  # the title as set; shown with " · char wrap" while cutting at the width
         self.highlight = None  # the search's pattern (model/presenting/hits.py): its matches styled
 
     @property
@@ -154,8 +163,8 @@ class DetailView(Pane, ScrollView, can_focus=True, inherit_bindings=False):
     @border_title.setter
     def border_title(self, title) -> None:
         self._title = title
-        if self.word_wrap and title is not None:
-            title = Content.assemble(Content(title) if isinstance(title, str) else title, (" · wrap", "bold"))
+        if not self.word_wrap and title is not None:
+            title = Content.assemble(Content(title) if isinstance(title, str) else title, (" · char wrap", "bold"))
         _TITLE.__set__(self, title)
 
     def set_highlight(self, pattern) -> None:

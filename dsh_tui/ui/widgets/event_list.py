@@ -21,7 +21,7 @@ from ...model.presenting.hits import match_spans
 from ...model.presenting.summary import RowSummary, light_event, row_summary
 from ...safety import one_line
 from ..keys import COUNT_BINDINGS
-from ..messages import GotoSeqCount, RowHighlighted, SeqCountChanged
+from ..messages import GotoSeqCount, LaterRowsChanged, RowHighlighted, SeqCountChanged
 from ..views import RowSource
 from .vlist import VirtualList
 
@@ -77,6 +77,7 @@ class EventList(VirtualList):
         self._raw_rows: LRUCache[int, str] = LRUCache(1024)
         self.highlight = None  # the search's pattern (model/presenting/hits.py): its matches styled in the rows
         self.shift = 0  # columns of each row's text scrolled off to the left (< and >); the columns stay
+        self._later_shown = 0  # the rows below the view that later_note says
 
     # -- model -------------------------------------------------------------------------
     def set_log(self, log, diag, source: RowSource, cursor_index: int | None) -> None:
@@ -236,6 +237,17 @@ class EventList(VirtualList):
 
     def on_blur(self) -> None:
         self.set_count("")
+
+    def later_changed(self, hidden: int) -> None:
+        if hidden != self._later_shown:
+            self._later_shown = hidden
+            # to the app itself: posted from a layout pass, the list's own (bubbling) copy was seen lost
+            self.app.post_message(LaterRowsChanged())
+
+    def later_note(self) -> str:
+        """ "12 later events below" while the list was opened on a row whose later rows do not all fit."""
+        n = self._later_shown
+        return f"↓ {n:,} later event{'s' if n != 1 else ''} below" if n and self.log_ is not None else ""
 
     def cursor_moved(self, row: int, jump: bool = False) -> None:
         if self.row_count():

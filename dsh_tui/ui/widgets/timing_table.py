@@ -49,11 +49,13 @@ class TimingTable(VirtualList):
         return self.rows[self.cursor] if self.rows and self.cursor < len(self.rows) else None
 
     def sort_by(self, key: str, descending: bool) -> None:
-        """Order the rows by column ``key`` (an order made: `SortOrders.ready`); the cursor stays on its row."""
-        keep = self.rows.key(self.cursor) if self.rows and self.cursor < len(self.rows) else None
+        """Order the rows by column ``key`` (an order made: `SortOrders.ready`), shown from its top: the
+        row the cursor was on would open the new order mid-table, its first rows (what s asked for) unseen."""
         self.sort, self.descending = key, descending
         self.rows = self.orders.rows_by(key, descending)
-        self.reset_rows(self.rows.position(keep) if keep is not None else 0)
+        self.reset_rows(0)
+        self.scroll_to(y=0, animate=False, force=True)
+        self.cursor_moved(0)  # the waterfall follows the first row (the cursor may have been there already)
 
     def sort_keys(self) -> list[str]:
         return [c.key for c in columns_for(self.size.width or 80)]

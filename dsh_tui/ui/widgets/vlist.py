@@ -48,6 +48,7 @@ class VirtualList(Pane, ScrollView, can_focus=True, inherit_bindings=False):
         self._cursor_style: Style | None = None  # the cursor style the cursor strips were built with
         self.empty_text = ""
         self._component_names = component_names(type(self))
+        self.later_anchor: int | None = None  # the cursor's row, placed with the rows after it in view
 
     # -- to implement ---------------------------------------------------------------
     def row_count(self) -> int:
@@ -58,6 +59,9 @@ class VirtualList(Pane, ScrollView, can_focus=True, inherit_bindings=False):
 
     def cursor_moved(self, row: int, jump: bool = False) -> None:
         """Called after the cursor moved (post a message here); ``jump``: by ``move_to``, not a step."""
+
+    def later_changed(self, hidden: int) -> None:
+        """Called when the count of rows below the view of a ``place_with_later`` changed (0: none, or left)."""
 
     # -- model changes ------------------------------------------------------------------
     def reset_rows(self, cursor: int | None = None) -> None:
@@ -138,12 +142,43 @@ class VirtualList(Pane, ScrollView, can_focus=True, inherit_bindings=False):
         h = max(1, self.container_size.height - self.scrollbar_size_horizontal)
         top = self.scroll_offset.y
         row = self.cursor
+        if self.later_anchor is not None:
+            if self.later_anchor == row:  # placed by place_with_later, and not moved since: place it again
+                self._scroll_later(row, h)
+                return
+            self.drop_later()
         if center and not top <= row < top + h:
             self.scroll_to(y=max(0, row - h // 2), animate=False, force=True)
         elif row < top:
             self.scroll_to(y=row, animate=False, force=True)
         elif row >= top + h:
             self.scroll_to(y=row - h + 1, animate=False, force=True)
+
+    def place_with_later(self, row: int) -> None:
+        """The cursor on ``row`` with every row after it in view when they fit; else ``row`` near the top
+        and as many after it as fit (``later_hidden`` says how many are below). Kept through the layout
+        passes (a load's panes settle over a few frames) until the cursor moves."""
+        n = self.row_count()
+        self.later_anchor = max(0, min(row, n - 1)) if n else None
+        self.move_to(row)
+
+    def later_hidden(self) -> int:
+        """Rows below the view while the cursor is where ``place_with_later`` put it (else 0)."""
+        if self.later_anchor is None or self.later_anchor != self.cursor:
+            return 0
+        h = max(1, self.container_size.height - self.scrollbar_size_horizontal)
+        return max(0, self.row_count() - (self.scroll_offset.y + h))
+
+    def _scroll_later(self, row: int, h: int) -> None:
+        n = self.row_count()
+        top = max(0, n - h) if n - 1 - row < h else row - min(row, h // 4)  # a little of what led to it
+        self.scroll_to(y=top, animate=False, force=True)
+        self.later_changed(self.later_hidden())
+
+    def drop_later(self) -> None:
+        if self.later_anchor is not None:
+            self.later_anchor = None
+            self.later_changed(0)
 
     def move_to(self, row: int, *, center: bool = False) -> None:
         n = self.row_count()
