@@ -80,11 +80,13 @@ class FileBytes:
             for span in walk_frames(view, base):
                 if not span.complete and not at_end:
                     break  # the frame goes on past this window: read again from its start
-                yield (FrameSpan(base + span.start, base + span.end, span.blocks, span.complete, span.checksum,
-                                 span.blocks_whole), view[span.start:span.end])
+                frame = view[span.start:span.end]
+                span.start += base  # the span made for this frame, shifted to file offsets (35k in a big log)
+                span.end += base
+                yield span, frame
                 if not span.complete:
                     return
-                pos = base + span.end
+                pos = span.end
             else:
                 if at_end:
                     return
