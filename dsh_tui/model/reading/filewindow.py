@@ -18,7 +18,7 @@ import os
 from pathlib import Path
 from typing import Iterator
 
-from .frames import BLOCK_MAX, MAX_FRAME_PLAIN, ZSTD_MAGIC, FrameError, FrameSpan, walk_frames
+from .frames import BLOCK_MAX, MAX_FRAME_PLAIN, FrameError, FrameSpan, walk_frames
 
 WINDOW = 8 << 20  # file bytes read at once
 # The most one frame's bytes may take in the file: a frame past it decodes past MAX_FRAME_PLAIN
@@ -131,6 +131,3 @@ def open_file(path: Path) -> tuple[FileBytes, os.stat_result]:
         raise
     return FileBytes(fd, st.st_size, path), st
 
-
-def is_zstd(head: bytes) -> bool:
-    return head[:4] == ZSTD_MAGIC
