@@ -119,13 +119,30 @@ def alternated(path: Path, workdir: Path, repeat: int, *, jq: bool) -> tuple[dic
     one before the other would let the drift, not the code, decide their ratio."""
     argv, env = _check_command(path, workdir, cache=False)
     cmd = _jq_command(path) if jq else None
-    floors, checks, jqs = [], [], []
+    pin = one_core_prefix()
+    floors, checks, pinned, jqs = [], [], [], []
     for _ in range(repeat):
         floors.append(floor_once(path))
         checks.append(proc.run(argv, env=env))
+        if pin is not None:
+            pinned.append(proc.run(pin + argv, env=env))
         if cmd is not None:
             jqs.append(proc.run(["bash", "-c", cmd]))
-    return floor_result(floors), _check_result(checks, argv), _jq_result(jqs, cmd) if cmd else None
+    check = _check_result(checks, argv)
+    if pinned:  # the work itself: no second core for the split read's helper (it is not forked then)
+        check["one_core"] = _check_result(pinned, pin + argv)
+    return floor_result(floors), check, _jq_result(jqs, cmd) if cmd else None
+
+
+def one_core_prefix() -> list[str] | None:
+    """``taskset -c N``: a command pinned to one of this process's cores; None without taskset or
+    when this process has only one core anyway (the unpinned row says it all then)."""
+    try:
+        cpus = sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return None
+    taskset = proc.which("taskset")
+    return [taskset, "-c", str(cpus[0])] if taskset and len(cpus) > 1 else None
 
 
 # -- 3. re-open ---------------------------------------------------------------------------------

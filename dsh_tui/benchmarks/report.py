@@ -39,6 +39,12 @@ def log_rows(r: dict) -> list[dict]:
     ratio = c["best"] / fl
     rows.append(_row("check --format json --no-cache (process)", s(c["best"]), ref=f"floor {s(fl)}",
                      ratio=f"{ratio:.2f}x", target="<= 1.5x floor", ok=ratio <= 1.5, data={"s": c["best"], "ratio": ratio}))
+    one = c.get("one_core")
+    if one:
+        r1 = one["best"] / fl
+        rows.append(_row("check --format json --no-cache pinned to one core (process)", s(one["best"]),
+                         ref=f"floor {s(fl)}", ratio=f"{r1:.2f}x", target="<= 2.2x floor", ok=r1 <= 2.2,
+                         data={"s": one["best"], "ratio": r1, "rss": one["rss"]}))
     jq = r.get("jq")
     if jq:
         jr = jq["best"] / c["best"]

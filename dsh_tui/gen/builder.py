@@ -167,10 +167,6 @@ class EventBuilder:
             header["tools"] = tools
         return self.emit("request/header", {"header": header, "reason": reason})
 
-    def request_context(self, context_window: int = 1_000_000) -> dict:
-        return self.emit("request/context", {"provider": self.provider, "model": self.model,
-                                             "contextWindow": context_window})
-
     def command(self, name: str, args: str | None, text: str, *, command_id: str,
                 domain: Sequence[tuple[str, dict]] = (), kind: str = "success") -> tuple[dict, dict]:
         """``command/run``, the domain events it causes, ``command/done`` (outside turns)."""

@@ -9,9 +9,7 @@ import os
 from pathlib import Path
 
 from ..model.reading.entry import SessionEntry
-from ..model.reading.open import OpenOptions
-from ..model.reading.session import SessionLog
-from ..model.reading.target import Target, load_log, resolve
+from ..model.reading.target import Target, resolve
 
 
 def split_target(path: str | os.PathLike) -> tuple[Path, str | None]:
@@ -25,12 +23,6 @@ def entry_target(entry: SessionEntry) -> Path:
     return Target(Path(entry.path), entry.member).name
 
 
-def load_target(path: str | os.PathLike, *, lenient: bool = False, max_plain: int | None = None, cancel=None,
-                progress=None) -> SessionLog:
-    """`target.load_log`: a file, an export ZIP or one of its members (not followable)."""
-    return load_log(path, OpenOptions(lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress))
-
-
 def is_zip_target(path: str | os.PathLike) -> bool:
-    """True for an export ZIP or ``<zip>!<member>`` (read with `load_target`, not `load_session`)."""
+    """True for an export ZIP or ``<zip>!<member>`` (read with `target.load_log`, not `load_session`)."""
     return resolve(path).is_zip

@@ -9,7 +9,6 @@ diagnosis's own timing is used unchanged.
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import orjson

@@ -66,8 +66,11 @@ def test_floor_check_and_jq_runs_take_turns(tmp_path):
     log, facts = core.generated_log(tmp_path, 2000)
     floor, check, jq = core.alternated(log, tmp_path, 3, jq=True)
     assert check["verdict"]["call_id"] == facts["last_call_id"] and floor["lines"] > 0
-    measured = [floor, check] + ([jq] if bench_proc.which("jq") and bench_proc.which("zstd") else [])
-    assert (jq is None) == (len(measured) == 2)
+    measured = [floor, check] + ([check["one_core"]] if core.one_core_prefix() else []) \
+        + ([jq] if bench_proc.which("jq") and bench_proc.which("zstd") else [])
+    assert (jq is None) == (len(measured) == 2 + bool(core.one_core_prefix()))
+    if core.one_core_prefix():  # pinned: the same verdict, from one core
+        assert check["one_core"]["verdict"] == check["verdict"] and check["one_core"]["argv"][0].endswith("taskset")
     starts = sorted((t, k) for k, m in enumerate(measured) for t in m["starts"])
     assert [k for _, k in starts] == list(range(len(measured))) * 3  # one of each, in turn, three times
 

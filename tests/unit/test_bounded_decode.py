@@ -12,10 +12,10 @@ import orjson
 import pytest
 import zstandard
 
-from dsh_tui.model.reading import filewindow, source
+from dsh_tui.model.reading import filewindow
 from dsh_tui.model.reading.plainstore import FrameStore, LogChanged
 from dsh_tui.model.reading.session import load_session
-from dsh_tui.model.reading.source import MAX_PLAIN_ENV, LogUnreadable, max_plain_bytes, read_file_bytes
+from dsh_tui.model.reading.source import MAX_PLAIN_ENV, LogUnreadable, max_plain_bytes
 from dsh_tui.model.reading.tail import start_tail_probe, tail_verdict
 from dsh_tui.model.reading.frames import CHECK_ABOVE, MAX_FRAME_PLAIN
 

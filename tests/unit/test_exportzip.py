@@ -11,8 +11,7 @@ from dsh_tui.demo import DEMO_SESSION_ID, demo_batches
 from dsh_tui.gen.storage import encode_log
 from dsh_tui.model.diagnosing.diagnosis import diagnose
 from dsh_tui.model.reading.discovery import build_tree, fill_status
-from dsh_tui.model.reading.exportzip import (ExportZip, ZipUnreadable, is_export_zip, list_members, load_zip_session,
-                                             read_member, safe_member_name, zip_entries)
+from dsh_tui.model.reading.exportzip import ExportZip, ZipUnreadable, is_export_zip, load_zip_session, safe_member_name
 from dsh_tui.model.reading.session import load_session
 from dsh_tui.model.reading.source import Cancelled, LogUnreadable
 
@@ -30,6 +29,21 @@ def demo_jsonl() -> bytes:
 def child_jsonl(sid=CHILD_ID, parent=DEMO_SESSION_ID, depth=1, outcome="completed") -> bytes:
     h = header(sid, T0, "/srv/app", parentSession=parent, origin="subagent", delegationDepth=depth)
     return encode_log(h, turn_batches(outcome), encoding="jsonl")
+
+
+def list_members(path):
+    with ExportZip(path) as z:
+        return z.members()
+
+
+def read_member(path, member: str, **kw) -> bytes:
+    with ExportZip(path) as z:
+        return z.read(member, **kw)
+
+
+def zip_entries(path):
+    with ExportZip(path) as z:
+        return z.entries()
 
 
 def make_zip(path, members: dict[str, bytes], method=zipfile.ZIP_DEFLATED):

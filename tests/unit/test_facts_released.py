@@ -4,7 +4,6 @@ at any time are a few windows' worth, and a live follow of such a log re-reads i
 
 from __future__ import annotations
 
-import os
 
 import pytest
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from dsh_tui.model.diagnosing.usage import tokens
@@ -31,6 +32,12 @@ def envelopes(draw) -> dict:
         sources = list(range(first, first + draw(st.integers(0, 80))))
         if sources and draw(st.booleans()):  # a value off the run, a duplicate, or an int-equal non-int
             sources[draw(st.integers(0, len(sources) - 1))] = draw(NUM)
+        elif len(sources) > 2 and draw(st.booleans()):  # a repeat and a skip, or two swapped: the ends unchanged
+            k = draw(st.integers(1, len(sources) - 2))
+            if draw(st.booleans()):
+                sources[k] = sources[k - 1]
+            else:
+                sources[k], sources[k + 1] = sources[k + 1], sources[k]
         obj["sourceEventSeqs"] = sources if draw(st.integers(0, 5)) else draw(EDGY)
     if not draw(st.integers(0, 7)):
         obj[draw(st.sampled_from(["ignorable", "extra"]))] = draw(EDGY)
@@ -40,6 +47,15 @@ def envelopes(draw) -> dict:
 @settings(max_examples=3000, deadline=None)
 @given(envelopes())
 def test_envelope_shortcut_agrees_with_the_rules(obj):
+    assert restore.envelope_problem(obj) == restore.envelope_rules(obj)
+
+
+@pytest.mark.parametrize("sources", [[5, 6, 7], [5, 5, 7], [5, 7, 6, 8], [5, 6.0, 7], [5, "6", 7], [5, None, 7],
+                                     [2, True, 4], [0, 1, 2], [0, True, 2], [1, 2, 3], list(range(5, 15)),
+                                     [5, 6, 7.5], [5, [6], 7], [5, 6, 7, 7]])
+def test_envelope_shortcut_on_runs_with_a_flaw(sources):
+    obj = {"type": "assistant/message", "seq": 20, "time": 1, "data": {}, "surfaceOp": "append",
+           "sourceEventSeqs": sources}
     assert restore.envelope_problem(obj) == restore.envelope_rules(obj)
 
 

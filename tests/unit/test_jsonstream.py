@@ -9,6 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from dsh_tui.cli import main
 from dsh_tui.model.diagnosing.diagnosis import diagnose
+from dsh_tui.model.presenting import jsonstream
 from dsh_tui.model.presenting.jsonstream import Items, dump, json_pieces
 from dsh_tui.model.presenting.report import check_json, json_text
 from dsh_tui.model.reading.session import load_session
@@ -44,6 +45,33 @@ def lazy_and_whole(draw, depth: int = 0):
 def test_pieces_are_the_whole_dump(pair):
     lazy, whole = pair
     assert "".join(json_pieces(lazy)) == dump(whole)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(VALUE, max_size=7), st.integers(1, 3), st.integers(0, 3))
+def test_items_dumped_a_run_at_a_time_are_the_whole_dump(items, batch, depth):
+    # Runs of 1-3 items (a batch is 256): every cut between runs, nested at any depth, the text alike.
+    whole: object = items
+    old, jsonstream.BATCH = jsonstream.BATCH, batch
+    try:
+        lazy: object = Items(iter(items))
+        for k in range(depth):
+            lazy, whole = {"k": lazy, "n": k}, {"k": whole, "n": k}
+        assert "".join(json_pieces(lazy)) == dump(whole)
+    finally:
+        jsonstream.BATCH = old
+
+
+def test_a_refused_value_in_a_later_run_falls_back_alone():
+    lone = "a\ud83db"
+    items = [{"n": k} for k in range(5)] + [{"x": lone}] + [{"n": k} for k in range(5)]
+    old, jsonstream.BATCH = jsonstream.BATCH, 4
+    try:
+        text = "".join(json_pieces({"items": Items(iter(items))}))
+    finally:
+        jsonstream.BATCH = old
+    back = json.loads(text)["items"]
+    assert [b.get("n") for b in back] == [0, 1, 2, 3, 4, None, 0, 1, 2, 3, 4] and "U+D83D" in back[5]["x"]
 
 
 def test_a_value_orjson_refuses_falls_back_in_its_piece_alone():

@@ -10,6 +10,7 @@ import orjson
 import pytest
 
 from dsh_tui.model.reading import split as split_read
+from dsh_tui.model.reading.forked import ForkedCall
 from dsh_tui.model.reading.split import helper as segments
 from dsh_tui.model.diagnosing.diagnosis import diagnose
 from dsh_tui.model.presenting.report import check_json
@@ -245,9 +246,21 @@ def test_cancel_reaps_the_helper(synthetic):
 def test_when_the_helper_is_used(monkeypatch):
     monkeypatch.delenv(segments.ENV, raising=False)
     assert not segments.wanted(segments.MIN_FILE_BYTES - 1)
-    assert segments.wanted(segments.MIN_FILE_BYTES) == ((os.cpu_count() or 1) > 1)
+    assert segments.wanted(segments.MIN_FILE_BYTES) == (len(os.sched_getaffinity(0)) > 1)
     monkeypatch.setenv(segments.ENV, "0")
     assert not segments.wanted(1 << 30)
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
+                    reason="needs a process that may run on two cores")
+def test_no_helper_when_pinned_to_one_core():
+    # The machine's core count is not the process's: pinned to one (taskset, a cpuset), a helper
+    # would only add its fork and merge to that core. Asked in a fork, so this process stays unpinned.
+    def pinned_wants() -> bool:
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+        return segments.wanted(segments.MIN_FILE_BYTES)
+    assert ForkedCall(pinned_wants).collect() is False
+    assert no_children()
 
 
 def test_real_large_log_reads_the_same_split(merges):

@@ -17,7 +17,8 @@ import orjson
 import pytest
 import zstandard
 
-from dsh_tui.model.diagnosing.timewalk import compute_timing, split_turn
+from dsh_tui.model.diagnosing.timewalk import compute_timing
+from dsh_tui.model.diagnosing.turnsplit import split_turn
 from dsh_tui.model.diagnosing.timerows import sort_rows
 from dsh_tui.model.diagnosing.timing import STALL_MS, Timing
 from dsh_tui.model.reading.facts import (CHUNKS, FACT_EXTRACTORS, R_EVENTS, R_FIRST, R_GAP, R_GAP_AT, R_LAST,

@@ -11,7 +11,7 @@ import pytest
 from dsh_tui.model.diagnosing.cells import NONE, ODD
 from dsh_tui.model.diagnosing.timewalk import compute_timing
 from dsh_tui.model.diagnosing.timing import PLAIN_VERSION, Timing, TurnTiming
-from dsh_tui.model.diagnosing.turnparts import NO_POSITIONS, NO_SPLIT, SPLIT_KEYS, Split, positions
+from dsh_tui.model.diagnosing.turnparts import NO_POSITIONS, NO_SPLIT, SPLIT_KEYS, Split
 from dsh_tui.model.reading.open import OpenOptions, open_file
 
 from ..support.logs import shared_log
@@ -31,14 +31,6 @@ def _timing() -> Timing:
         time = 1000 + 10 * k
         facts.append((t, k, k, {**d, "@time": time} if isinstance(d, dict) else (*d, time)))
     return compute_timing(facts, {})
-
-
-def test_positions_that_run_on_are_a_range_else_a_list():
-    assert positions([]) is NO_POSITIONS
-    assert positions([4]) == range(4, 5) and positions([3, 4, 5]) == range(3, 6)
-    for odd in ([3, 5], [5, 4], [2, 2, 3], [7, 9, 10]):
-        got = positions(odd)
-        assert type(got) is list and got == odd
 
 
 def test_a_closed_turn_keeps_ranges_a_shared_empty_and_its_approvals():

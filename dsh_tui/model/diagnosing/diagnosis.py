@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .findings import (ADVICE, ALL_KINDS, FAILURE_KINDS, REPAIR_KINDS, TOOL_KINDS, Finding,
+from .findings import (FAILURE_KINDS, REPAIR_KINDS, TOOL_KINDS, Finding,
                        command_and_approval_findings, event_findings, integrity_findings, retry_findings,
                        tool_findings, tool_set_findings, turn_end_finding, turn_said)
 from ..reading.gcpause import gc_paused

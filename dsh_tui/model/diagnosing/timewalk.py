@@ -21,7 +21,7 @@ from .packed import PACK_AT, PackedList, column_values, columns, pack_due
 from .pairtable import PairTable
 from .timing import CommandTiming, ModelCall, Timing, ToolTiming, TurnTiming, note
 from .turnparts import NO_POSITIONS, NO_SPLIT
-from .turnsplit import split_parts, split_turn  # (split_turn: this module's, as it was)
+from .turnsplit import split_parts
 
 _SAFE = 2**53 - 1
 _UNPAIRED_TOOL = frozenset({"unpaired", "TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN", "result-without-call"})
@@ -52,7 +52,7 @@ def _close(c: ModelCall, why: str) -> None:
 
 
 def _positions(first: int, n: int) -> range:
-    """A closed turn's positions, from the first made while it was open to the last (turnparts.positions)."""
+    """A closed turn's positions, from the first made while it was open to the last: a range."""
     return range(first, n) if n > first else NO_POSITIONS
 
 

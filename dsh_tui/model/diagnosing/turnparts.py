@@ -19,16 +19,6 @@ _INT64 = range(-(2**63), 2**63)
 NO_POSITIONS = range(0)  # a turn without calls (or tools): shared, as a range cannot change
 
 
-def positions(items: list) -> range | list:
-    """A closed turn's positions in the timing's calls (or tools), appended in increasing order: a range
-    when they run on, which they do (each is the next position when appended); a list that skips stays
-    one. (Increasing, they run on exactly when the last is the first plus their number less one.)"""
-    if not items:
-        return NO_POSITIONS
-    lo = items[0]
-    return range(lo, items[-1] + 1) if items[-1] - lo + 1 == len(items) else items
-
-
 class Split(array):
     """A turn's wall time by activity (ms a key of SPLIT_KEYS; empty: no wall time), read as the dict
     it stands for is: ``get``, ``[key]``, keys, values, items, iteration over its keys, ``==`` a dict.

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from itertools import islice
 from typing import Any
 
 import orjson
@@ -50,6 +51,21 @@ def dump(value: Any) -> str:
     return escape_json(text)
 
 
+# Items dumped as one list: one orjson call, escape and re-indent a run of them, not each (15k items
+# on the 936k log: check's JSON 55 -> 46 ms, all of it after the decode).
+BATCH = 256
+
+
+def _dump_run(items: list) -> str | None:
+    """The text of ``items`` as in a list at nesting 0 (each item "  "-indented, ",\n" between them),
+    without the list's brackets: what item by item dumps make; None if orjson refuses one."""
+    try:
+        text = orjson.dumps(items, option=orjson.OPT_INDENT_2, default=_whole).decode()
+    except TypeError:
+        return None
+    return escape_json(text[2:-2])  # "[\n" ... "\n]": escaping is character by character, as in pieces
+
+
 def _lazy(value: Any) -> bool:
     return isinstance(value, Items) or type(value) is dict and any(map(_lazy, value.values()))
 
@@ -61,9 +77,16 @@ def json_pieces(value: Any, indent: int = 0) -> Iterator[str]:
     pad = " " * indent
     if isinstance(value, Items):
         first = True
-        for item in value.items:
-            yield ("[\n" if first else ",\n") + pad + "  " + dump(item).replace("\n", "\n" + pad + "  ")
-            first = False
+        items = iter(value.items)
+        while batch := list(islice(items, BATCH)):
+            text = _dump_run(batch)
+            if text is not None:
+                yield ("[\n" if first else ",\n") + pad + (text.replace("\n", "\n" + pad) if indent else text)
+                first = False
+                continue
+            for item in batch:  # one of them orjson refuses: each its own dump, the fallback to that one alone
+                yield ("[\n" if first else ",\n") + pad + "  " + dump(item).replace("\n", "\n" + pad + "  ")
+                first = False
         yield "[]" if first else "\n" + pad + "]"
     elif _lazy(value):
         last = len(value) - 1

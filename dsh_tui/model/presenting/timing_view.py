@@ -9,7 +9,7 @@ callIds come from the log: they pass through ``safety.one_line``.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from ...safety import one_line
 from ..diagnosing.packed import columns
@@ -267,8 +267,3 @@ def session_length(timing: Timing) -> str:
     span = timing.span
     return NO_CLOCK if span is None else duration(span[1] - span[0])
 
-
-def cursor_time(timing: Timing, index: int) -> Any:
-    """The time of the event under the cursor from the session's start, ms (None without a clock)."""
-    span, t = timing.span, timing.time_at(index)
-    return None if span is None or t is None else t - span[0]

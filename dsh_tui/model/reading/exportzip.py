@@ -316,27 +316,9 @@ class ExportZip:
 
 # -- one call, one open ------------------------------------------------------------------------------
 
-def list_members(path: str | os.PathLike) -> ZipSessions:
-    """The session members of an export ZIP. Raises ZipUnreadable (also when no session.jsonl)."""
-    with ExportZip(path) as z:
-        return z.members()
-
-
-def read_member(path: str | os.PathLike, member: str, *, limit: int | None = None, cancel=None,
-                progress=None) -> bytes:
-    """`ExportZip.read` on a ZIP opened for this one read."""
-    with ExportZip(path) as z:
-        return z.read(member, limit=limit, cancel=cancel, progress=progress)
-
-
 def load_zip_session(path: str | os.PathLike, member: str | None = None, *, lenient: bool = False,
                      max_plain: int | None = None, cancel=None, progress=None) -> SessionLog:
     """`ExportZip.load` on a ZIP opened for this one log."""
     with ExportZip(path) as z:
         return z.load(member, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress)
 
-
-def zip_entries(path: str | os.PathLike) -> list[SessionEntry]:
-    """`ExportZip.entries` on a ZIP opened for this one listing."""
-    with ExportZip(path) as z:
-        return z.entries()

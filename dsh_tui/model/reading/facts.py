@@ -341,7 +341,20 @@ class ChunkClock:
             self._start(append, obj, seq, index, m, first, last, gap, gap_at, untimed)
             return
         self.next = index + m
-        _join(run, [None, None, m, first, last, gap, gap_at, untimed, 0])
+        # _join(run, [None, None, m, first, last, gap, gap_at, untimed, 0]) inlined: once a packed row
+        k = run[R_EVENTS]
+        run[R_EVENTS] = k + m
+        if first is None:
+            run[R_UNTIMED] += untimed
+            return
+        prev = run[R_LAST]
+        if prev is None:
+            run[R_FIRST], run[R_FIRST_AT] = first, k
+        elif first - prev > run[R_GAP]:
+            run[R_GAP], run[R_GAP_AT] = first - prev, k
+        if gap > run[R_GAP]:
+            run[R_GAP], run[R_GAP_AT] = gap, k + gap_at
+        run[R_LAST] = last
 
 
 def _join(run: list, more: list) -> None:

@@ -18,7 +18,7 @@ import os
 from pathlib import Path
 from typing import Iterator
 
-from .frames import BLOCK_MAX, MAX_FRAME_PLAIN, ZSTD_MAGIC, FrameError, FrameSpan, walk_frames
+from .frames import BLOCK_MAX, MAX_FRAME_PLAIN, FrameError, FrameSpan, walk_frames
 
 WINDOW = 8 << 20  # file bytes read at once
 # The most one frame's bytes may take in the file: a frame past it decodes past MAX_FRAME_PLAIN
@@ -80,11 +80,13 @@ class FileBytes:
             for span in walk_frames(view, base):
                 if not span.complete and not at_end:
                     break  # the frame goes on past this window: read again from its start
-                yield (FrameSpan(base + span.start, base + span.end, span.blocks, span.complete, span.checksum,
-                                 span.blocks_whole), view[span.start:span.end])
+                frame = view[span.start:span.end]
+                span.start += base  # the span made for this frame, shifted to file offsets (35k in a big log)
+                span.end += base
+                yield span, frame
                 if not span.complete:
                     return
-                pos = base + span.end
+                pos = span.end
             else:
                 if at_end:
                     return
@@ -129,6 +131,3 @@ def open_file(path: Path) -> tuple[FileBytes, os.stat_result]:
         raise
     return FileBytes(fd, st.st_size, path), st
 
-
-def is_zstd(head: bytes) -> bool:
-    return head[:4] == ZSTD_MAGIC

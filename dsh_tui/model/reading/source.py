@@ -150,8 +150,8 @@ def _stat_regular(path: Path, limit: int) -> os.stat_result:
 
 
 def open_file_bytes(path: Path, limit: int) -> tuple[FileBytes, os.stat_result]:
-    """Open a regular file read-only for reading a window at a time (filewindow.py), with the
-    refusals of `read_file_bytes`. The caller closes it."""
+    """Open a regular file read-only for reading a window at a time (filewindow.py); refuse anything
+    that could hang (a FIFO, a device) or is too big. The caller closes it."""
     st = _stat_regular(path, limit)
     try:
         # O_NONBLOCK: if the path was swapped for a FIFO after stat, open must not hang.
@@ -166,18 +166,6 @@ def open_file_bytes(path: Path, limit: int) -> tuple[FileBytes, os.stat_result]:
     fb.size = min(st.st_size, st2.st_size)  # the size at stat: a growing file stays consistent
     return fb, st
 
-
-def read_file_bytes(path: Path, limit: int) -> tuple[bytes, os.stat_result]:
-    """Read a regular file read-only, whole (the tail probe's and a follow's small files); refuse
-    anything that could hang or is too big."""
-    fb, st = open_file_bytes(path, limit)
-    try:
-        data = fb.read(0, fb.size)
-    except OSError as exc:
-        raise LogUnreadable("os-error", f"cannot read {path}: {exc.strerror or exc}") from None
-    finally:
-        fb.close()
-    return data, st
 
 
 def open_log(path: str | os.PathLike, *, max_plain: int | None = None) -> tuple[RawLog, FileBytes, int]:

@@ -1,8 +1,8 @@
 """One way in: what to open (`Target`: a log file, an export ZIP or one of its members) and how
 (`OpenOptions`), decided once, and `open_target`, which opens it: from the index cache when fresh,
 else decoded, diagnosed and (best effort) cached. `check`, `ls`, the explorer and the browser all
-open a log through it (open.py's `open_session` and sessions/targets.py's `load_target` are thin
-wrappers kept for their callers). Textual-free.
+open a log through it (open.py's `open_session` is a thin wrapper kept for tests and benchmarks).
+Textual-free.
 
 A ZIP is recognised once, here: ``x.zip`` is its root session, ``x.zip!subagents/a/session.jsonl``
 one member (read in memory, never unpacked; nothing to follow or cache). Anything else is a file.

@@ -44,7 +44,6 @@ HEAD_SHARE = 0.45
 # check's helper, whose far part the parent may take over (merge.py): with that, 0.36-0.52 were
 # within the noise of each other in alternating runs (the take-over evens out a share off the mark).
 STEAL_HEAD_SHARE = 0.4
-UI_HEAD_SHARE = 0.4
 EARLY_HEAD_SHARE = 0.3  # an early helper (TailHelper.early) starts ~0.3 s sooner: it takes more still
 # The explorer's early helper yields to the tail probe and Textual's import, which decide when the
 # first paint comes. 5, not 10: in alternating runs the verdict row came ~50-90 ms sooner (median)
