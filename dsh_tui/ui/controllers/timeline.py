@@ -17,7 +17,8 @@ from ...model.presenting.detail import detail_sections
 from ...model.presenting.summary import light_event, seed_boundary
 from ...model.reading.source import Cancelled
 from ...safety import one_line
-from ...sessions.targets import entry_target, load_target
+from ...model.reading.target import OpenOptions, load_log
+from ...sessions.targets import entry_target
 from ..widgets.timeline import TimelineList
 from .base import Controller
 
@@ -120,7 +121,7 @@ class TimelineController(Controller):
                 return
             target = entry_target(rel.entry)
             try:
-                child = load_target(target, max_plain=max_plain, cancel=cancel)
+                child = load_log(target, OpenOptions(max_plain=max_plain, cancel=cancel))
             except Cancelled:
                 return
             except Exception:  # unreadable, rejected, too large: left out, counted in the title
