@@ -364,7 +364,7 @@ def check_text(log: SessionLog, diag: Diagnosis, *, markdown: bool = False, line
     """
     if markdown:
         return bug_report_markdown(log, diag)
-    h, raw, r = log.header, log.raw, log.res
+    h, r = log.header, log.res
     title = (lambda s: f"== {s} ==")
     bullet = "  "
     out = [f"dsh-tui check: {log.path}"]
