@@ -36,7 +36,8 @@ from typing import Any
 from ... import __version__
 from . import privatedir
 
-FORMAT = 19  # 19: the turn ends and each turn's token counts as columns (perturn.py);
+FORMAT = 20  # 20: the seq gaps past the first 10,000 counted (ScanResult.gaps_dropped);
+# 19: the turn ends and each turn's token counts as columns (perturn.py);
 # 18: the pairs as columns (pairtable.py);
 # 17: the timing's turns as the walk packs them (TurnList, Timing.plain's version 6);
 # 16: the diagnosis's turn ends as columns;
