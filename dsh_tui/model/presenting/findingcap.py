@@ -13,9 +13,10 @@ from typing import Any, Iterable
 MAX_LISTED = 10_000  # findings of one kind the JSON lists
 
 
-def split_by_kind(findings: Iterable[Any], limit: int = MAX_LISTED) -> tuple[list, dict[str, dict]]:
-    """(the findings listed: each kind's first ``limit``, in their order; per kind, the rest as
-    {"count", "first_seq", "last_seq"}: the lowest and highest int seq among them, None if none)."""
+def split_by_kind(findings: Iterable[Any], limit: int | None = None) -> tuple[list, dict[str, dict]]:
+    """(the findings listed: each kind's first ``limit`` (MAX_LISTED), in their order; per kind, the
+    rest as {"count", "first_seq", "last_seq"}: the lowest and highest int seq among them, None if none)."""
+    limit = MAX_LISTED if limit is None else limit
     seen: dict[str, int] = {}
     listed: list = []
     dropped: dict[str, dict] = {}
