@@ -649,7 +649,7 @@ class ExplorerApp(App[int]):
 _RAN: list = []  # the apps run, kept to the end of the process
 
 
-def _run(app: ExplorerApp) -> int:
+def _run(app: App, **options) -> int:
     """Run ``app``; its exit code. On a loop of its own that is not closed after: closing it (what
     asyncio.run does) joins the worker threads still running, a cache save or the timing rows made
     ahead, seconds on a big session after the terminal is already restored. The process then ends by
@@ -658,7 +658,7 @@ def _run(app: ExplorerApp) -> int:
     save cut short leaves only its temp file, pruned later (cache.py)."""
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
-    app.run(loop=loop)
+    app.run(loop=loop, **options)  # (options: the tests' headless=True)
     _RAN.append((app, loop))
     return app.return_code or 0
 
