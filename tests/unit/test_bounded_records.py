@@ -9,7 +9,7 @@ import json
 import pytest
 
 from dsh_tui.cli import main
-from dsh_tui.model.presenting import findingcap, report
+from dsh_tui.model.presenting import findingcap
 from dsh_tui.model.reading import scan
 from dsh_tui.model.reading.session import load_session
 from dsh_tui.model.reading.source import LogUnreadable
@@ -89,7 +89,6 @@ def test_check_json_lists_the_first_findings_of_a_kind_and_counts_the_rest(write
     assert out["findings_by_kind"] == {"TOOL_UNPAIRED": 5}
     assert out["findings_dropped"] == {"TOOL_UNPAIRED": {"count": 2, "first_seq": 0, "last_seq": 1}}
     assert out["verdict"]["seq"] == 4
-    monkeypatch.setattr(report, "MAX_LISTED", 3)  # (the text report names the JSON's cap)
     assert main(["check", str(path), "--no-cache"]) == 1
     assert "... and 2 more TOOL_UNPAIRED (seq 0..1): --format json lists the first 3" in capsys.readouterr().out
 

@@ -8,7 +8,8 @@ first, as the diagnosis orders them) and, for the rest, the count and the seq ra
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 MAX_LISTED = 10_000  # findings of one kind the JSON lists
 

@@ -428,8 +428,6 @@ def _finding_line(f: Finding) -> str:
     return f"[{f.severity}] {seq} {f.kind}{' ' + who if who else ''}: {f.message}"
 
 
-from .findingcap import MAX_LISTED  # noqa: E402  (the JSON's per-kind listing, which the text names)
-
 PER_KIND = 3  # findings shown per kind in the text report; the rest of a kind is one line
 
 
@@ -450,6 +448,7 @@ def _grouped_findings(findings: list[Finding], title, bullet: str) -> list[str]:
         if rest:
             rs = [f.seq for f in rest if isinstance(f.seq, int)]
             where = f" (seq {min(rs):,}..{max(rs):,})" if rs else ""
+            from .findingcap import MAX_LISTED  # (the JSON's per-kind listing, which this names)
             listed = "every one" if len(items) <= MAX_LISTED else f"the first {MAX_LISTED:,}"
             out.append(f"{bullet}  ... and {len(rest):,} more {kind}{where}: --format json lists {listed}")
     return out
