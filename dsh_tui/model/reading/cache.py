@@ -11,7 +11,7 @@ per-user secret, `index/hmac.key` (32 random bytes, mode 0600).
 How an entry is protected:
 - It carries an HMAC-SHA256 under that key over the whole entry and over what it must match: the
   log's identity (real path, device, inode, size, mtime, sha256 of every byte), the options that
-  change the result (plaintext limit, lenient), FORMAT, the dsh-tui version and the codec's schema.
+  change the result (plaintext limit, lenient, the facts limit), FORMAT, the dsh-tui version and the codec's schema.
   The MAC is checked (`hmac.compare_digest`) before anything but the fixed 64-byte header is
   parsed. A bad, stale or foreign entry is ignored and rewritten, never trusted.
 - The directories (`dsh-tui`, `dsh-tui/index`) are made 0700 and used only when they are real
@@ -57,7 +57,7 @@ MAGIC = b"DSHIDX\x00\n"
 # magic, FORMAT, flags (0), tree length, blob length, MAC: the only bytes read before the MAC is checked
 HEAD = struct.Struct("<8sIIQQ32s")
 # What an entry must match, besides FORMAT, version and schema: the file, then the options.
-KEY_FIELDS = ("path", "dev", "ino", "size", "mtime_ns", "sha256", "plain_limit", "lenient")
+KEY_FIELDS = ("path", "dev", "ino", "size", "mtime_ns", "sha256", "plain_limit", "lenient", "fact_limit")
 
 _refused: dict[str, str] = {}  # index directory -> why the cache is off there for this run
 
@@ -107,7 +107,9 @@ def file_key(path: Path, st: os.stat_result | None = None) -> dict[str, Any]:
 
 def entry_key(path: Path, st: os.stat_result | None = None, *, plain_limit: int, lenient: bool) -> dict[str, Any]:
     """What an entry for ``path`` must match: the file (`file_key`) and the options that change the result."""
-    return {**file_key(path, st), "plain_limit": int(plain_limit), "lenient": bool(lenient)}
+    from .scan import max_facts  # ($DSH_TUI_MAX_FACTS: an entry read past the default is not served under it)
+    return {**file_key(path, st), "plain_limit": int(plain_limit), "lenient": bool(lenient),
+            "fact_limit": max_facts()}
 
 
 def _entry_name(path: Path) -> str:

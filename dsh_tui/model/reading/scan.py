@@ -94,7 +94,7 @@ class Scanner:
         self.clock = ChunkClock()  # the model stream's times: one fact per run of chunk events (facts.py)
         self.index_base = 0  # added to every event index: a tail helper's guess of where its part starts
         self.facts_kept = 0  # facts made so far (the list may be handed over: take_facts)
-        self.max_facts = _max_facts()  # (a segment of the split read counts for the merge to check: `bounded`)
+        self.max_facts = max_facts()  # (a segment of the split read counts for the merge to check: `bounded`)
         self.bounded = True
         self._lines: list[bytes] | None = None  # the window being read, its offset and (once asked) line offsets
         self._base = 0
@@ -569,7 +569,8 @@ class Scanner:
         return m
 
 
-def _max_facts() -> int:
+def max_facts() -> int:
+    """The facts limit: $DSH_TUI_MAX_FACTS, else MAX_FACTS."""
     env = os.environ.get(MAX_FACTS_ENV, "").strip()
     return int(env) if env.isdigit() else MAX_FACTS
 
