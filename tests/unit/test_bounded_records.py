@@ -115,3 +115,19 @@ def test_a_cached_log_read_past_the_facts_limit_is_not_served_under_it(write_jso
     capsys.readouterr()
     assert main(["check", str(path)]) == 3
     assert "calls, results, turns or messages" in capsys.readouterr().err
+
+
+def test_open_calls_in_packed_rows_are_marked_unpaired_in_place(write_jsonl):
+    """Past a packing batch (PACK_AT) the open calls' rows are columns: close_pairing writes their
+    status and note there (PairTable.set_fields) instead of reviving each as an object."""
+    from dsh_tui.model.diagnosing.diagnosis import diagnose
+    from dsh_tui.model.diagnosing.packed import PACK_AT
+    n = PACK_AT + 500
+    log = load_session(write_jsonl([_call(k, k) for k in range(n)]), parallel=False)
+    diag = diagnose(log)
+    tools = diag.pairing.tools
+    assert tools.list.packed and not tools.list.live  # packed, and nothing left revived
+    for key in ("c0", f"c{PACK_AT - 1}", f"c{n - 1}"):
+        pair = tools[key]
+        assert pair.status == "unpaired" and pair.cleared.startswith("no assistant/message asked for it")
+    assert [f.kind for f in diag.findings].count("TOOL_UNPAIRED") == n
