@@ -14,6 +14,7 @@ Every string from the log reaches the screen through ``safety.clean``/``one_line
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from pathlib import Path
 
@@ -673,12 +674,28 @@ class ExplorerApp(LnavActions, App[int]):
         yield from explorer_commands(self, self.current_keymap())
 
 
+_RAN: list = []  # the apps run, kept to the end of the process
+
+
+def _run(app: App, **options) -> int:
+    """Run ``app``; its exit code. On a loop of its own that is not closed after: closing it (what
+    asyncio.run does) joins the worker threads still running, a cache save or the timing rows made
+    ahead, seconds on a big session after the terminal is already restored. The process then ends by
+    os._exit (`cli.entry`) once the output is flushed, freeing nothing: the app, the session it holds
+    and the loop are kept to then (freeing a 3.5 GB session's objects took seconds too). A cache
+    save cut short leaves only its temp file, pruned later (cache.py)."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    app.run(loop=loop, **options)  # (options: the tests' headless=True)
+    _RAN.append((app, loop))
+    return app.return_code or 0
+
+
 def run_app(path: str | Path, *, lenient: bool = False, max_plain: int | None = None, at_seq: int | None = None,
             tail_probe=None, early_tail=None) -> int:
     app = ExplorerApp(path, lenient=lenient, max_plain=max_plain, at_seq=at_seq, tail_probe=tail_probe,
                       early_tail=early_tail, settings=read_settings())
-    app.run()
-    return app.return_code or 0
+    return _run(app)
 
 
 def run_browser(root: str | Path, *, lenient: bool = False, max_plain: int | None = None,
@@ -688,8 +705,7 @@ def run_browser(root: str | Path, *, lenient: bool = False, max_plain: int | Non
     app = ExplorerApp(root, lenient=lenient, max_plain=max_plain, settings=read_settings())
     app.browse_root = Path(root)
     app.startup_notice = notice
-    app.run()
-    return app.return_code or 0
+    return _run(app)
 
 
 def run_fleet(folder: str | Path) -> int:
@@ -705,5 +721,4 @@ def run_explorer(path: str | Path, *, notice: str | None = None, lenient: bool =
     """`run_app` plus a startup notice (e.g. "no sessions under ~/.dsh/sessions: the demo log")."""
     app = ExplorerApp(path, lenient=lenient, max_plain=max_plain, at_seq=at_seq, settings=read_settings())
     app.startup_notice = notice
-    app.run()
-    return app.return_code or 0
+    return _run(app)

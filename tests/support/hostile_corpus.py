@@ -177,3 +177,32 @@ def build_bombs(d: Path) -> dict[str, tuple[Path, int, str]]:
     os.mkfifo(fifo)
     cases["fifo"] = (fifo, 3, "not a regular file")
     return cases  # the corpus runs `check` with this --max-plain-size so the bomb is refused
+
+
+# -- valid records that amplify (issue: bounded even when the input is valid) ----------------------
+def _frames_of(body: bytes, size: int = 1 << 20) -> bytes:
+    """``body`` (whole lines) in zstd frames of about ``size`` bytes, each ending on a line."""
+    out, pos = [], 0
+    while pos < len(body):
+        end = body.find(b"\n", min(pos + size, len(body) - 1)) + 1
+        out.append(compress_frame(body[pos:end]))
+        pos = end
+    return b"".join(out)
+
+
+def build_amplifiers(d: Path) -> dict[str, tuple[Path, int, str]]:
+    """name -> (path, expected exit code, words in the one-line message): small files of valid records
+    that cost a finding, a gap or a pair each; `check` must finish (or refuse) in bounded time and
+    memory (tests/unit/test_hostile_check.py measures both in a child process)."""
+    header = compress_frame(orjson.dumps(HEADER) + b"\n")
+    cases: dict[str, tuple[Path, int, str]] = {}
+    first = orjson.dumps({"type": "turn/start", "seq": 0, "time": 1, "data": {"turn": 1}}) + b"\n"
+    again = orjson.dumps({"type": "turn/start", "seq": 1, "time": 1, "data": {"turn": 1}}) + b"\n"
+    repeated = d / "repeated-4M.zst"  # one frame of a million identical records (~6 KB), four times
+    repeated.write_bytes(header + compress_frame(first) + compress_frame(again * 1_000_000) * 4)
+    cases["repeated-records-4M"] = (repeated, 3, "seq gaps")
+    calls = d / "open-calls-1M.zst"  # a million tool/calls with their own ids and no result (~2 MB)
+    line = b'{"type":"tool/call","seq":%d,"time":1,"data":{"turn":1,"step":1,"callId":"c%d","name":"x","arguments":"{}"}}\n'
+    calls.write_bytes(header + _frames_of(b"".join([line % (k, k) for k in range(1_000_000)])))
+    cases["open-calls-1M"] = (calls, 3, "calls, results, turns or messages")
+    return cases

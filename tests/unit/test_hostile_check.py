@@ -16,7 +16,7 @@ from dsh_tui.demo import compress_frame
 from dsh_tui.model.diagnosing.diagnosis import diagnose
 from dsh_tui.model.reading.session import load_session
 
-from ..support.hostile_corpus import BOMB_LIMIT, build_bombs, build_cases, demo_file
+from ..support.hostile_corpus import BOMB_LIMIT, build_amplifiers, build_bombs, build_cases, demo_file
 from ..support.measured import check_argv, run_measured
 from ..support.session_roots import header, turn_batches, write_session
 
@@ -79,6 +79,31 @@ def test_tiny_bombs_are_refused_quickly_in_little_memory(bombs, name):
     assert run.stderr.startswith("dsh-tui: ") and run.stderr.count("\n") == 1 and words in run.stderr, run.stderr
     assert run.seconds < BOMB_SECONDS, run.seconds
     assert run.peak_rss < BOMB_PEAK_RSS, f"peak RSS {run.peak_rss / 2**20:.0f} MiB"
+
+
+# Valid records that amplify: a few KB of zstd holding 4M records with the same seq (a gap each: main
+# took 2.4 GB and 33 s), and 2 MB of a million tool calls without results (a fact, a pair and a
+# finding each: 2.1 GB and 92 s). Each is refused in well under the bounds (~0.4 s and ~45 MiB, ~1.5 s
+# and ~110 MiB here); the bounds are the issue's: 20 s and 400 MiB.
+AMPLIFIER_NAMES = ["repeated-records-4M", "open-calls-1M"]
+AMPLIFIER_SECONDS = 20.0
+AMPLIFIER_PEAK_RSS = 400 << 20
+
+
+@pytest.fixture(scope="module")
+def amplifiers(tmp_path_factory):
+    return build_amplifiers(tmp_path_factory.mktemp("amplifiers"))
+
+
+@pytest.mark.parametrize("name", AMPLIFIER_NAMES)
+def test_valid_records_that_amplify_cost_bounded_time_and_memory(amplifiers, name):
+    path, code, words = amplifiers[name]
+    assert sorted(amplifiers) == sorted(AMPLIFIER_NAMES)
+    run = run_measured(check_argv(path), timeout=90)
+    assert not run.timed_out and run.rc == code, (run.rc, run.stderr[-2000:])
+    assert run.stderr.startswith("dsh-tui: ") and run.stderr.count("\n") == 1 and words in run.stderr, run.stderr
+    assert run.seconds < AMPLIFIER_SECONDS, run.seconds
+    assert run.peak_rss < AMPLIFIER_PEAK_RSS, f"peak RSS {run.peak_rss / 2**20:.0f} MiB"
 
 
 def test_checking_a_parent_does_not_read_its_bomb_child_for_long(tmp_path):

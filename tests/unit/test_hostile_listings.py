@@ -55,10 +55,11 @@ def test_check_rejects_a_deep_header_in_one_line(tmp_path, capsys, key, words):
     assert len(err) < 400  # the value is shown cut, not 1000 levels of it
 
 
-@pytest.mark.parametrize("depth,lone_surrogate", [(1100, False), (1000, True), (100_000, True)])
+@pytest.mark.parametrize("depth,lone_surrogate", [(3_100, False), (3_100, True), (100_000, True)])
 def test_a_header_too_deep_for_either_parser_is_not_json(tmp_path, capsys, depth, lone_surrogate):
-    """orjson refuses past 1024 levels; the stdlib parser it falls back to (for a lone surrogate,
-    which orjson refuses too) stops at the recursion limit: both end as "not JSON", exit 3."""
+    """orjson refuses past 1024 levels, the stdlib parser it falls back to (for a lone surrogate,
+    which orjson refuses too) at the recursion limit, the iterative one past what dsh's reader
+    reads (deepjson.MAX_DEPTH): "not JSON", exit 3."""
     line = deep_header_line(depth, "cwd")
     if lone_surrogate:
         line = line.replace(b'"id":"deep-header"', b'"id":"deep\\ud800"')
@@ -66,6 +67,19 @@ def test_a_header_too_deep_for_either_parser_is_not_json(tmp_path, capsys, depth
     path.write_bytes(line + b"\n")
     assert main(["check", str(path), "--no-cache"]) == 3
     one_line_error(capsys.readouterr().err, "first line is not JSON")
+
+
+@pytest.mark.parametrize("depth,lone_surrogate", [(1100, False), (1000, True)])
+def test_a_header_deeper_than_orjson_reads_is_read_as_dsh_reads_it(tmp_path, capsys, depth, lone_surrogate):
+    """Past orjson's 1024 levels (or at 1000 with a lone surrogate, which only the recursive stdlib
+    parser took) the header is still JSON to dsh's reader: read, and refused for its cwd, as dsh does."""
+    line = deep_header_line(depth, "cwd")
+    if lone_surrogate:
+        line = line.replace(b'"id":"deep-header"', b'"id":"deep\\ud800"')
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(line + b"\n")
+    assert main(["check", str(path), "--no-cache"]) == 3
+    one_line_error(capsys.readouterr().err, "is not an absolute path")
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "markdown"])

@@ -98,3 +98,16 @@ def test_a_sparse_column_holds_a_note_as_its_json_and_a_value_it_cannot_as_it_is
     col[7] = ["settled late"]  # before the last position
     assert col.other == {7007: ((1, 2),), 7: ["settled late"]} and col.get(7) == ["settled late"]
     assert col.get(14) == ["retry at seq 2: the wait is not known"] and col.get(14) is not col.get(14)
+
+
+@given(st.lists(st.text(max_size=3), min_size=1, max_size=30),
+       st.lists(st.tuples(st.integers(0, 29), st.one_of(st.none(), st.text(max_size=3))), max_size=30),
+       st.integers(0, 31), st.integers(0, 31))
+def test_a_text_columns_overrides_read_back_in_any_span(values, sets, lo, hi) -> None:
+    """Values set after the rows were written (a record settled late) come back in every slice,
+    whether the span is looked up position by position or the overrides walked (`_in_range`)."""
+    col, want = TextColumn(values), list(values)
+    for k, v in sets:
+        if k < len(want):
+            col[k] = want[k] = v
+    assert col[lo:hi] == want[lo:hi] and list(col) == want

@@ -258,12 +258,12 @@ def close_pairing(out: Pairing) -> Pairing:
         if st.open_step_index is not None:
             out.closers.append(("step/end", None, None))
         out.closers.append(("turn/end", "interrupted", None))
-    for key in [p.key for p in tools.where("status", partial(eq, "open"))]:
-        p = tools.live(key)  # no result, and dsh's repair will never close it
-        p.status = "unpaired"
-        if p.cleared is None:
-            p.cleared = ("no assistant/message asked for it (no tool-call block names it)" if p.ask is None
-                         else "its turn is not open at the end of the log")
+    for p in tools.where("status", partial(eq, "open")):  # no result, and dsh's repair will never close it
+        cleared = p.cleared
+        if cleared is None:
+            cleared = ("no assistant/message asked for it (no tool-call block names it)" if p.ask is None
+                       else "its turn is not open at the end of the log")
+        tools.set_fields(p.key, status="unpaired", cleared=cleared)  # (rows already read: safe while iterating)
     _tidy(out, done=True)
     return out
 

@@ -97,9 +97,8 @@ class TextColumn:
         out = list(map(_DECODE, map(chunk.__getitem__, map(slice, map(sub, starts, repeat(a)),
                                                                      map(sub, ends, repeat(a))))))
         if self.other:
-            for k, v in self.other.items():
-                if lo <= k < hi:
-                    out[k - lo] = v
+            for k, v in _in_range(self.other, lo, hi):
+                out[k - lo] = v
         return out
 
     def __iter__(self) -> Iterator:
@@ -249,9 +248,8 @@ class SparseColumn:
         at = self.at
         for i in range(bisect_left(at, lo), bisect_left(at, hi)):
             out[at[i] - lo] = self._value(i)
-        for k, v in self.other.items():
-            if lo <= k < hi:
-                out[k - lo] = default if v is _GONE else v
+        for k, v in _in_range(self.other, lo, hi):
+            out[k - lo] = default if v is _GONE else v
         return out
 
     def items(self) -> Iterator[tuple[int, Any]]:
@@ -271,3 +269,11 @@ class SparseColumn:
 
 
 _GONE = object()  # (a SparseColumn's value removed by pop)
+
+
+def _in_range(other: dict[int, Any], lo: int, hi: int) -> Iterator[tuple[int, Any]]:
+    """The entries of ``other`` at positions lo..hi-1: looked up one by one when the span is the
+    smaller (a row read among a million settled records' entries walked them all: quadratic)."""
+    if hi - lo < len(other):
+        return ((k, other[k]) for k in range(lo, hi) if k in other)
+    return ((k, v) for k, v in other.items() if lo <= k < hi)

@@ -18,6 +18,8 @@ import orjson
 
 from ...safety import clean_bytes, one_line
 from ..reading.session import EventView, SessionLog
+from ..reading.deepjson import loads_deep
+from ..reading.deepvalue import deeper_than, folded
 from .summary import (Section, event_data, logical_type, result_block, short_text, blocks_text, field_text, labelled, shown,
                       time_text)
 from ..reading.vocabulary import SURFACE_TYPES
@@ -74,7 +76,12 @@ def _cap(title: str, lines: list[str], kind: str) -> Section:
     return _section(title, out, kind)
 
 
+FOLD_LEVELS = 64  # a value nested deeper is shown to this depth, its deeper lists/objects folded
+
+
 def pretty_json(value: Any) -> str:
+    if deeper_than(value, FOLD_LEVELS):  # a record dsh reads may nest 3,000 deep (deepjson.py)
+        value = folded(value, FOLD_LEVELS)
     try:
         return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
     except (TypeError, orjson.JSONEncodeError):  # lone surrogates from a lenient parse
@@ -94,6 +101,11 @@ def parse_arguments(text: str) -> tuple[Any, str | None]:
             return json.loads(text, parse_constant=_reject_constant), None
         except ValueError as exc:
             return None, str(exc)
+        except RecursionError:  # valid JSON nested deeper than a recursive parser goes
+            try:
+                return loads_deep(text), None
+            except ValueError as exc:
+                return None, str(exc)
 
 
 def _args_sections(title: str, args: Any) -> list[Section]:

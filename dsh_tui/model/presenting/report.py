@@ -262,7 +262,9 @@ def bug_report_markdown(log: SessionLog, diag: Diagnosis, finding: Finding | Non
         out.append(f"- \\[{md.text(x.severity)}\\] seq {md.text(val(x.seq, 40))} {md.text(x.kind)}{who}: "
                    f"{md.text(val(x.message, 1000))}")
     if len(diag.findings) > 50:
-        out.append(f"- ... {len(diag.findings) - 50} more (`dsh-tui check --format json`)")
+        from .findingcap import dropped_text, split_by_kind
+        rest = split_by_kind(diag.findings[50:], 0)[1]  # (counted by kind, with their seq range)
+        out.append(f"- ... {len(diag.findings) - 50} more: {md.text(dropped_text(rest))} (`dsh-tui check --format json`)")
     return "\n".join(out) + "\n"
 
 
@@ -304,6 +306,8 @@ def check_json(log: SessionLog, diag: Diagnosis, lineage=None, *, lazy: bool = F
     raw, r = log.raw, log.res
     many = Items if lazy else list
     from ..diagnosing.lineage import lineage_json
+    from .findingcap import counts_by_kind, split_by_kind
+    listed, dropped = split_by_kind(diag.findings)
     return {
         "lineage": _human_lineage(lineage_json(lineage)) if lineage is not None else None,
         "schema": SCHEMA,
@@ -327,12 +331,14 @@ def check_json(log: SessionLog, diag: Diagnosis, lineage=None, *, lazy: bool = F
         "corruption_dropped": r.corruption_dropped,
         "unchecked_frames": raw.unchecked_frames,
         "seq": {"contiguous": not r.gaps and not r.projected, "verifiable": not r.projected,
-                "gaps": [g.as_dict() for g in r.gaps]},
+                "gaps": [g.as_dict() for g in r.gaps], "gaps_dropped": r.gaps_dropped},
         "unknown_types": [u.as_dict() for u in r.unknown.values()],
         "legacy_shapes": dict(r.legacy),
         "envelope_issues": r.envelope_issues,
         "lenient_json_records": r.lenient_records,
-        "findings": many(_human(f.as_dict()) for f in diag.findings),
+        "findings": many(_human(f.as_dict()) for f in listed),
+        "findings_by_kind": counts_by_kind(diag.findings),
+        "findings_dropped": dropped,  # past MAX_LISTED of a kind: counted, with their seq range
         "verdict": _human(diag.verdict.as_dict()) if diag.verdict else None,
         "open_turn": diag.open_turn,
         "repair_closers": diag.closers,
@@ -453,5 +459,7 @@ def _grouped_findings(findings: list[Finding], title, bullet: str) -> list[str]:
         if rest:
             rs = [f.seq for f in rest if isinstance(f.seq, int)]
             where = f" (seq {min(rs):,}..{max(rs):,})" if rs else ""
-            out.append(f"{bullet}  ... and {len(rest):,} more {kind}{where}: --format json lists every one")
+            from .findingcap import MAX_LISTED  # (the JSON's per-kind listing, which this names)
+            listed = "every one" if len(items) <= MAX_LISTED else f"the first {MAX_LISTED:,}"
+            out.append(f"{bullet}  ... and {len(rest):,} more {kind}{where}: --format json lists {listed}")
     return out

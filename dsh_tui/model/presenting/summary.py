@@ -16,6 +16,7 @@ import orjson
 
 from ...safety import one_line
 from ..reading.session import EventView, SessionLog
+from ..reading.deepvalue import short_repr
 from ..reading.vocabulary import KNOWN_EVENT_TYPES, SURFACE_TYPES
 
 
@@ -75,8 +76,8 @@ def short_text(value: Any, n: int = 120) -> str:
         return value
     try:
         return orjson.dumps(value).decode()[: n * 4]
-    except (TypeError, orjson.JSONEncodeError):
-        return repr(value)[: n * 4]
+    except (TypeError, orjson.JSONEncodeError):  # past orjson's 254 levels too: repr would recurse
+        return short_repr(value, n * 4)[: n * 4]
 
 
 ABSENT = "absent"

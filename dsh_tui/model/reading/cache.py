@@ -11,7 +11,7 @@ per-user secret, `index/hmac.key` (32 random bytes, mode 0600).
 How an entry is protected:
 - It carries an HMAC-SHA256 under that key over the whole entry and over what it must match: the
   log's identity (real path, device, inode, size, mtime, sha256 of every byte), the options that
-  change the result (plaintext limit, lenient), FORMAT, the dsh-tui version and the codec's schema.
+  change the result (plaintext limit, lenient, the facts limit), FORMAT, the dsh-tui version and the codec's schema.
   The MAC is checked (`hmac.compare_digest`) before anything but the fixed 64-byte header is
   parsed. A bad, stale or foreign entry is ignored and rewritten, never trusted.
 - The directories (`dsh-tui`, `dsh-tui/index`) are made 0700 and used only when they are real
@@ -36,7 +36,8 @@ from typing import Any
 from ... import __version__
 from . import privatedir
 
-FORMAT = 20  # 20: findings in words (no Python repr), a checksum-only torn tail not "lost";
+FORMAT = 21  # 21: the seq gaps past the first 10,000 counted (ScanResult.gaps_dropped);
+# 20: findings in words (no Python repr), a checksum-only torn tail not "lost";
 # 19: the turn ends and each turn's token counts as columns (perturn.py);
 # 18: the pairs as columns (pairtable.py);
 # 17: the timing's turns as the walk packs them (TurnList, Timing.plain's version 6);
@@ -57,7 +58,7 @@ MAGIC = b"DSHIDX\x00\n"
 # magic, FORMAT, flags (0), tree length, blob length, MAC: the only bytes read before the MAC is checked
 HEAD = struct.Struct("<8sIIQQ32s")
 # What an entry must match, besides FORMAT, version and schema: the file, then the options.
-KEY_FIELDS = ("path", "dev", "ino", "size", "mtime_ns", "sha256", "plain_limit", "lenient")
+KEY_FIELDS = ("path", "dev", "ino", "size", "mtime_ns", "sha256", "plain_limit", "lenient", "fact_limit")
 
 _refused: dict[str, str] = {}  # index directory -> why the cache is off there for this run
 
@@ -107,7 +108,9 @@ def file_key(path: Path, st: os.stat_result | None = None) -> dict[str, Any]:
 
 def entry_key(path: Path, st: os.stat_result | None = None, *, plain_limit: int, lenient: bool) -> dict[str, Any]:
     """What an entry for ``path`` must match: the file (`file_key`) and the options that change the result."""
-    return {**file_key(path, st), "plain_limit": int(plain_limit), "lenient": bool(lenient)}
+    from .scan import max_facts  # ($DSH_TUI_MAX_FACTS: an entry read past the default is not served under it)
+    return {**file_key(path, st), "plain_limit": int(plain_limit), "lenient": bool(lenient),
+            "fact_limit": max_facts()}
 
 
 def _entry_name(path: Path) -> str:

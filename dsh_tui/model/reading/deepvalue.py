@@ -118,3 +118,40 @@ def deeper_than(value: Any, levels: int) -> bool:
             members = item.values() if isinstance(item, dict) else item
             stack.extend((m, depth + 1) for m in members if isinstance(m, (list, tuple, dict)))
     return False
+
+
+def folded(value: Any, levels: int) -> Any:
+    """A copy of ``value`` whose lists/objects ``levels`` deep are each a short string saying what was
+    folded ("[… 2,900 levels folded]"), for a serialiser that recurses: built without recursion."""
+    if not isinstance(value, (list, dict)):
+        return value
+    root: list = [None]
+    stack: list[tuple[Any, Any, Any, int]] = [(value, root, 0, 0)]  # (value, its holder, key there, depth)
+    while stack:
+        item, holder, key, depth = stack.pop()
+        if not isinstance(item, (list, dict)):
+            holder[key] = item
+        elif depth >= levels:
+            holder[key] = f"{'[' if isinstance(item, list) else '{'}… {depth_of(item):,} levels folded" \
+                          f"{']' if isinstance(item, list) else '}'}"
+        elif isinstance(item, dict):
+            copy = holder[key] = dict.fromkeys(item)
+            stack.extend((v, copy, k, depth + 1) for k, v in item.items())
+        else:
+            copy = holder[key] = [None] * len(item)
+            stack.extend((v, copy, k, depth + 1) for k, v in enumerate(item))
+    return root[0]
+
+
+def depth_of(value: Any) -> int:
+    """How many levels of lists/objects ``value`` nests (0 for a scalar), without recursion."""
+    most = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, tuple, dict)):
+            depth += 1
+            most = max(most, depth)
+            stack.extend((m, depth) for m in (item.values() if isinstance(item, dict) else item)
+                         if isinstance(m, (list, tuple, dict)))
+    return most

@@ -37,7 +37,7 @@ import orjson
 
 from ..diagnosing.calltable import CallTable
 from ..diagnosing.usage import TOKEN_KEYS, tokens
-from .deepvalue import said
+from .deepvalue import said, short_repr
 
 PREVIEW = 240
 CHUNK = "assistant/chunk"
@@ -56,8 +56,8 @@ def _preview(value: Any) -> str:
         return value[:PREVIEW]
     try:
         return orjson.dumps(value).decode()[:PREVIEW]
-    except (TypeError, orjson.JSONEncodeError):
-        return repr(value)[:PREVIEW]
+    except (TypeError, orjson.JSONEncodeError):  # past orjson's 254 levels (a record may nest 3,000)
+        return short_repr(value, PREVIEW)[:PREVIEW]
 
 
 def _text_of(blocks: Any) -> str:

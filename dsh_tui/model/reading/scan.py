@@ -13,6 +13,7 @@ outnumber the records is refused (LogUnreadable) instead of read on.
 
 from __future__ import annotations
 
+import os
 import sys
 from array import array
 from itertools import accumulate, repeat
@@ -43,6 +44,16 @@ MAX_CORRUPTION = 1000  # corruption reports kept; the rest are counted (ScanResu
 # A log with more lines that are not records than this, and more of them than records, is refused:
 # dsh writes none, and each one costs the scan an exception (a few-KB zstd file holds millions).
 MAX_SKIPPED_LINES = 10_000
+# Seq gaps kept (SeqGap); the rest are counted (ScanResult.gaps_dropped). dsh reads nothing past the
+# first gap (a zstd log with one is corrupt to it), so a log with more than this, and more gaps than a
+# quarter of its records, is refused: a few KB of repeated records would otherwise cost a gap each.
+MAX_GAPS = 10_000
+# Events that keep a fact (calls, results, turns, messages: facts.py) cost the diagnosis ~1-2 KB each,
+# the rest ~10 bytes of index. dsh's logs are mostly model-stream chunks (a tenth of a big one's events
+# keep a fact), so a log with more than this many, and more than a quarter of its events, is refused
+# ($DSH_TUI_MAX_FACTS raises the count): memory stays a bounded multiple of the index.
+MAX_FACTS = 100_000
+MAX_FACTS_ENV = "DSH_TUI_MAX_FACTS"
 SHAPED = frozenset({"request/header", "user/message", "assistant/message", "tool/result"})  # restore.shape_problem
 LEGACY_SHAPED = frozenset({"turn/start", "turn/end", "steering/message"})  # restore.legacy_problem
 # A legacy candidate's kind (the plan's legacy field; 0: not a candidate): what proves it is of the
@@ -83,6 +94,9 @@ class Scanner:
         self.plans: dict[str, tuple] = {}  # event type -> what feed does with it (_plan)
         self.clock = ChunkClock()  # the model stream's times: one fact per run of chunk events (facts.py)
         self.index_base = 0  # added to every event index: a tail helper's guess of where its part starts
+        self.facts_kept = 0  # facts made so far (the list may be handed over: take_facts)
+        self.max_facts = max_facts()  # (a segment of the split read counts for the merge to check: `bounded`)
+        self.bounded = True
         self._lines: list[bytes] | None = None  # the window being read, its offset and (once asked) line offsets
         self._base = 0
         self._starts: list[int] | None = None
@@ -95,6 +109,7 @@ class Scanner:
         out.projected = False
         out.chunk_id = type_id(CHUNK, out.type_ids, out.res.types)
         out.expected, out.index_base = first_seq, index_base
+        out.bounded = False  # its counts are its slice's: the parent checks the whole after `merge`
         return out
 
     def take_facts(self) -> tuple[list, tuple]:
@@ -171,6 +186,7 @@ class Scanner:
         skipped: list[int] = []  # window line numbers of the lines that are not records
         expected, projected, chunk_id = self.expected, self.projected, self.chunk_id
         rec0 = rec = len(rec_first_ev)
+        facts0 = len(facts)
         nev = self.index_base + len(ev_type)
         rf_append, et_append, facts_append = rec_first_ev.append, ev_type.append, facts.append
         clock = self.clock
@@ -326,6 +342,9 @@ class Scanner:
         if lines and not terminated and rec > rec0 and skipped[-1:] != [len(lines) - 1]:
             res.rec_ends[rec - 1] = starts[-1] - 1  # an unterminated last line: it ends with the text
         res.text_end = base + length
+        self.facts_kept += len(facts) - facts0
+        if self.facts_kept > self.max_facts and self.bounded:
+            self._check_facts(nev)
 
     def _note_skipped(self, skipped: list[int], starts: list[int], rec0: int, n: int) -> None:
         """The record offsets of a window whose lines ``skipped`` (ascending) are not records, and
@@ -348,6 +367,24 @@ class Scanner:
                 skip_lines.append(total)
                 skip_at.append(starts[k])
         extend_offsets(res, starts[prev:n])
+
+    def _check_facts(self, events: int) -> None:
+        """Refuse a log most of whose events keep a fact, once they pass max_facts (MAX_FACTS)."""
+        if self.facts_kept * 4 > events:
+            raise LogUnreadable("mostly-facts", (
+                f"{self.where}: {self.facts_kept:,} of its first {events:,} events are calls, results, turns or "
+                f"messages (dsh's logs are mostly model-stream chunks); past {self.max_facts:,} of them, more than "
+                f"a quarter of the events, the diagnosis would cost memory out of proportion to the log: refusing "
+                f"to read on (${MAX_FACTS_ENV} raises the count)"))
+
+    def _check_gaps(self, records: int) -> None:
+        """Refuse a log whose seq gaps pass MAX_GAPS and a quarter of its records."""
+        res = self.res
+        gaps = len(res.gaps) + res.gaps_dropped
+        if gaps > MAX_GAPS and gaps * 4 > records:
+            raise LogUnreadable("mostly-seq-gaps", (
+                f"{self.where}: {gaps:,} seq gaps in its first {records:,} records (repeated or reordered records; "
+                f"dsh reads nothing past the first gap); refusing to read on past {MAX_GAPS:,}"))
 
     def _refuse(self, stage: int, order: int, index: int, seq: int, code: str, message: str) -> None:
         """Keep the first problem of its stage (restore.py): what dsh's load would refuse."""
@@ -418,7 +455,9 @@ class Scanner:
         for g in t.gaps:
             g.index += shift
             g.line += rec0 + skip0
-        res.gaps.extend(t.gaps[:max(0, 10_000 - len(res.gaps))])
+        room = max(0, MAX_GAPS - len(res.gaps))
+        res.gaps.extend(t.gaps[:room])
+        res.gaps_dropped += t.gaps_dropped + max(0, len(t.gaps) - room)
         res.seq_shift.extend((i + shift, d - shift) for i, d in t.seq_shift)
         for name, u in t.unknown.items():
             mine = res.unknown.get(name)
@@ -445,6 +484,12 @@ class Scanner:
         res.envelope_issues.extend(t.envelope_issues[:max(0, 50 - len(res.envelope_issues))])
         res.lenient_records += t.lenient_records
         self.expected = other.expected  # a slice holds no skipped line (split/helper.py): no skip_* to shift
+        self.facts_kept += other.facts_kept
+        if self.bounded:  # the whole read so far, as a linear read checks it
+            if res.gaps_dropped:
+                self._check_gaps(len(res.rec_start))
+            if self.facts_kept > self.max_facts:
+                self._check_facts(len(res.ev_type))
 
     def note_gap(self, rec: int, index: int, expected: int, found: Any) -> int:
         """Record a seq mismatch; resynchronise on the file's seq. Returns the new expectation."""
@@ -452,12 +497,16 @@ class Scanner:
         line = self.line_no(rec)
         if isinstance(found, float) and found.is_integer():
             found = int(found)
-        if not isinstance(found, int) or isinstance(found, bool) or found < 0:
-            if len(res.gaps) < 10_000:
-                res.gaps.append(SeqGap(expected, -1, line, index, f"seq is {spelled(found)}, not a non-negative integer"))
+        bad = not isinstance(found, int) or isinstance(found, bool) or found < 0
+        if len(res.gaps) < MAX_GAPS:
+            res.gaps.append(SeqGap(expected, -1, line, index, f"seq is {spelled(found)}, not a non-negative integer")
+                            if bad else SeqGap(expected, found, line, index, _gap_cause(expected, found)))
+        else:
+            res.gaps_dropped += 1
+            if self.bounded:
+                self._check_gaps(rec + 1)
+        if bad:
             return expected
-        if len(res.gaps) < 10_000:
-            res.gaps.append(SeqGap(expected, found, line, index, _gap_cause(expected, found)))
         res.seq_shift.append((index, found - index))
         return found
 
@@ -519,6 +568,12 @@ class Scanner:
             line = self.line_no(rec)
             self._report(k, "malformed-row", f"line {line}: malformed {said(obj.get('type'))} row: {problem}", line)
         return m
+
+
+def max_facts() -> int:
+    """The facts limit: $DSH_TUI_MAX_FACTS, else MAX_FACTS."""
+    env = os.environ.get(MAX_FACTS_ENV, "").strip()
+    return int(env) if env.isdigit() else MAX_FACTS
 
 
 def _line_starts(lines: list[bytes], base: int) -> list[int]:

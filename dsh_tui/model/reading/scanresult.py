@@ -57,7 +57,8 @@ class ScanResult:
     ev_type: array = field(default_factory=lambda: array("B"))  # one byte per event; its length is the event count
     types: list[str] = field(default_factory=list)
     projected: bool = False
-    gaps: list[SeqGap] = field(default_factory=list)
+    gaps: list[SeqGap] = field(default_factory=list)  # the first MAX_GAPS (scan.py)
+    gaps_dropped: int = 0  # seq gaps past MAX_GAPS, counted only
     seq_shift: list[tuple[int, int]] = field(default_factory=list)  # (from index, seq - index)
     unknown: dict[str, UnknownType] = field(default_factory=dict)
     legacy: Counter = field(default_factory=Counter)
