@@ -18,6 +18,13 @@ from ..support.logs import HEADER, ev
 # None, True, False, an empty list or object, a single-quoted token ('x', not "dsh's")
 PYTHON = re.compile(r"\bNone\b|\bTrue\b|\bFalse\b|\[\]|\{\}|(?<![A-Za-z])'[^'\s]*'")
 MISSING = object()
+
+
+def _id(value) -> str:
+    """A stable test id (xdist's workers must collect the same names: no object address)."""
+    return "missing" if value is MISSING else repr(value)
+
+
 WRONG = [MISSING, None, True, False, [], {}, "x", "", [1, "a"], {"a": None}, 1.5, -1]
 
 
@@ -34,7 +41,7 @@ def _with(obj: dict, key: str, value) -> dict:
 
 @pytest.mark.parametrize("key", ["type", "version", "id", "createdAt", "delegationDepth", "cwd", "parentSession",
                                  "agentPreset", "seedLength", "origin"])
-@pytest.mark.parametrize("value", WRONG, ids=repr)
+@pytest.mark.parametrize("value", WRONG, ids=_id)
 def test_every_header_rejection_speaks_words(key, value):
     header = parse_header(orjson.dumps(_with(HEADER, key, value)))
     if header.rejection is not None:
@@ -92,7 +99,7 @@ def _records(value) -> list[dict]:
     return recs
 
 
-@pytest.mark.parametrize("value", WRONG, ids=repr)
+@pytest.mark.parametrize("value", WRONG, ids=_id)
 def test_every_finding_speaks_words(write_jsonl, capsys, isolated_xdg, value):
     path = write_jsonl(_records(value))
     log = load_session(path, lenient=True)
