@@ -135,6 +135,8 @@ def _check(argv: list[str]) -> int:
         from .model.diagnosing.lineage import find_lineage, link_findings
         lineage = find_lineage(log.path, log.session_id, max_plain=args.max_plain_size)
         link_findings(diag.findings, lineage)
+    from .model.context.export import add_loop_findings, insight
+    add_loop_findings(diag, insight(log).loops)  # info only: the verdict and the exit code stay
     if args.format == "json":
         write_check_json(sys.stdout.write, log, diag, lineage)
     else:

@@ -1,0 +1,122 @@
+"""What `check` shows of the context, the requests and the files, computed once per log.
+
+`Insight` reads each thing at most once (a `check` run asks for all of it; the UI for one at a
+time). The JSON lists are bounded: the first LIMIT entries and a count of all of them.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+from ...safety import one_line
+from .files import Files, files_touched
+from .loops import loop_findings
+from .requests import Header, Request, headers, request_before, requests
+from .surface import Context, context_at
+
+LIMIT = 1_000  # entries per JSON list
+HEADER_LIMIT = 200  # headers listed (each holds its tool names); changed ones first past it
+FILES_SHOWN = 20  # files listed in the markdown report
+
+
+class Insight:
+    def __init__(self, log) -> None:
+        self.log = log
+
+    @cached_property
+    def requests(self) -> list[Request]:
+        return requests(self.log)
+
+    @cached_property
+    def headers(self) -> list[Header]:
+        return headers(self.log)
+
+    @cached_property
+    def files(self) -> Files:
+        return files_touched(self.log)
+
+    @cached_property
+    def loops(self) -> list:
+        return loop_findings(self.log, self.files)
+
+    def context(self, at: int | None = None) -> Context:
+        return context_at(self.log, at)
+
+
+def add_loop_findings(diag, found: list) -> None:
+    """Put the loop findings among the diagnosis's, newest first as diagnosis.py orders them (they are
+    `info`: the verdict and the exit code do not move)."""
+    if not found:
+        return
+    from ..diagnosing.diagnosis import _rank
+    diag.findings.extend(found)
+    diag.findings.sort(key=lambda f: (-1 if f.index is None else f.index, _rank(f.kind)), reverse=True)
+
+
+def context_json(ins: Insight) -> dict[str, Any]:
+    reqs = ins.requests
+    return {"total": len(reqs), "shown": min(len(reqs), LIMIT), "items": [r.as_dict() for r in reqs[:LIMIT]]}
+
+
+def requests_json(ins: Insight) -> dict[str, Any]:
+    hs = ins.headers
+    shown = hs[:HEADER_LIMIT]
+    changed_later = [h for h in hs[HEADER_LIMIT:] if h.changes][:HEADER_LIMIT]
+    return {"total": len(hs), "shown": len(shown) + len(changed_later),
+            "changes": sum(1 for h in hs if h.changes),
+            "items": [h.as_dict() for h in shown + changed_later]}
+
+
+def files_json(ins: Insight) -> dict[str, Any]:
+    fs = ins.files
+    items = list(fs.files.values())
+    return {"total": len(items), "shown": min(len(items), LIMIT), "dropped_operations": fs.dropped,
+            "changed": sum(1 for f in items if f.changed),
+            "items": [f.as_dict() for f in items[:LIMIT]]}
+
+
+def check_json_extra(ins: Insight) -> dict[str, Any]:
+    return {"context": context_json(ins), "requests": requests_json(ins), "files": files_json(ins)}
+
+
+def context_at_verdict(ins: Insight, diag) -> str | None:
+    """One line: the input tokens of the last request before the verdict's event."""
+    v = diag.verdict
+    at = v.index if v is not None and v.index is not None else len(ins.log) - 1
+    r = request_before(ins.requests, at)
+    if r is None:
+        return None
+    size = f"{r.input_tokens:,} input tokens" if r.input_tokens is not None else "no usage recorded"
+    where = f"the verdict (seq {v.seq:,})" if v is not None and isinstance(v.seq, int) else "the end"
+    return f"context before {where}: {size} at the model request seq {r.seq:,} (turn {one_line(repr(r.turn), 20)}, step {one_line(repr(r.step), 20)})"
+
+
+def markdown_lines(ins: Insight, diag, md, val) -> list[str]:
+    """The markdown report's section: the context size at the verdict and the files the run changed
+    (``md``: model.markdown's escapes; ``val``: the report's masking and cutting of a log value)."""
+    out = ["## Context and files", ""]
+    line = context_at_verdict(ins, diag)
+    out.append(f"- {md.text(val(line, 300))}" if line else "- no model request with usage before the verdict")
+    changed = ins.files.changed
+    if not changed:
+        out.append("- files changed: none recorded by fs tools")
+    else:
+        out.append(f"- files changed ({len(changed):,}):")
+        for f in changed[:FILES_SHOWN]:
+            counts = ", ".join(f"{k} {v}" for k, v in f.counts().items())
+            seqs = ", ".join(str(o.seq) for o in f.ops[:8]) + (" ..." if len(f.ops) > 8 else "")
+            out.append(f"  - {md.code(val(f.path, 160))}: {md.text(counts)} (seqs {seqs})")
+        if len(changed) > FILES_SHOWN:
+            out.append(f"  - ... and {len(changed) - FILES_SHOWN:,} more (`check --format json` lists them)")
+    out.append("")
+    return out
+
+
+def insight(log) -> Insight:
+    """The log's one `Insight` (kept on it: the check's findings, JSON and report share the reads)."""
+    got = getattr(log, "_insight", None)
+    if got is None:
+        got = Insight(log)
+        log._insight = got
+    return got

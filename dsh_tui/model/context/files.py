@@ -1,0 +1,174 @@
+"""The files a run read, wrote, edited or deleted.
+
+From each `tool/result`'s ``meta`` as dsh's fs tools write it (DSH-FORMAT 8): ``{"diffs": [{path,
+oldText, newText}, ...]}`` for write and edit (an empty list: a write that created the file, its path
+then from the call's ``file_path``/``path`` argument), ``{path, offset, lines, totalLines}`` for read.
+The operation is the tool's name where it says one (write, edit, read, delete, ...), else the meta's
+shape. A `bash` command counts only when it is one plain command whose verb says what it does to
+the files it names (``cat a b``, ``rm -f x``): anything with a pipe, a redirection, a variable or
+a glob is left out rather than guessed at.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field
+
+import orjson
+
+from .select import data_of, envelope, indices_of
+
+MAX_FILES = 10_000  # paths kept; past it counted only
+MAX_DIFFS = 200  # hunks kept per file
+VERBS = {"cat": "read", "head": "read", "tail": "read", "less": "read", "wc": "read",
+         "rm": "delete", "touch": "write"}
+TOOL_OPS = {"write": "write", "edit": "edit", "multi_edit": "edit", "multiedit": "edit", "read": "read",
+            "delete": "delete", "remove": "delete", "create": "write", "str_replace": "edit", "apply_patch": "edit"}
+_SHELL = set("|&;<>()$`*?[]{}~!\\\"'\n")
+
+
+@dataclass(slots=True)
+class Op:
+    op: str  # read | write | edit | delete
+    seq: int  # the tool/result
+    index: int
+    call_seq: int | None
+    tool: str | None
+    diffs: list[tuple[str | None, str]] = field(default_factory=list)  # (oldText, newText) hunks
+
+
+@dataclass
+class FileTouched:
+    path: str
+    ops: list[Op] = field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for o in self.ops:
+            out[o.op] = out.get(o.op, 0) + 1
+        return out
+
+    @property
+    def changed(self) -> bool:
+        return any(o.op in ("write", "edit", "delete") for o in self.ops)
+
+    def as_dict(self, limit: int = 100) -> dict:
+        return {"path": self.path, "counts": self.counts(), "operations_total": len(self.ops),
+                "operations": [{"op": o.op, "seq": o.seq, "call_seq": o.call_seq, "tool": o.tool,
+                                "hunks": len(o.diffs)} for o in self.ops[:limit]]}
+
+
+@dataclass
+class Files:
+    files: dict[str, FileTouched] = field(default_factory=dict)
+    dropped: int = 0  # operations on paths past MAX_FILES
+
+    def add(self, path: str, op: Op) -> None:
+        f = self.files.get(path)
+        if f is None:
+            if len(self.files) >= MAX_FILES:
+                self.dropped += 1
+                return
+            f = self.files[path] = FileTouched(path)
+        f.ops.append(op)
+
+    @property
+    def changed(self) -> list[FileTouched]:
+        return [f for f in self.files.values() if f.changed]
+
+
+def files_touched(log) -> Files:
+    out = Files()
+    for i in indices_of(log, ("tool/result",)):
+        ev = envelope(log, i)
+        d = ev.get("data") if isinstance(ev.get("data"), dict) else {}
+        sources = ev.get("sourceEventSeqs")
+        call_seq = sources[0] if isinstance(sources, list) and sources and type(sources[0]) is int else None
+        call = _call(log, call_seq)
+        tool = call.get("name") if isinstance(call.get("name"), str) else None
+        seq = log.seq_of(i)
+        meta = d.get("meta")
+        if isinstance(ev.get("surfaceOp"), dict):
+            continue  # a prune's rewrite of an earlier result: that result counted already
+        if isinstance(meta, dict) and isinstance(meta.get("diffs"), list):
+            _from_diffs(out, meta["diffs"], call, tool, seq, i, call_seq)
+        elif isinstance(meta, dict) and isinstance(meta.get("path"), str) and "lines" in meta:
+            out.add(meta["path"], Op(_op(tool, "read"), seq, i, call_seq, tool))
+        elif tool == "bash":
+            for op, path in bash_paths(_args(call).get("command")):
+                out.add(path, Op(op, seq, i, call_seq, tool))
+        elif tool in ("delete", "remove"):
+            path = _arg_path(call)
+            if path:
+                out.add(path, Op("delete", seq, i, call_seq, tool))
+    return out
+
+
+def _from_diffs(out: Files, diffs: list, call: dict, tool, seq: int, i: int, call_seq) -> None:
+    by_path: dict[str, Op] = {}
+    for h in diffs[:MAX_DIFFS * 10]:
+        if not isinstance(h, dict) or not isinstance(h.get("path"), str):
+            continue
+        op = by_path.get(h["path"])
+        if op is None:
+            op = by_path[h["path"]] = Op(_op(tool, "edit"), seq, i, call_seq, tool)
+        if len(op.diffs) < MAX_DIFFS:
+            old = h.get("oldText")
+            op.diffs.append((old if isinstance(old, str) else None, h.get("newText") if isinstance(h.get("newText"), str) else ""))
+    if not by_path:  # a write that created the file: the path the call named
+        path = _arg_path(call)
+        if path:
+            by_path[path] = Op(_op(tool, "write"), seq, i, call_seq, tool)
+    for path, op in by_path.items():
+        out.add(path, op)
+
+
+def _op(tool: str | None, default: str) -> str:
+    return TOOL_OPS.get((tool or "").lower(), default)
+
+
+def _call(log, call_seq: int | None) -> dict:
+    if call_seq is None:
+        return {}
+    i = log.index_of_seq(call_seq)
+    if i is None or log.type_of(i) != "tool/call":
+        return {}
+    return data_of(log, i)
+
+
+def _args(call: dict) -> dict:
+    raw = call.get("arguments")
+    if not isinstance(raw, str) or len(raw) > 1 << 20:
+        return {}
+    try:
+        v = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return {}
+    return v if isinstance(v, dict) else {}
+
+
+def _arg_path(call: dict) -> str | None:
+    a = _args(call)
+    for key in ("file_path", "path"):
+        if isinstance(a.get(key), str) and a[key]:
+            return a[key]
+    return None
+
+
+def bash_paths(command) -> list[tuple[str, str]]:
+    """(operation, path) for each file one plain command names; [] when it is anything else."""
+    if not isinstance(command, str) or len(command) > 4096 or _SHELL & set(command):
+        return []
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return []
+    if not words or words[0] not in VERBS:
+        return []
+    op = VERBS[words[0]]
+    paths = [w for w in words[1:] if not w.startswith("-")]
+    if any(w.startswith("-") and w not in ("-f", "-n") and not w[1:].isdigit() for w in words[1:]):
+        return []  # an option that may take a value: the words after it are not surely paths
+    if words[0] in ("head", "tail") and "-n" in words:
+        return []
+    return [(op, p) for p in paths if "=" not in p]
