@@ -11,8 +11,9 @@ from typing import Any
 
 from ...safety import one_line
 from .files import Files, files_touched
-from .loops import loop_findings
+from .loops import calls, loop_findings
 from .requests import Header, Request, headers, request_before, requests
+from .select import events
 from .surface import Context, context_at
 
 LIMIT = 1_000  # entries per JSON list
@@ -24,24 +25,60 @@ class Insight:
     def __init__(self, log) -> None:
         self.log = log
 
+    def _walk(self) -> None:
+        """One pass over every event the views read (a frame decoded once for all of them), each
+        kept only as the little its view needs."""
+        log = self.log
+        msgs, heads, tools = [], [], []
+        sink = {"assistant/message": msgs, "request/header": heads, "tool/call": tools, "tool/result": tools}
+        for i, ev in events(log, tuple(sink)):
+            kept = sink.get(ev.get("type"))
+            if kept is None:
+                continue
+            kept.append((i, _slim(ev)))
+        self.__dict__["requests"] = requests(log, msgs)
+        self.__dict__["headers"] = headers(log, heads)
+        self.__dict__["files"] = files_touched(log, tools)
+        self.__dict__["calls"] = calls(log, tools)
+
     @cached_property
     def requests(self) -> list[Request]:
-        return requests(self.log)
+        self._walk()
+        return self.__dict__["requests"]
 
     @cached_property
     def headers(self) -> list[Header]:
-        return headers(self.log)
+        self._walk()
+        return self.__dict__["headers"]
 
     @cached_property
     def files(self) -> Files:
-        return files_touched(self.log)
+        self._walk()
+        return self.__dict__["files"]
 
     @cached_property
     def loops(self) -> list:
-        return loop_findings(self.log, self.files)
+        if "calls" not in self.__dict__:
+            self._walk()
+        return loop_findings(self.log, self.files, cs=self.__dict__["calls"])
 
     def context(self, at: int | None = None) -> Context:
         return context_at(self.log, at)
+
+
+def _slim(ev: dict) -> dict:
+    """An event with what the views read of it: a tool result's text only as its outcome needs
+    (a big output is not kept until the walk ends)."""
+    data = ev.get("data")
+    if ev.get("type") != "tool/result" or not isinstance(data, dict):
+        return ev
+    msg = data.get("message")
+    content = msg.get("content") if isinstance(msg, dict) else None
+    block = content[0] if isinstance(content, list) and content and isinstance(content[0], dict) else {}
+    text = next((b["text"][:240] for b in block.get("content") or [] if isinstance(b, dict)
+                 and isinstance(b.get("text"), str)), "")
+    slim_block = {"isError": block.get("isError"), "content": [{"type": "text", "text": text}]}
+    return {**ev, "data": {**data, "message": {"content": [slim_block]}}}
 
 
 def add_loop_findings(diag, found: list) -> None:

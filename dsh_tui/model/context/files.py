@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from .select import data_of, envelope, indices_of
+from .select import events
 
 MAX_FILES = 10_000  # paths kept; past it counted only
 MAX_DIFFS = 200  # hunks kept per file
@@ -77,15 +77,19 @@ class Files:
         return [f for f in self.files.values() if f.changed]
 
 
-def files_touched(log) -> Files:
+def files_touched(log, evs=None) -> Files:
+    """``evs``: the (index, event) of every tool/call and tool/result in log order (read here if None)."""
     out = Files()
-    for i in indices_of(log, ("tool/result",)):
-        ev = envelope(log, i)
+    calls: dict[int, tuple[str | None, dict]] = {}  # a call's seq -> (tool, what of its arguments a path is read from)
+    for i, ev in (evs if evs is not None else events(log, ("tool/call", "tool/result"))):
         d = ev.get("data") if isinstance(ev.get("data"), dict) else {}
+        if ev.get("type") == "tool/call":
+            name = d.get("name") if isinstance(d.get("name"), str) else None
+            calls[log.seq_of(i)] = (name, _path_args(name, d.get("arguments")))
+            continue
         sources = ev.get("sourceEventSeqs")
         call_seq = sources[0] if isinstance(sources, list) and sources and type(sources[0]) is int else None
-        call = _call(log, call_seq)
-        tool = call.get("name") if isinstance(call.get("name"), str) else None
+        tool, call = calls.get(call_seq, (None, {})) if call_seq is not None else (None, {})
         seq = log.seq_of(i)
         meta = d.get("meta")
         if isinstance(ev.get("surfaceOp"), dict):
@@ -95,13 +99,20 @@ def files_touched(log) -> Files:
         elif isinstance(meta, dict) and isinstance(meta.get("path"), str) and "lines" in meta:
             out.add(meta["path"], Op(_op(tool, "read"), seq, i, call_seq, tool))
         elif tool == "bash":
-            for op, path in bash_paths(_args(call).get("command")):
+            for op, path in bash_paths(call.get("command")):
                 out.add(path, Op(op, seq, i, call_seq, tool))
         elif tool in ("delete", "remove"):
             path = _arg_path(call)
             if path:
                 out.add(path, Op("delete", seq, i, call_seq, tool))
     return out
+
+
+def _path_args(name: str | None, raw) -> dict:
+    """The arguments a path may be read from (``file_path``, ``path``, a bash ``command``), short
+    strings only: kept per call until its result comes."""
+    a = _args(raw)
+    return {k: v for k in ("file_path", "path", "command") if isinstance(v := a.get(k), str) and len(v) <= 4096}
 
 
 def _from_diffs(out: Files, diffs: list, call: dict, tool, seq: int, i: int, call_seq) -> None:
@@ -127,17 +138,7 @@ def _op(tool: str | None, default: str) -> str:
     return TOOL_OPS.get((tool or "").lower(), default)
 
 
-def _call(log, call_seq: int | None) -> dict:
-    if call_seq is None:
-        return {}
-    i = log.index_of_seq(call_seq)
-    if i is None or log.type_of(i) != "tool/call":
-        return {}
-    return data_of(log, i)
-
-
-def _args(call: dict) -> dict:
-    raw = call.get("arguments")
+def _args(raw) -> dict:
     if not isinstance(raw, str) or len(raw) > 1 << 20:
         return {}
     try:
@@ -147,8 +148,7 @@ def _args(call: dict) -> dict:
     return v if isinstance(v, dict) else {}
 
 
-def _arg_path(call: dict) -> str | None:
-    a = _args(call)
+def _arg_path(a: dict) -> str | None:
     for key in ("file_path", "path"):
         if isinstance(a.get(key), str) and a[key]:
             return a[key]
@@ -157,7 +157,8 @@ def _arg_path(call: dict) -> str | None:
 
 def bash_paths(command) -> list[tuple[str, str]]:
     """(operation, path) for each file one plain command names; [] when it is anything else."""
-    if not isinstance(command, str) or len(command) > 4096 or _SHELL & set(command):
+    if not isinstance(command, str) or len(command) > 4096 or command.split(None, 1)[:1] == [] \
+            or command.split(None, 1)[0] not in VERBS or _SHELL & set(command):
         return []
     try:
         words = shlex.split(command)

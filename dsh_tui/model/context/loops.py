@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from ..diagnosing.findings import Finding
 from ...safety import one_line
 from .files import Files
-from .select import data_of, envelope, indices_of
+from .select import events
 
 LOOP_KINDS = ("REPEATED_CALL", "FILE_CHURN", "SAME_ERROR_RETRY")
 REPEATS = 3
 WRITES = 3
 MAX_FINDINGS = 1_000  # per kind; past it counted in the last one's message
-MAX_ARGS = 1 << 16  # arguments compared by their first 64 KiB and their length
+MAX_ARGS = 1 << 16  # arguments that are not a string: compared by their repr's first 64 KiB
 SHOWN_SEQS = 20
 
 
@@ -31,29 +31,30 @@ class Call:
     seq: int
     turn: object
     name: str
-    key: tuple  # (name, arguments head, arguments length)
+    key: tuple  # (name, the arguments' hash, their length): equal arguments, without keeping them
     outcome: tuple | None = None  # (isError, result text head) once its result is read
 
 
-def calls(log) -> list[Call]:
+def calls(log, evs=None) -> list[Call]:
+    """``evs``: the (index, event) of every tool/call and tool/result in log order (read here if None)."""
     out: list[Call] = []
     by_seq: dict[int, Call] = {}
-    for i in indices_of(log, ("tool/call",)):
-        d = data_of(log, i)
-        name = d.get("name") if isinstance(d.get("name"), str) else "?"
-        args = d.get("arguments")
-        args = args if isinstance(args, str) else repr(args)[:MAX_ARGS]
-        c = Call(i, log.seq_of(i), d.get("turn"), name, (name, args[:MAX_ARGS], len(args)))
-        out.append(c)
-        by_seq[c.seq] = c
-    for i in indices_of(log, ("tool/result",)):
-        ev = envelope(log, i)
+    for i, ev in (evs if evs is not None else events(log, ("tool/call", "tool/result"))):
+        d = ev.get("data") if isinstance(ev.get("data"), dict) else {}
+        if ev.get("type") == "tool/call":
+            name = d.get("name") if isinstance(d.get("name"), str) else "?"
+            args = d.get("arguments")
+            args = args if isinstance(args, str) else repr(args)[:MAX_ARGS]
+            c = Call(i, log.seq_of(i), d.get("turn"), name, (name, hash(args), len(args)))
+            out.append(c)
+            by_seq[c.seq] = c
+            continue
         sources = ev.get("sourceEventSeqs")
         if not isinstance(sources, list) or not sources or isinstance(ev.get("surfaceOp"), dict):
             continue
         c = by_seq.get(sources[0]) if type(sources[0]) is int else None
         if c is not None:
-            c.outcome = _outcome(ev.get("data"))
+            c.outcome = _outcome(d)
     return out
 
 
@@ -64,13 +65,14 @@ def _outcome(data) -> tuple:
     text = ""
     for b in block.get("content") or []:
         if isinstance(b, dict) and isinstance(b.get("text"), str):
-            text = b["text"][:MAX_ARGS]
+            text = b["text"][:240]
             break
     return bool(block.get("isError")), text
 
 
-def loop_findings(log, files: Files | None = None, *, repeats: int = REPEATS, writes: int = WRITES) -> list[Finding]:
-    cs = calls(log)
+def loop_findings(log, files: Files | None = None, *, repeats: int = REPEATS, writes: int = WRITES,
+                  cs: list[Call] | None = None) -> list[Finding]:
+    cs = calls(log) if cs is None else cs
     out: list[Finding] = []
     out += _repeated(cs, repeats)
     out += _same_error(cs, repeats)

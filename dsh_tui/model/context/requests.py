@@ -15,7 +15,7 @@ import bisect
 from dataclasses import dataclass, field
 from typing import Any
 
-from .select import as_int, data_of, indices_of
+from .select import as_int, envelope, events, indices_of
 from .surface import COMPACTION_RECORDS
 
 MAX_TOOLS = 500  # tool names kept per header (a hostile header can offer a million)
@@ -56,8 +56,9 @@ class Request:
                 "compactions_before": list(self.compactions)}
 
 
-def read_header(log, i: int) -> Header:
-    d = data_of(log, i)
+def read_header(log, i: int, ev: dict | None = None) -> Header:
+    d = (ev if ev is not None else envelope(log, i)).get("data")
+    d = d if isinstance(d, dict) else {}
     h = d.get("header") if isinstance(d.get("header"), dict) else {}
     config = h.get("config") if isinstance(h.get("config"), dict) else {}
     tools_raw = h.get("tools") if isinstance(h.get("tools"), list) else []
@@ -71,11 +72,12 @@ def read_header(log, i: int) -> Header:
                   hash(system) if isinstance(system, str) else None)
 
 
-def headers(log) -> list[Header]:
-    """Every request header in log order, each with its ``changes`` from the one before it."""
+def headers(log, evs=None) -> list[Header]:
+    """Every request header in log order, each with its ``changes`` from the one before it (``evs``:
+    the (index, event) of each, when the caller reads them with others)."""
     out: list[Header] = []
-    for i in indices_of(log, ("request/header",)):
-        h = read_header(log, i)
+    for i, ev in (evs if evs is not None else events(log, ("request/header",))):
+        h = read_header(log, i, ev)
         if out:
             h.changes = diff(out[-1], h)
         out.append(h)
@@ -85,8 +87,12 @@ def headers(log) -> list[Header]:
 def diff(a: Header, b: Header) -> dict:
     """What changed from header ``a`` to ``b``: only the keys that did."""
     out: dict[str, Any] = {}
-    added = [t for t in b.tools if t not in set(a.tools)]
-    removed = [t for t in a.tools if t not in set(b.tools)]
+    if (a.tools, a.config, a.adapter_defaults, a.system_hash, a.system_chars) == \
+            (b.tools, b.config, b.adapter_defaults, b.system_hash, b.system_chars):
+        return out
+    had, has = set(a.tools), set(b.tools)
+    added = [t for t in b.tools if t not in had]
+    removed = [t for t in a.tools if t not in has]
     if added:
         out["tools_added"] = added
     if removed:
@@ -108,13 +114,13 @@ def in_force(hs: list[Header], at: int) -> Header | None:
     return hs[k] if k >= 0 else None
 
 
-def requests(log) -> list[Request]:
+def requests(log, evs=None) -> list[Request]:
     """Every model request (assistant/message) with its input tokens and the compactions before it."""
     records = indices_of(log, COMPACTION_RECORDS)
     out: list[Request] = []
     prev = -1
-    for i in indices_of(log, ("assistant/message",)):
-        d = data_of(log, i)
+    for i, ev in (evs if evs is not None else events(log, ("assistant/message",))):
+        d = ev.get("data") if isinstance(ev.get("data"), dict) else {}
         lo, hi = bisect.bisect_right(records, prev), bisect.bisect_right(records, i)
         out.append(Request(i, log.seq_of(i), d.get("turn"), d.get("step"), input_tokens(d.get("usage")),
                            tuple(log.seq_of(r) for r in records[lo:hi])))

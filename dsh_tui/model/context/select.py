@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import itertools
 from array import array
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
+from ..reading.jsonparse import parse_json
 from ..reading.legacy import upgrade
 from ..reading.vocabulary import PACKED_ROWS
 
@@ -54,3 +55,40 @@ def as_int(value: Any) -> int | None:
     if type(value) is float and value.is_integer():
         return int(value)
     return None
+
+
+WINDOW = 4 << 20  # plaintext read at once: frames decoded once each, not per event
+WINDOW_EVENTS = 4096
+
+
+def events(log, names: Iterable[str]) -> Iterator[tuple[int, dict]]:
+    """(index, event) of every event whose type is one of ``names``, in log order, the plaintext read a
+    window at a time (a frame is decoded once for all the events it holds: reading them one by one
+    decoded a frame per event, the whole file several times over on a log that writes a frame a step)."""
+    idx = indices_of(log, names)
+    res, store, sid = log.res, log.store, log.session_id
+    k = 0
+    while k < len(idx):
+        r0 = res.record_of(idx[k])
+        base = res.rec_start[r0]
+        j = k
+        while j + 1 < len(idx) and j + 1 - k < WINDOW_EVENTS and res.end_of(res.record_of(idx[j + 1])) - base <= WINDOW:
+            j += 1
+        end = res.end_of(res.record_of(idx[j]))
+        text = store.slice(base, end)
+        for i in idx[k:j + 1]:
+            r = res.record_of(i)
+            a = res.rec_start[r] - base
+            obj, _ = parse_json(text[a:res.end_of(r) - base])
+            yield i, _upgraded(log, i, obj, sid)
+        k = j + 1
+
+
+def _upgraded(log, i: int, obj: Any, sid) -> dict:
+    if not isinstance(obj, dict):
+        return {}
+    if obj.get("type") in PACKED_ROWS:
+        ev = log.event(i).event
+        return ev if isinstance(ev, dict) else {}
+    new_type, new_data, tag = upgrade(obj.get("type"), obj.get("data"), log.seq_of(i), sid)
+    return obj if tag is None else {**obj, "type": new_type, "data": new_data}
