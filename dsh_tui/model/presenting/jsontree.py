@@ -255,8 +255,9 @@ def _matches(row: Row, low: str) -> bool:
 
 def _find_in(value: Any, low: str) -> list | None:
     """The keys from ``value`` down to the first key or scalar holding ``low``, in document order
-    (an explicit stack: no recursion however deep)."""
-    stack: list[tuple[Any, list]] = [(value, [])]
+    (an explicit stack: no recursion however deep; a trail is a linked (key, previous) pair, not a
+    list copied at every level)."""
+    stack: list[tuple[Any, tuple | None]] = [(value, None)]
     seen = 0
     while stack and seen < SEARCH_NODES:
         v, trail = stack.pop()
@@ -264,13 +265,22 @@ def _find_in(value: Any, low: str) -> list | None:
         if isinstance(v, dict):
             for key in v:
                 if low in key.lower():
-                    return trail + [key]
-            stack.extend((x, trail + [key]) for key, x in reversed(list(v.items())))
+                    return _keys((key, trail))
+            stack.extend((x, (key, trail)) for key, x in reversed(list(v.items())))
         elif isinstance(v, list):
-            stack.extend((v[i], trail + [i]) for i in range(len(v) - 1, -1, -1))
+            stack.extend((v[i], (i, trail)) for i in range(len(v) - 1, -1, -1))
         elif low in scalar_text(v).lower():
-            return trail
+            return _keys(trail)
     return None
+
+
+def _keys(trail: tuple | None) -> list:
+    out = []
+    while trail is not None:
+        out.append(trail[0])
+        trail = trail[1]
+    out.reverse()
+    return out
 
 
 def scalar_text(v: Any) -> str:
