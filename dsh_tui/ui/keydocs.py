@@ -9,7 +9,8 @@ from textual.binding import Binding
 from textual.keys import key_to_character
 
 from .keys import (BINDINGS, BROWSER_BINDINGS, BROWSER_HELP, COUNT_BINDINGS, ERROR_BINDINGS, HEADER_SCREEN_BINDINGS, HELP,
-                   LIST_BINDINGS, PROMPT_BINDINGS, REPORT_BINDINGS, SCREEN_BINDINGS, TEXTUAL_BINDINGS, HelpRow)
+                   INSIGHT_TABLES, LIST_BINDINGS, PROMPT_BINDINGS, REPORT_BINDINGS, SCREEN_BINDINGS, TEXTUAL_BINDINGS,
+                   HelpRow)
 
 Keymap = Mapping[str, str]
 HelpGroups = list[tuple[str, list[tuple[str, str]]]]
@@ -18,7 +19,7 @@ KEY_TEXT = {"up": "↑", "down": "↓", "left": "←", "right": "→", "pageup":
             "home": "Home", "end": "End", "escape": "esc", "slash": "/",
             "backslash": "\\", "plus": "+", "minus": "-"}
 TABLES = (BINDINGS, SCREEN_BINDINGS, COUNT_BINDINGS, PROMPT_BINDINGS, REPORT_BINDINGS, LIST_BINDINGS,
-          TEXTUAL_BINDINGS, BROWSER_BINDINGS, HEADER_SCREEN_BINDINGS, ERROR_BINDINGS)
+          TEXTUAL_BINDINGS, BROWSER_BINDINGS, HEADER_SCREEN_BINDINGS, ERROR_BINDINGS, *INSIGHT_TABLES)
 
 
 def all_bindings() -> dict[str, Binding]:
