@@ -253,7 +253,7 @@ HELP = [
     R("Context", "files-enter", "(in the files) open a file, or jump to an operation's event"),
     R("Context", "files-close", "close the files view"),
     R("Context", "json-tree", "the event as a JSON tree"),
-    R("Context", "tree-fold tree-unfold", "(in the tree) fold / unfold", "h l"),
+    R("Context", "tree-fold tree-unfold", "(in the tree) fold / unfold (also left, right)", "h l"),
     R("Context", "tree-fold-all tree-unfold-all", "(in the tree) fold all / unfold all under the cursor", "H L"),
     R("Context", "tree-search tree-next-hit", "(in the tree) search keys and values, folded ones too; next hit", "/ n"),
     R("Context", "tree-copy-value tree-copy-path tree-copy-jq", "(in the tree) copy the value, its JSONPath, a jq path", "c p P"),
