@@ -119,3 +119,23 @@ async def test_json_tree_copies_a_jq_path_and_the_raw_arguments():
         assert not tree.rows[app.screen.tree_list.cursor].open
         await pilot.press("escape")
         await until(app, pilot, lambda: isinstance(app.screen, MainScreen), "the explorer")
+
+
+async def test_the_loop_anomaly_kind_reaches_the_repeated_calls():
+    from dsh_tui.model.presenting.timing_view import LOOP
+    app = make_app(CASE)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        app.jump_to(0)
+        await pilot.pause()
+        app.anomalies.kind = LOOP
+        await pilot.press("e")  # the first time reads the tool calls in a worker
+        await until(app, pilot, lambda: "loops" in app.insight.insight().__dict__, "the loop findings")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        seqs = []
+        for _ in range(6):
+            await pilot.press("e")
+            seqs.append(app.log_.seq_of(app.current_index))
+        # the bash calls repeated (23, 28, 33) and the writes of src/app.py (6, 12, 17), in log order
+        assert sorted(set(seqs)) == [6, 12, 17, 23, 28, 33]

@@ -10,19 +10,27 @@ from ...safety import one_line
 from ..context.files import Files
 from ..context.requests import Header, Request
 from ..context.surface import Context
+from .jsontree import dump
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
 Row = tuple[str, str, Any]  # (text, style: "" | "head" | "dim" | "shadowed" | "mark", target)
 
 
+def bar_width(n: int, width: int) -> int:
+    """Columns per bar: a few requests get wide bars (up to 4), many share one column per run."""
+    return max(1, min(4, width // max(1, n)))
+
+
 def chart(reqs: list[Request], width: int, height: int = 5) -> tuple[list[str], list[int]]:
     """Input tokens per request as ``height`` lines of block characters at most ``width`` columns wide,
-    then a line marking (▲) the columns whose requests came after a compaction or a prune. Each column
-    stands for a run of requests (their largest count); returned with the first request of each column."""
+    then a line marking (▲) the bars whose requests came after a compaction or a prune. Each bar
+    stands for a run of requests (their largest count), `bar_width` columns wide; returned with the
+    first request of each bar."""
     n = len(reqs)
     if not n or width < 1:
         return [], []
-    cols = min(n, width)
+    bw = bar_width(n, width)
+    cols = min(n, width // bw)
     starts = [c * n // cols for c in range(cols)]
     ends = starts[1:] + [n]
     peak = [max((r.input_tokens or 0) for r in reqs[a:b]) for a, b in zip(starts, ends)]
@@ -31,8 +39,8 @@ def chart(reqs: list[Request], width: int, height: int = 5) -> tuple[list[str], 
     levels = [round(p * height * 8 / top) for p in peak]
     lines = []
     for row in range(height - 1, -1, -1):
-        lines.append("".join(BLOCKS[max(0, min(8, lv - row * 8))] for lv in levels))
-    lines.append("".join("▲" if m else " " for m in marked))
+        lines.append("".join(BLOCKS[max(0, min(8, lv - row * 8))] * bw for lv in levels))
+    lines.append("".join(("▲" if m else " ") + " " * (bw - 1) for m in marked))
     return lines, starts
 
 
@@ -104,14 +112,19 @@ def change_lines(changes: dict) -> list[str]:
     if changes.get("tools_removed"):
         out.append("- tools " + one_line(", ".join(changes["tools_removed"]), 200))
     for key, (a, b) in (changes.get("config") or {}).items():
-        out.append(f"~ config {one_line(str(key), 40)}: {one_line(repr(a), 60)} → {one_line(repr(b), 60)}")
+        out.append(f"~ config {one_line(str(key), 40)}: {_json(a)} → {_json(b)}")
     if "adapter_defaults" in changes:
         a, b = changes["adapter_defaults"]
-        out.append(f"~ adapter defaults: {one_line(repr(a), 60)} → {one_line(repr(b), 60)}")
+        out.append(f"~ adapter defaults: {_json(a)} → {_json(b)}")
     if "system" in changes:
         a, b = changes["system"]
         out.append(f"~ system prompt: {a if a is not None else 'absent'} → {b if b is not None else 'absent'} chars")
     return out
+
+
+def _json(v: Any) -> str:
+    """A config value as JSON on one line (absent: ``absent``)."""
+    return "absent" if v is None else one_line(dump(v), 60)
 
 
 def file_rows(fs: Files, opened: set[str], *, hunk_lines: int = 6) -> list[Row]:

@@ -15,7 +15,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ...model.presenting.insight_rows import chart, chart_caption, context_rows
+from ...model.presenting.insight_rows import bar_width, chart, chart_caption, context_rows
 from ...safety import one_line
 from ..keys import CHART_BINDINGS, CONTEXT_BINDINGS
 from ..widgets.textrows import TextRows
@@ -52,9 +52,11 @@ class TokenChart(Widget, can_focus=True):
             return Content("reading the model requests…" if self.reqs is not None else "")
         lines, self.starts = chart(self.reqs, self._width(), CHART_HEIGHT)
         self.col = min(self.col, len(self.starts) - 1)
+        bw = bar_width(len(self.reqs), self._width())
+        a, b = self.col * bw, (self.col + 1) * bw
         parts: list = []
         for line in lines:
-            parts += [line[:self.col], (line[self.col:self.col + 1], "reverse"), line[self.col + 1:] + "\n"]
+            parts += [line[:a], (line[a:b], "reverse"), line[b:] + "\n"]
         parts.append(one_line(chart_caption(self.reqs, self.starts, self.col), max(20, self._width())))
         return Content.assemble(*parts)
 
