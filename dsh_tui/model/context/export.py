@@ -6,6 +6,7 @@ time). The JSON lists are bounded: the first LIMIT entries and a count of all of
 
 from __future__ import annotations
 
+import threading
 from functools import cached_property
 from typing import Any
 
@@ -14,7 +15,9 @@ from .files import Files, files_touched
 from .loops import calls, loop_findings
 from .requests import Header, Request, headers, request_before, requests
 from .select import events
-from .surface import Context, context_at
+from .surface import COMPACTION_RECORDS, Context, context_at, surface
+from .select import indices_of
+from ..reading.gcpause import gc_paused
 
 LIMIT = 1_000  # entries per JSON list
 HEADER_LIMIT = 200  # headers listed (each holds its tool names); changed ones first past it
@@ -24,10 +27,18 @@ FILES_SHOWN = 20  # files listed in the markdown report
 class Insight:
     def __init__(self, log) -> None:
         self.log = log
+        self._lock = threading.Lock()  # the views' workers may ask at once: one walk
 
     def _walk(self) -> None:
         """One pass over every event the views read (a frame decoded once for all of them), each
         kept only as the little its view needs."""
+        with self._lock:
+            if "calls" in self.__dict__:
+                return  # another thread's walk read it meanwhile
+            with gc_paused():
+                self._read()
+
+    def _read(self) -> None:
         log = self.log
         msgs, heads, tools = [], [], []
         sink = {"assistant/message": msgs, "request/header": heads, "tool/call": tools, "tool/result": tools}
@@ -62,8 +73,15 @@ class Insight:
             self._walk()
         return loop_findings(self.log, self.files, cs=self.__dict__["calls"])
 
+    @cached_property
+    def surface(self) -> tuple:
+        """(the surface's event indices, its replacements) and the compaction records' indices."""
+        return surface(self.log), indices_of(self.log, COMPACTION_RECORDS)
+
     def context(self, at: int | None = None) -> Context:
-        return context_at(self.log, at)
+        fold, records = self.surface
+        with gc_paused():  # tens of thousands of small tuples: a collector pass over the log's heap each time
+            return context_at(self.log, at, cached=fold, records=records)
 
 
 def _slim(ev: dict) -> dict:

@@ -14,18 +14,30 @@ SURFACE = ("user/message", "assistant/message", "tool/result")
 
 
 def indices_of(log, names: Iterable[str]) -> array:
-    """The indices of the events whose type is one of ``names``, in log order."""
+    """The indices of the events whose type is one of ``names``, in log order: each type's bytes found
+    in the scan's type column (C-speed scans, one step per hit: cheaper than a mask over every event
+    for the few types asked for here)."""
     res = log.res
-    wanted = {tid for tid, name in enumerate(res.types) if name in set(names)}
-    table = bytes(1 if b in wanted else 0 for b in range(256))
-    mask = res.ev_type.tobytes().translate(table)
-    out = array("I", itertools.compress(range(len(mask)), mask))
-    if 255 in res.ev_type:  # more than 254 distinct types: the rest are read from their records
-        names = set(names)
-        extra = [i for i, t in enumerate(res.ev_type) if t == 255 and log.type_of(i) in names]
+    names = set(names)
+    column = res.ev_type.tobytes()
+    hits: list[array] = []
+    for tid, name in enumerate(res.types):
+        if name not in names or tid >= 255:
+            continue
+        b = bytes([tid])
+        got = array("I")
+        at = column.find(b)
+        while at >= 0:
+            got.append(at)
+            at = column.find(b, at + 1)
+        hits.append(got)
+    if b"\xff" in column:  # more than 254 distinct types: the rest are read from their records
+        extra = array("I", (i for i, t in enumerate(column) if t == 255 and log.type_of(i) in names))
         if extra:
-            out = array("I", sorted(set(out) | set(extra)))
-    return out
+            hits.append(extra)
+    if len(hits) == 1:
+        return hits[0]
+    return array("I", sorted(itertools.chain.from_iterable(hits)))
 
 
 def data_of(log, i: int) -> dict:

@@ -58,7 +58,13 @@ class TreeList(VirtualList):
             if r.parsed:
                 segs.append(Segment("  (a JSON string, parsed: r copies its raw text)", self.style("tree--parsed")))
         else:
-            segs.append(Segment(one_line(dump(r.value), max(20, width - len(pad) - len(key)))))
+            text = dump(r.value) if not isinstance(r.value, str) or len(r.value) <= 1 << 16 else \
+                dump(r.value[:1 << 16])  # the row shows its start; c copies it whole
+            room = max(20, width - len(pad) - len(key))
+            size = f"  ({len(r.value):,} chars)" if isinstance(r.value, str) and len(text) > room else ""
+            segs.append(Segment(one_line(text, max(10, room - len(size)))))
+            if size:
+                segs.append(Segment(size, self.style("tree--count")))
         return segs
 
     def action_unfold(self) -> None:
@@ -87,9 +93,9 @@ class JsonTreeScreen(Screen[None]):
     #tree-keys { height: 1; padding: 0 1; background: $panel; color: $text-muted; }
     """
 
-    def __init__(self, value: Any, title: str) -> None:
+    def __init__(self, value: Any, title: str, *, open_levels: int = 2) -> None:
         super().__init__()
-        self.jtree = JsonTree(value)
+        self.jtree = JsonTree(value, open_levels=open_levels)
         self.title_text = title
         self.needle = ""
 

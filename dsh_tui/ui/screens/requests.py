@@ -61,7 +61,9 @@ class RequestsScreen(Screen[int | None]):
         if isinstance(target, int):
             from .jsontree import JsonTreeScreen
             log = self.insight.log
-            self.app.push_screen(JsonTreeScreen(log.event(target).event, f"request/header seq {log.seq_of(target):,}"))
+            # open down to the header's parts: a long system prompt shows its size, the tools their count
+            self.app.push_screen(JsonTreeScreen(log.event(target).event, f"request/header seq {log.seq_of(target):,}",
+                                                open_levels=3))
 
     def action_jump(self) -> None:
         target = self.query_one(TextRows).target
