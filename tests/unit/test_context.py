@@ -259,3 +259,36 @@ def _without_ids(events: list[dict]) -> list[dict]:
             data = {k: v for k, v in data.items() if k != "id"}
         out.append({**e, "data": data})
     return out
+
+
+BOUND_SCRIPT = r"""
+import sys, tracemalloc
+from dsh_tui.model.reading.session import load_session
+from dsh_tui.model.context.export import Insight
+log = load_session(sys.argv[1])
+tracemalloc.start()
+ins = Insight(log)
+ins.files, ins.headers, ins.loops
+print(tracemalloc.get_traced_memory()[1] >> 20)  # the walk's peak, MiB
+"""
+
+
+def test_the_walk_keeps_no_big_payload_of_a_hostile_log(tmp_path):
+    """600 headers with a 100 KB system prompt and 600 results with a 100 KB hunk: the walk keeps each as
+    the little its view reads (a header's sizes and names, a hunk's first 4 KiB), not the 120 MB parsed."""
+    big = "x" * 100_000
+    recs = [HEADER]
+    seq = 0
+    for k in range(600):
+        recs.append(ev("request/header", seq, {"header": {"config": {"provider": "p", "model": "m"}, "system": big + str(k),
+                                                          "tools": [{"name": "write"}]}, "reason": "change"})); seq += 1
+        recs.append(ev("tool/call", seq, {"turn": 1, "step": k, "callId": f"c{k}", "name": "write",
+                                          "arguments": '{"file_path":"a.txt"}'})); seq += 1
+        r = result(seq, f"c{k}", meta={"diffs": [{"path": "a.txt", "oldText": None, "newText": big}]}, step=k)
+        recs.append(r | {"sourceEventSeqs": [seq - 1]}); seq += 1
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(b"\n".join(lines_of(recs)) + b"\n")
+    done = subprocess.run([sys.executable, "-c", BOUND_SCRIPT, str(path)], capture_output=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) < 30, f"the walk's peak: {int(done.stdout)} MiB"

@@ -12,8 +12,9 @@ from typing import Any
 
 from ...safety import one_line
 from .files import Files, files_touched
-from .loops import calls, loop_findings
-from .requests import Header, Request, headers, request_before, requests
+from .files import path_args, slim_meta
+from .loops import arguments_key, calls, loop_findings
+from .requests import Header, Request, read_header, request_before, requests, with_changes
 from .select import events
 from .surface import COMPACTION_RECORDS, Context, context_at, surface
 from .select import indices_of
@@ -44,11 +45,12 @@ class Insight:
         sink = {"assistant/message": msgs, "request/header": heads, "tool/call": tools, "tool/result": tools}
         for i, ev in events(log, tuple(sink)):
             kept = sink.get(ev.get("type"))
-            if kept is None:
-                continue
-            kept.append((i, _slim(ev)))
+            if kept is heads:
+                heads.append(read_header(log, i, ev))
+            elif kept is not None:
+                kept.append((i, _slim(ev)))
         self.__dict__["requests"] = requests(log, msgs)
-        self.__dict__["headers"] = headers(log, heads)
+        self.__dict__["headers"] = with_changes(heads)
         self.__dict__["files"] = files_touched(log, tools)
         self.__dict__["calls"] = calls(log, tools)
 
@@ -85,10 +87,22 @@ class Insight:
 
 
 def _slim(ev: dict) -> dict:
-    """An event with what the views read of it: a tool result's text only as its outcome needs
-    (a big output is not kept until the walk ends)."""
+    """An event with only what the views read of it, so the walk holds no big payload until it ends:
+    a message's usage, a call's name and what its arguments are compared and read a path by, a
+    result's outcome and meta. (A header is made into its `Header` as it is read.)"""
     data = ev.get("data")
-    if ev.get("type") != "tool/result" or not isinstance(data, dict):
+    etype = ev.get("type")
+    if not isinstance(data, dict):
+        return ev
+    if etype == "assistant/message":
+        return {"type": etype, "data": {k: data.get(k) for k in ("turn", "step", "usage")}}
+    if etype == "tool/call":
+        args = data.get("arguments")
+        small = {k: data.get(k) for k in ("turn", "step", "name")}
+        small["argkey"] = arguments_key(args)
+        small["pathargs"] = path_args(args)
+        return {"type": etype, "data": small}
+    if etype != "tool/result":
         return ev
     msg = data.get("message")
     content = msg.get("content") if isinstance(msg, dict) else None
@@ -96,7 +110,7 @@ def _slim(ev: dict) -> dict:
     text = next((b["text"][:240] for b in block.get("content") or [] if isinstance(b, dict)
                  and isinstance(b.get("text"), str)), "")
     slim_block = {"isError": block.get("isError"), "content": [{"type": "text", "text": text}]}
-    return {**ev, "data": {**data, "message": {"content": [slim_block]}}}
+    return {**ev, "data": {**data, "message": {"content": [slim_block]}, "meta": slim_meta(data.get("meta"))}}
 
 
 def add_loop_findings(diag, found: list) -> None:

@@ -19,7 +19,8 @@ import orjson
 from .select import events
 
 MAX_FILES = 10_000  # paths kept; past it counted only
-MAX_DIFFS = 200  # hunks kept per file
+MAX_DIFFS = 200  # hunks kept per operation
+MAX_HUNK = 4096  # characters kept of a hunk's old and new text
 VERBS = {"cat": "read", "head": "read", "tail": "read", "less": "read", "wc": "read",
          "rm": "delete", "touch": "write"}
 TOOL_OPS = {"write": "write", "edit": "edit", "multi_edit": "edit", "multiedit": "edit", "read": "read",
@@ -85,7 +86,7 @@ def files_touched(log, evs=None) -> Files:
         d = ev.get("data") if isinstance(ev.get("data"), dict) else {}
         if ev.get("type") == "tool/call":
             name = d.get("name") if isinstance(d.get("name"), str) else None
-            calls[log.seq_of(i)] = (name, _path_args(name, d.get("arguments")))
+            calls[log.seq_of(i)] = (name, d["pathargs"] if "pathargs" in d else path_args(d.get("arguments")))
             continue
         sources = ev.get("sourceEventSeqs")
         call_seq = sources[0] if isinstance(sources, list) and sources and type(sources[0]) is int else None
@@ -108,11 +109,27 @@ def files_touched(log, evs=None) -> Files:
     return out
 
 
-def _path_args(name: str | None, raw) -> dict:
+def path_args(raw) -> dict:
     """The arguments a path may be read from (``file_path``, ``path``, a bash ``command``), short
     strings only: kept per call until its result comes."""
     a = _args(raw)
     return {k: v for k in ("file_path", "path", "command") if isinstance(v := a.get(k), str) and len(v) <= 4096}
+
+
+def slim_meta(meta):
+    """What of a result's meta this module reads: the hunks (each cut to MAX_HUNK), a read's path."""
+    if not isinstance(meta, dict):
+        return None
+    if isinstance(meta.get("diffs"), list):
+        return {"diffs": [{"path": h.get("path"), "oldText": _cut(h.get("oldText")), "newText": _cut(h.get("newText"))}
+                          for h in meta["diffs"][:MAX_DIFFS * 10] if isinstance(h, dict)]}
+    if isinstance(meta.get("path"), str) and "lines" in meta:
+        return {"path": meta["path"], "lines": True}
+    return None
+
+
+def _cut(text):
+    return text[:MAX_HUNK] if isinstance(text, str) else text
 
 
 def _from_diffs(out: Files, diffs: list, call: dict, tool, seq: int, i: int, call_seq) -> None:
@@ -125,7 +142,8 @@ def _from_diffs(out: Files, diffs: list, call: dict, tool, seq: int, i: int, cal
             op = by_path[h["path"]] = Op(_op(tool, "edit"), seq, i, call_seq, tool)
         if len(op.diffs) < MAX_DIFFS:
             old = h.get("oldText")
-            op.diffs.append((old if isinstance(old, str) else None, h.get("newText") if isinstance(h.get("newText"), str) else ""))
+            new = h.get("newText")
+            op.diffs.append((_cut(old) if isinstance(old, str) else None, _cut(new) if isinstance(new, str) else ""))
     if not by_path:  # a write that created the file: the path the call named
         path = _arg_path(call)
         if path:

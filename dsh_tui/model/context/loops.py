@@ -43,9 +43,8 @@ def calls(log, evs=None) -> list[Call]:
         d = ev.get("data") if isinstance(ev.get("data"), dict) else {}
         if ev.get("type") == "tool/call":
             name = d.get("name") if isinstance(d.get("name"), str) else "?"
-            args = d.get("arguments")
-            args = args if isinstance(args, str) else repr(args)[:MAX_ARGS]
-            c = Call(i, log.seq_of(i), d.get("turn"), name, (name, hash(args), len(args)))
+            key = d["argkey"] if "argkey" in d else arguments_key(d.get("arguments"))
+            c = Call(i, log.seq_of(i), d.get("turn"), name, (name, *key))
             out.append(c)
             by_seq[c.seq] = c
             continue
@@ -56,6 +55,13 @@ def calls(log, evs=None) -> list[Call]:
         if c is not None:
             c.outcome = _outcome(d)
     return out
+
+
+def arguments_key(args) -> tuple[int, int]:
+    """What two calls' arguments are compared by: their hash and length (not the text: a walk keeps
+    one of these per call)."""
+    args = args if isinstance(args, str) else repr(args)[:MAX_ARGS]
+    return hash(args), len(args)
 
 
 def _outcome(data) -> tuple:

@@ -75,13 +75,15 @@ def read_header(log, i: int, ev: dict | None = None) -> Header:
 def headers(log, evs=None) -> list[Header]:
     """Every request header in log order, each with its ``changes`` from the one before it (``evs``:
     the (index, event) of each, when the caller reads them with others)."""
-    out: list[Header] = []
-    for i, ev in (evs if evs is not None else events(log, ("request/header",))):
-        h = read_header(log, i, ev)
-        if out:
-            h.changes = diff(out[-1], h)
-        out.append(h)
-    return out
+    return with_changes([read_header(log, i, ev) for i, ev in (evs if evs is not None
+                                                                 else events(log, ("request/header",)))])
+
+
+def with_changes(hs: list[Header]) -> list[Header]:
+    """``hs`` with each header's ``changes`` from the one before it."""
+    for a, b in zip(hs, hs[1:]):
+        b.changes = diff(a, b)
+    return hs
 
 
 def diff(a: Header, b: Header) -> dict:
