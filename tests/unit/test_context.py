@@ -5,7 +5,6 @@ here apart from dsh-tui's reader, and checked against what the generator wrote."
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import shutil

@@ -183,9 +183,10 @@ def markdown_lines(ins: Insight, diag, md, val) -> list[str]:
 
 
 def insight(log) -> Insight:
-    """The log's one `Insight` (kept on it: the check's findings, JSON and report share the reads)."""
+    """The log's one `Insight` while it has this many events (kept on it: the check's findings, JSON
+    and report, and the explorer's views, share the reads; a live log that grew gets a new one)."""
     got = getattr(log, "_insight", None)
-    if got is None:
-        got = Insight(log)
+    if got is None or got[0] != len(log):
+        got = (len(log), Insight(log))
         log._insight = got
-    return got
+    return got[1]

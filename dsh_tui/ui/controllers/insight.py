@@ -4,23 +4,17 @@ session shown. Each view reads what it needs in its own worker from one `Insight
 
 from __future__ import annotations
 
-from ...model.context.export import Insight
+from ...model.context.export import Insight, insight
 
 
 class InsightController:
     def __init__(self, app) -> None:
         self.app = app
-        self._key = None
-        self._insight: Insight | None = None
 
     def insight(self) -> Insight | None:
+        """The session's `Insight` (one per log and length: the copy keys' markdown report reads it too)."""
         log = self.app.log_
-        if log is None:
-            return None
-        key = (id(log), len(log))
-        if key != self._key or self._insight is None or self._insight.log is not log:
-            self._key, self._insight = key, Insight(log)
-        return self._insight
+        return insight(log) if log is not None else None
 
     def _title(self) -> str:
         return self.app.path.name if self.app.path is not None else ""
