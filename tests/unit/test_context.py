@@ -291,3 +291,16 @@ def test_the_walk_keeps_no_big_payload_of_a_hostile_log(tmp_path):
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) < 30, f"the walk's peak: {int(done.stdout)} MiB"
+
+
+def test_the_chart_fits_the_width_and_marks_the_request_after_a_compaction(log):
+    from dsh_tui.model.presenting.insight_rows import chart
+    reqs = requests.requests(log)
+    lines, starts = chart(reqs, 78)
+    assert all(len(line) <= 78 for line in lines) and len(starts) == len(reqs)
+    after = next(k for k, r in enumerate(reqs) if r.compactions)
+    width = len(lines[-1]) // len(reqs)
+    assert lines[-1].index("▲") == after * width  # the marker under the request after the compaction
+    many = [requests.Request(i, i, 1, i, 1000 + i % 7, ()) for i in range(13_200)]
+    lines, starts = chart(many, 78)
+    assert all(len(line) <= 78 for line in lines) and len(starts) == 78 and starts[0] == 0

@@ -23,22 +23,34 @@ def bar_width(n: int, width: int) -> int:
     return max(1, min(4, width // max(1, n)))
 
 
-def chart(reqs: list[Request], width: int, height: int = 5) -> tuple[list[str], list[int]]:
-    """Input tokens per request as ``height`` lines of block characters at most ``width`` columns wide,
-    then a line marking (▲) the bars whose requests came after a compaction or a prune. Each bar
-    stands for a run of requests (their largest count), `bar_width` columns wide; returned with the
-    first request of each bar."""
+def _bars(reqs: list[Request], width: int) -> tuple[list[int], list[bool], list[int], int, int]:
+    """(each bar's height in tokens, whether a compaction came before its requests, its first request,
+    columns per bar, the count the bars start from)."""
     n = len(reqs)
-    if not n or width < 1:
-        return [], []
     bw = bar_width(n, width)
     cols = min(n, width // bw)
     starts = [c * n // cols for c in range(cols)]
     ends = starts[1:] + [n]
-    peak = [max((r.input_tokens or 0) for r in reqs[a:b]) for a, b in zip(starts, ends)]
+    # a bar's height: its requests' mean (their largest hid every drop on a long session: each run of
+    # a few hundred requests has one near the session's peak)
+    means = [sum((r.input_tokens or 0) for r in reqs[a:b]) // (b - a) for a, b in zip(starts, ends)]
     marked = [any(r.compactions for r in reqs[a:b]) for a, b in zip(starts, ends)]
-    top = max(peak) or 1
-    levels = [round(p * height * 8 / top) for p in peak]
+    lo, hi = min(means), max(means)
+    base = lo - (hi - lo) // 8 if lo > hi // 2 else 0  # bars all above half the peak: drawn from near their least
+    return means, marked, starts, bw, base
+
+
+def chart(reqs: list[Request], width: int, height: int = 5) -> tuple[list[str], list[int]]:
+    """Input tokens per request as ``height`` lines of block characters at most ``width`` columns wide,
+    then a line marking (▲) the bars whose requests came after a compaction or a prune. Each bar
+    stands for a run of requests (their mean), `bar_width` columns wide, drawn from 0 or, when every
+    bar is above half the highest, from a little under the lowest (the caption says from what);
+    returned with the first request of each bar."""
+    if not reqs or width < 1:
+        return [], []
+    means, marked, starts, bw, base = _bars(reqs, width)
+    top = max(means) - base or 1
+    levels = [max(1 if m > base else 0, round((m - base) * height * 8 / top)) for m in means]
     lines = []
     for row in range(height - 1, -1, -1):
         lines.append("".join(BLOCKS[max(0, min(8, lv - row * 8))] * bw for lv in levels))
@@ -46,7 +58,7 @@ def chart(reqs: list[Request], width: int, height: int = 5) -> tuple[list[str], 
     return lines, starts
 
 
-def chart_caption(reqs: list[Request], col_starts: list[int], col: int) -> str:
+def chart_caption(reqs: list[Request], col_starts: list[int], col: int, width: int = 0) -> str:
     if not reqs or not col_starts:
         return "no model request in this log"
     col = max(0, min(col, len(col_starts) - 1))
@@ -54,8 +66,10 @@ def chart_caption(reqs: list[Request], col_starts: list[int], col: int) -> str:
     tokens = f"{r.input_tokens:,}" if r.input_tokens is not None else "?"
     top = max((x.input_tokens or 0) for x in reqs)
     marks = sum(1 for x in reqs if x.compactions)
+    base = _bars(reqs, width)[4] if width else 0
     return (f"request seq {r.seq:,} (turn {one_line(repr(r.turn), 12)}, step {one_line(repr(r.step), 12)}): "
-            f"{tokens} input tokens · peak {top:,} · {len(reqs):,} requests · ▲ {marks} after a compaction or prune")
+            f"{tokens} input tokens · peak {top:,}" + (f" · bars from {base:,}" if base else "")
+            + f" · {len(reqs):,} requests · ▲ {marks} after a compaction or prune")
 
 
 class ContextRows(Sequence):

@@ -59,7 +59,7 @@ class TokenChart(Widget, can_focus=True):
         parts: list = []
         for line in lines:
             parts += [line[:a], (line[a:b], "reverse"), line[b:] + "\n"]
-        parts.append(one_line(chart_caption(self.reqs, self.starts, self.col), max(20, self._width())))
+        parts.append(one_line(chart_caption(self.reqs, self.starts, self.col, self._width()), max(20, self._width())))
         return Content.assemble(*parts)
 
     def on_resize(self) -> None:
