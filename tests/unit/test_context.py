@@ -201,6 +201,11 @@ def test_check_json_has_the_context_requests_and_files(tmp_path, events):
     assert out["context"]["total"] == len(out["context"]["items"])
     assert [h["seq"] for h in out["requests"]["items"]] == [e["seq"] for e in events if e["type"] == "request/header"]
     assert out["requests"]["changes"] == 2
+    verdict = out["verdict"]["seq"]  # the last failing bash result: the request before it, the header in force
+    assert out["context"]["at_verdict"]["seq"] == max(e["seq"] for e in events
+                                                       if e["type"] == "assistant/message" and e["seq"] < verdict)
+    assert out["requests"]["in_force_at_verdict"] == max(e["seq"] for e in events
+                                                          if e["type"] == "request/header" and e["seq"] < verdict)
     assert out["files"]["items"][0]["path"] == "src/app.py"
     assert {f["kind"] for f in out["findings"]} >= set(loops.LOOP_KINDS)
     assert all(f["severity"] == "info" for f in out["findings"] if f["kind"] in loops.LOOP_KINDS)

@@ -14,7 +14,7 @@ from ...safety import one_line
 from .files import Files, files_touched
 from .files import path_args, slim_meta
 from .loops import arguments_key, calls, loop_findings
-from .requests import Header, Request, read_header, request_before, requests, with_changes
+from .requests import Header, Request, in_force, read_header, request_before, requests, with_changes
 from .select import events
 from .surface import COMPACTION_RECORDS, Context, context_at, surface
 from .select import indices_of
@@ -145,8 +145,16 @@ def files_json(ins: Insight) -> dict[str, Any]:
             "items": [f.as_dict() for f in items[:LIMIT]]}
 
 
-def check_json_extra(ins: Insight) -> dict[str, Any]:
-    return {"context": context_json(ins), "requests": requests_json(ins), "files": files_json(ins)}
+def check_json_extra(ins: Insight, diag=None) -> dict[str, Any]:
+    out = {"context": context_json(ins), "requests": requests_json(ins), "files": files_json(ins)}
+    v = diag.verdict if diag is not None else None
+    at = v.index if v is not None and v.index is not None else len(ins.log) - 1
+    r = request_before(ins.requests, at)
+    h = in_force(ins.headers, at)
+    # what was in force where the run ended (the verdict's event, else the last one)
+    out["context"]["at_verdict"] = None if r is None else {"seq": r.seq, "input_tokens": r.input_tokens}
+    out["requests"]["in_force_at_verdict"] = None if h is None else h.seq
+    return out
 
 
 def context_at_verdict(ins: Insight, diag) -> str | None:

@@ -337,14 +337,14 @@ def check_json(log: SessionLog, diag: Diagnosis, lineage=None, *, lazy: bool = F
         "timing": timing_json(log, diag.timing, many),
         "snippet": snippet(log, diag, mask=False),
         "dsh_tui_version": __version__,
-        **_context_extra(log),
+        **_context_extra(log, diag),
     }
 
 
-def _context_extra(log: SessionLog) -> dict[str, Any]:
+def _context_extra(log: SessionLog, diag: Diagnosis) -> dict[str, Any]:
     """`context`, `requests` and `files` (model/context/export.py)."""
     from ..context.export import check_json_extra, insight
-    return check_json_extra(insight(log))
+    return check_json_extra(insight(log), diag)
 
 
 def write_check_json(write, log: SessionLog, diag: Diagnosis, lineage=None) -> None:
