@@ -255,7 +255,7 @@ HELP = [
     R("Context", "json-tree", "the event as a JSON tree"),
     R("Context", "tree-fold tree-unfold", "(in the tree) fold / unfold (also left, right)", "h l"),
     R("Context", "tree-fold-all tree-unfold-all", "(in the tree) fold all / unfold all under the cursor", "H L"),
-    R("Context", "tree-search tree-next-hit", "(in the tree) search keys and values, folded ones too; next hit", "/ n"),
+    R("Context", "tree-next-hit tree-search", "(in the tree) next hit; search keys and values, folded ones too", "n /"),
     R("Context", "tree-copy-value tree-copy-path tree-copy-jq", "(in the tree) copy the value, its JSONPath, a jq path", "c p P"),
     R("Context", "tree-copy-raw", "(in the tree) copy a parsed JSON string's raw text, byte for byte"),
     R("Context", "tree-close", "close the tree (or the search box)"),
