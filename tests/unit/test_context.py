@@ -309,3 +309,19 @@ def test_the_chart_fits_the_width_and_marks_the_request_after_a_compaction(log):
     many = [requests.Request(i, i, 1, i, 1000 + i % 7, ()) for i in range(13_200)]
     lines, starts = chart(many, 78)
     assert all(len(line) <= 78 for line in lines) and len(starts) == 78 and starts[0] == 0
+
+
+def test_many_repeated_groups_stay_linear(tmp_path):
+    """30,000 calls in 10,000 groups of three, interleaved: each group is one finding, none "in a row"."""
+    recs = [HEADER, ev("turn/start", 0, {"turn": 1})]
+    seq = 1
+    for rep in range(3):
+        for g in range(10_000):
+            recs.append(ev("tool/call", seq, {"turn": 1, "step": 1, "callId": f"c{seq}", "name": "bash",
+                                              "arguments": f'{{"command":"ls {g}"}}'}))
+            seq += 1
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(b"\n".join(lines_of(recs)) + b"\n")
+    found = loops.loop_findings(load_session(path))
+    assert len(found) == loops.MAX_FINDINGS and all("within turn 1" in f.message for f in found)
+    assert f"and {10_000 - loops.MAX_FINDINGS:,} more of this kind" in found[-1].message

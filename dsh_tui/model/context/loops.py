@@ -5,7 +5,8 @@
 * FILE_CHURN: one file written or edited M times (default 3) in the run.
 * SAME_ERROR_RETRY: a call repeated with the same arguments right after it failed, and failing again
   with the same result text, N times in all.
-Each names the seqs involved (the calls'), and points at the last of them.
+Each names the seqs involved (the calls'), and points at the last of them. Past MAX_FINDINGS of a
+kind the rest are counted in the last one's message.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ class Call:
     name: str
     key: tuple  # (name, the arguments' hash, their length): equal arguments, without keeping them
     outcome: tuple | None = None  # (isError, result text head) once its result is read
+    pos: int = 0  # its place among the calls
 
 
 def calls(log, evs=None) -> list[Call]:
@@ -44,7 +46,7 @@ def calls(log, evs=None) -> list[Call]:
         if ev.get("type") == "tool/call":
             name = d.get("name") if isinstance(d.get("name"), str) else "?"
             key = d["argkey"] if "argkey" in d else arguments_key(d.get("arguments"))
-            c = Call(i, log.seq_of(i), d.get("turn"), name, (name, *key))
+            c = Call(i, log.seq_of(i), d.get("turn"), name, (name, *key), pos=len(out))
             out.append(c)
             by_seq[c.seq] = c
             continue
@@ -101,23 +103,34 @@ def _repeated(cs: list[Call], n: int) -> list[Finding]:
     for c in cs:
         groups.setdefault((repr(c.turn), c.key), []).append(c)
     out = []
+    dropped = 0
     for (_turn, key), group in groups.items():
-        if len(group) < n or len(out) >= MAX_FINDINGS:
+        if len(group) < n:
+            continue
+        if len(out) >= MAX_FINDINGS:
+            dropped += 1
             continue
         last = group[-1]
-        first_pos = cs.index(group[0])
-        in_row = cs[first_pos:first_pos + len(group)] == group
+        first = group[0].pos
+        in_row = group[-1].pos - first == len(group) - 1  # no other call between them
         seqs = [c.seq for c in group]
         out.append(_finding("REPEATED_CALL", last, last.index, last.seq,
                             f"{one_line(key[0], 60)} called {len(group)} times with the same arguments "
                             f"{'in a row in' if in_row else 'within'} turn {one_line(repr(last.turn), 20)} "
                             f"(seqs {_seqs(seqs)})", [c.index for c in group[:SHOWN_SEQS]],
                             name=key[0], turn=last.turn))
+    _note_dropped(out, dropped)
     return out
+
+
+def _note_dropped(out: list[Finding], dropped: int) -> None:
+    if dropped:
+        out[-1].message += f" [and {dropped:,} more of this kind past the first {MAX_FINDINGS:,}, not listed]"
 
 
 def _same_error(cs: list[Call], n: int) -> list[Finding]:
     out = []
+    dropped = 0
     run: list[Call] = []
     for c in cs + [None]:
         same = (c is not None and run and c.key == run[-1].key and c.outcome is not None
@@ -125,7 +138,9 @@ def _same_error(cs: list[Call], n: int) -> list[Finding]:
         if same:
             run.append(c)
             continue
-        if len(run) >= n and len(out) < MAX_FINDINGS:
+        if len(run) >= n and len(out) >= MAX_FINDINGS:
+            dropped += 1
+        elif len(run) >= n:
             last = run[-1]
             seqs = [x.seq for x in run]
             out.append(_finding("SAME_ERROR_RETRY", last, last.index, last.seq,
@@ -133,18 +148,24 @@ def _same_error(cs: list[Call], n: int) -> list[Finding]:
                                 f"after the same error: {one_line(last.outcome[1], 80)} (seqs {_seqs(seqs)})",
                                 [x.index for x in run[:SHOWN_SEQS]], name=last.key[0], turn=last.turn))
         run = [c] if c is not None and c.outcome is not None and c.outcome[0] else []
+    _note_dropped(out, dropped)
     return out
 
 
 def _churn(log, files: Files, m: int) -> list[Finding]:
     out = []
+    dropped = 0
     for f in files.files.values():
         ops = [o for o in f.ops if o.op in ("write", "edit")]
-        if len(ops) < m or len(out) >= MAX_FINDINGS:
+        if len(ops) < m:
+            continue
+        if len(out) >= MAX_FINDINGS:
+            dropped += 1
             continue
         seqs = [o.seq for o in ops]
         last = ops[-1]
         out.append(Finding("FILE_CHURN", last.index, last.seq,
                            f"{one_line(f.path, 120)} written or edited {len(ops)} times (seqs {_seqs(seqs)})",
                            severity="info", related=[o.index for o in ops[:SHOWN_SEQS]], name=last.tool))
+    _note_dropped(out, dropped)
     return out
