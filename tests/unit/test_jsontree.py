@@ -128,3 +128,8 @@ def test_search_finds_keys_and_values_inside_folded_nodes():
     k2 = tree.search("needle", k)
     assert tree.rows[k2].value == "has NEEDLE"
     assert tree.search("absent", 0) is None
+
+
+def test_the_first_levels_open_a_page_of_rows_at_most():
+    tree = JsonTree([[0] * 500 for _ in range(500)])  # 250,000 leaves two levels down
+    assert len(tree.rows) <= 2 * jsontree.PAGE + 2

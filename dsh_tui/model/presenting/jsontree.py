@@ -78,7 +78,7 @@ class JsonTree:
                         parsed=inner is not None, raw=value if inner is not None else None)
         self.rows: list[Row] = [self.root]
         k = 0
-        while k < len(self.rows) and k < PAGE:  # the first levels open (a page each, no recursion)
+        while k < len(self.rows) and len(self.rows) < PAGE:  # the first levels open, a page of rows in all
             row = self.rows[k]
             if row.container and row.depth < open_levels and not row.open:
                 self.unfold(k)
