@@ -106,6 +106,8 @@ def _check(argv: list[str]) -> int:
         lineage = find_lineage(log.path, log.session_id, max_plain=args.max_plain_size)
         linked = [(f, f.message, f.child_session) for f in diag.findings if f.kind == "NOT_IN_TOOL_SET"]
         link_findings(diag.findings, lineage)
+    from .model.context.export import add_loop_findings, insight
+    add_loop_findings(diag, insight(log).loops)  # info only: the verdict and the exit code stay
     if args.format == "json":
         write_check_json(sys.stdout.write, log, diag, lineage, raw_snippet=args.raw_snippet)
     else:

@@ -87,7 +87,12 @@ TIMED_LOG = ROOT / "tests" / "parity" / "timing" / "zstd" / "--home-user-timing-
 TIMED_SCENES = ("timing-view",)
 FLEET_SCENES = ("fleet-view",)  # a scan of generated sessions (needs the fleet extra)
 DIFF_SCENES = ("runs-diff",)  # `dsh-tui diff` on a pair dsh's writer wrote (tests/parity/diff-cases)
-ALL_SCENES = [*SCENES, *BROWSER_SCENES, *ROOT_SCENES, *TIMED_SCENES, *FLEET_SCENES, *DIFF_SCENES]
+# On the log dsh's writer wrote with a prune, a compaction, a header change and fs edits (tests/parity/context):
+# name -> (the seq the cursor is put on, the keys that open the view).
+CONTEXT_LOG = ROOT / "tests" / "parity" / "context" / "root" / "--home-user-context--" / "context" / "session.jsonl.zstd"
+CONTEXT_SCENES = {"context-view": (50, ("X",)), "request-view": (16, ("I",)), "files-view": (16, ("D", "j", "enter")),
+                  "json-tree": (11, ("J", *"jjjjjjjjj", "L"))}
+ALL_SCENES = [*SCENES, *BROWSER_SCENES, *ROOT_SCENES, *TIMED_SCENES, *FLEET_SCENES, *DIFF_SCENES, *CONTEXT_SCENES]
 
 
 async def _listed(app, pilot) -> None:
@@ -151,6 +156,25 @@ async def shoot_diff(name: str, size: tuple[int, int]) -> str:
     app = diff_app("args")
     async with app.run_test(size=size) as pilot:
         await pilot.pause(0.1)
+        return app.export_screenshot(title=f"dsh-tui: {name}")
+
+
+async def shoot_context(name: str, size: tuple[int, int]) -> str:
+    """The context (X), request (I), files (D) and JSON tree (J) views, their workers awaited."""
+    seq, keys = CONTEXT_SCENES[name]
+    app = ExplorerApp(CONTEXT_LOG, native_clipboard=False, detail_delay=0.01)
+    async with app.run_test(size=size) as pilot:
+        await _settle(app, pilot)
+        app.jump_to(app.log_.index_of_seq(seq))
+        await _settle(app, pilot)
+        await pilot.press(*keys)
+        for _ in range(200):
+            await app.workers.wait_for_complete()
+            await pilot.pause(0.02)
+            chart = app.screen.query("#context-chart")
+            if not chart or chart.first().reqs:
+                break
+        await pilot.pause(0.05)
         return app.export_screenshot(title=f"dsh-tui: {name}")
 
 
@@ -218,6 +242,8 @@ def main(argv: list[str] | None = None) -> int:
                 svg_text = asyncio.run(shoot_fleet(Path(tmp), name, (cols, rows)))
             elif name in DIFF_SCENES:
                 svg_text = asyncio.run(shoot_diff(name, (cols, rows)))
+            elif name in CONTEXT_SCENES:
+                svg_text = asyncio.run(shoot_context(name, (cols, rows)))
             elif name in ROOT_SCENES:
                 root = Path(tmp) / name / "dsh" / "sessions"
                 svg_text = asyncio.run(ROOT_SCENES[name](root, name, (cols, rows)))

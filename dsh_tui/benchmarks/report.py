@@ -117,6 +117,18 @@ def log_rows(r: dict) -> list[dict]:
             if k:
                 rows.append(_row(f"{title}: CPU median (n={k['n']})", f"{ms(k['median'])} ms",
                                  ref=f"max {ms(k['max'])} ms", target="< 100 ms", ok=k["median"] < 0.100, data=k))
+        for name, title, limit in (("context_view", "C context view at the verdict, open", 0.200),
+                                   ("json_tree_1mb", "J JSON tree of a 1 MB argument, open", 0.100),
+                                   ("json_tree_1mb_unfold_all", "J JSON tree of a 1 MB argument, L (unfold all)", 0.100),
+                                   ("json_tree_deep", "J JSON tree of a 10,000-deep value, open", 0.100),
+                                   ("json_tree_deep_unfold_all", "J JSON tree of a 10,000-deep value, L", 0.100)):
+            k = keys.get(name)
+            if k:
+                filled = keys.get("context_view_filled") if name == "context_view" else None
+                extra = f", its rows read in {s(filled['median'])} (a worker)" if filled else ""
+                rows.append(_row(f"{title}: CPU median (n={k['n']})", f"{ms(k['median'])} ms",
+                                 ref=f"max {ms(k['max'])} ms{extra}", target=f"< {limit * 1000:.0f} ms",
+                                 ok=k["median"] < limit, data=k))
     tm = r.get("tmux")
     if tm:
         ln, ds = tm["lnav"]["best"], tm["dsh_tui"]["best"]

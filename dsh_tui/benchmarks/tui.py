@@ -137,6 +137,7 @@ async def _keys(app, pilot, presses: int) -> dict:
         opens.append(await sample("T") - b1)
         await sample("escape")
     out["timing_view_first"], out["timing_view"] = _stats(opens[:1]), _stats(opens[1:] or opens)
+    out.update(await _insight_views(app, pilot, sample, b1, presses))
 
     far = _far_call_ids(app)
     if far:
@@ -159,6 +160,43 @@ async def _keys(app, pilot, presses: int) -> dict:
         out["search_next"] = _stats(cpus)
         out["search_next"]["wall"] = _stats(walls)
         out["search_next"].update(needles=[c for _, c in far], landed=landed)
+    return out
+
+
+async def _insight_views(app, pilot, sample, b1: float, presses: int) -> dict:
+    """C (the context view at the verdict: its open, then the wall time until its rows are read in its
+    worker) and the JSON tree opening a 1 MB argument and a 10,000-deep value (and L, unfold all, on it)."""
+    import orjson
+    from ..ui.screens.jsontree import JsonTreeScreen
+    from ..ui.widgets.textrows import TextRows
+    out: dict = {}
+    v = app.diag.verdict
+    app.jump_to(v.index if v is not None and v.index is not None else len(app.log_) - 1)
+    opens, fills = [], []
+    for _ in range(presses):
+        t0 = time.monotonic()
+        opens.append(await sample("C") - b1)
+        rows = app.screen.query(TextRows)
+        while rows and not rows.first().rows and time.monotonic() - t0 < 60:
+            await asyncio.sleep(0.005)
+        fills.append(time.monotonic() - t0)
+        await sample("escape")
+    out["context_view"], out["context_view_filled"] = _stats(opens), _stats(fills)
+    big = orjson.dumps({"files": [{"path": f"src/f{i}.py", "text": "x" * 100} for i in range(8_000)]}).decode()
+    deep: object = "bottom"
+    for _ in range(10_000):
+        deep = {"k": [deep]}
+    cpu = time.process_time
+    for name, value in (("json_tree_1mb", {"data": {"arguments": big}}), ("json_tree_deep", deep)):
+        samples, unfolds = [], []
+        for _ in range(max(1, presses // 4)):
+            t0 = cpu()
+            app.push_screen(JsonTreeScreen(value, name))
+            await pilot.pause(0.05)
+            samples.append(cpu() - t0 - b1)
+            unfolds.append(await sample("L") - b1)
+            await sample("escape")
+        out[name], out[name + "_unfold_all"] = _stats(samples), _stats(unfolds)
     return out
 
 

@@ -44,6 +44,7 @@ from .controllers.loader import LoadController
 from .controllers.marks import MarksController
 from .controllers.search import SearchController, SearchHits
 from .controllers.timing import TimingController
+from .controllers.insight import InsightController
 from .controllers.timeline import TimelineController
 from .controllers.viewout import ViewOutController
 from .lnav import LnavActions
@@ -119,6 +120,7 @@ class ExplorerApp(LnavActions, App[int]):
         self.marks = MarksController(self)  # search, marks, chips and saved views: controllers/marks.py ...
         self.anomalies = AnomalyController(self)
         self.timing_view = TimingController(self)
+        self.insight = InsightController(self)  # C, I, D, J (controllers/insight.py)
         self.controllers = (self.loader, self.search, self.jumps, self.filters, self.copy, self.follow, self.family, self.history)
         self.controllers += (self.anomalies, self.timing_view)
         self.chips = ChipsController(self)
@@ -643,6 +645,18 @@ class ExplorerApp(LnavActions, App[int]):
 
     def action_timing(self) -> None:
         self.timing_view.open()
+
+    def action_context(self) -> None:
+        self.insight.context()
+
+    def action_requests(self) -> None:
+        self.insight.requests()
+
+    def action_files(self) -> None:
+        self.insight.files()
+
+    def action_json_tree(self) -> None:
+        self.insight.json_tree()
 
     @on(RowHighlighted)
     def _cursor_moved_anomalies(self, message: RowHighlighted) -> None:

@@ -9,8 +9,9 @@ from textual.binding import Binding
 from textual.keys import key_to_character
 
 from .keys import (BINDINGS, BROWSER_BINDINGS, BROWSER_HELP, COUNT_BINDINGS, DIFF_BINDINGS, DIFF_HELP, ERROR_BINDINGS,
-                   FLEET_BINDINGS, FLEET_HELP, HEADER_SCREEN_BINDINGS, HELP, LIST_BINDINGS, OUTPUT_BINDINGS,
-                   PICK_BINDINGS, PROMPT_BINDINGS, REPORT_BINDINGS, SCREEN_BINDINGS, TEXTUAL_BINDINGS, HelpRow)
+                   FLEET_BINDINGS, FLEET_HELP, HEADER_SCREEN_BINDINGS, HELP, INSIGHT_TABLES, LIST_BINDINGS,
+                   OUTPUT_BINDINGS, PICK_BINDINGS, PROMPT_BINDINGS, REPORT_BINDINGS, SCREEN_BINDINGS, TEXTUAL_BINDINGS,
+                   HelpRow)
 
 Keymap = Mapping[str, str]
 HelpGroups = list[tuple[str, list[tuple[str, str]]]]
@@ -20,7 +21,7 @@ KEY_TEXT = {"up": "↑", "down": "↓", "left": "←", "right": "→", "pageup":
             "backslash": "\\", "plus": "+", "minus": "-"}
 TABLES = (BINDINGS, SCREEN_BINDINGS, COUNT_BINDINGS, PROMPT_BINDINGS, REPORT_BINDINGS, LIST_BINDINGS,
           TEXTUAL_BINDINGS, BROWSER_BINDINGS, HEADER_SCREEN_BINDINGS, ERROR_BINDINGS, OUTPUT_BINDINGS,
-          FLEET_BINDINGS, DIFF_BINDINGS, PICK_BINDINGS)
+          FLEET_BINDINGS, DIFF_BINDINGS, PICK_BINDINGS, *INSIGHT_TABLES)
 
 
 def all_bindings() -> dict[str, Binding]:

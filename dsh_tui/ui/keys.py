@@ -89,6 +89,15 @@ BINDINGS = [
       tooltip="The shown (filtered) events' raw records on a shell command's stdin; its output in a window"),
     B("C", "merged_timeline", "Merged timeline", show=False, id="merged-timeline",
       tooltip="This session and its subagent children, one list interleaved by time; enter opens a child there"),
+    # What the model saw and what the run touched (screens/context.py, requests.py, files.py, jsontree.py).
+    B("X", "context", "Context", show=False, id="context",
+      tooltip="What the model saw at the cursor, and input tokens per request with compactions marked"),
+    B("I", "requests", "Request headers", show=False, id="requests",
+      tooltip="Each request header, what changed from the one before, the one in force at the cursor"),
+    B("D", "files", "Files touched", show=False, id="files",
+      tooltip="Every file the run read, wrote, edited or deleted, with its diffs in order"),
+    B("J", "json_tree", "JSON tree", show=False, id="json-tree",
+      tooltip="The event as a foldable tree: copy a value, its JSONPath or a jq path"),
 ]
 
 # The events list's count (widgets/event_list.py), as in vim: digits then G go to that seq.
@@ -111,6 +120,33 @@ PROMPT_BINDINGS = [B("escape", "cancel", "Cancel", show=False, id="prompt-cancel
 # The full header window (screens/header.py); its own keys, named in its bottom rule.
 HEADER_SCREEN_BINDINGS = [B("escape,q,H", "close", "Close", show=False, id="header-close"),
                           B("y", "copy_header", "Copy the raw header line", show=False, id="header-copy")]
+
+# The JSON tree (screens/jsontree.py): the window's keys, then its list's (jless's).
+JSON_TREE_BINDINGS = [B("escape,q", "close", "Close", show=False, id="tree-close"),
+                      B("slash", "search", "Search", show=False, id="tree-search"),
+                      B("n", "next_hit", "Next hit", show=False, id="tree-next-hit"),
+                      B("c", "copy_value", "Copy value", show=False, id="tree-copy-value"),
+                      B("p", "copy_path", "Copy JSONPath", show=False, id="tree-copy-path"),
+                      B("P", "copy_jq", "Copy jq path", show=False, id="tree-copy-jq"),
+                      B("r", "copy_raw", "Copy raw string", show=False, id="tree-copy-raw")]
+JSON_TREE_LIST_BINDINGS = [B("l,right", "unfold", "Unfold", show=False, id="tree-unfold"),
+                           B("h,left", "fold", "Fold", show=False, id="tree-fold"),
+                           B("L", "unfold_all", "Unfold all", show=False, id="tree-unfold-all"),
+                           B("H", "fold_all", "Fold all", show=False, id="tree-fold-all")]
+
+# The context, request and files views (screens/context.py, requests.py, files.py).
+CONTEXT_BINDINGS = [B("escape,q,C", "close", "Close", show=False, id="context-close"),
+                    B("enter", "jump", "Jump", show=False, id="context-jump")]
+CHART_BINDINGS = [B("left,h", "bar(-1)", "Previous bar", show=False, id="chart-previous"),
+                  B("right,l", "bar(1)", "Next bar", show=False, id="chart-next"),
+                  B("enter", "jump_bar", "Jump to the request", show=False, id="chart-jump")]
+REQUESTS_BINDINGS = [B("escape,q,I", "close", "Close", show=False, id="requests-close"),
+                     B("enter", "open", "The header in full", show=False, id="requests-open"),
+                     B("g", "jump", "Go to the header", show=False, id="requests-jump")]
+FILES_BINDINGS = [B("escape,q,D", "close", "Close", show=False, id="files-close"),
+                  B("enter", "enter", "Open / jump", show=False, id="files-enter")]
+INSIGHT_TABLES = (JSON_TREE_BINDINGS, JSON_TREE_LIST_BINDINGS, CONTEXT_BINDINGS, CHART_BINDINGS, REQUESTS_BINDINGS,
+                  FILES_BINDINGS)
 
 # The error screen (screens/error.py): the keys it lists under its reason.
 ERROR_BINDINGS = [B("q", "leave", "Quit", id="error-quit", tooltip="Exit with code 3"),
@@ -242,6 +278,23 @@ HELP = [
     R("Screen", "toggle-wrap", "wrap the detail at the width / at words (the default)"),
     R("Screen", "toggle-pairs", "show / hide the pairs pane"),
     R("Screen", "toggle-raw", "events list: raw records / summaries (the title says raw)"),
+    R("Context", "context", "what the model saw at the cursor; tokens per request, compactions marked (▲)"),
+    R("Context", "chart-previous chart-next chart-jump", "(in the chart) pick a bar; enter jumps to that request"),
+    R("Context", "context-jump", "(in the context list) jump to the node's event"),
+    R("Context", "context-close", "close the context view"),
+    R("Context", "requests", "request headers: what changed, the one in force at the cursor"),
+    R("Context", "requests-open requests-jump", "(in the headers) the header in full as a tree; g goes to it"),
+    R("Context", "requests-close", "close the request headers"),
+    R("Context", "files", "files touched: counts per file, enter opens its diffs or jumps to the event"),
+    R("Context", "files-enter", "(in the files) open a file, or jump to an operation's event"),
+    R("Context", "files-close", "close the files view"),
+    R("Context", "json-tree", "the event as a JSON tree"),
+    R("Context", "tree-fold tree-unfold", "(in the tree) fold / unfold (also left, right)", "h l"),
+    R("Context", "tree-fold-all tree-unfold-all", "(in the tree) fold all / unfold all under the cursor", "H L"),
+    R("Context", "tree-next-hit tree-search", "(in the tree) next hit; search keys and values, folded ones too", "n /"),
+    R("Context", "tree-copy-value tree-copy-path tree-copy-jq", "(in the tree) copy the value, its JSONPath, a jq path", "c p P"),
+    R("Context", "tree-copy-raw", "(in the tree) copy a parsed JSON string's raw text, byte for byte"),
+    R("Context", "tree-close", "close the tree (or the search box)"),
     R("Screen", "help", "this help"),
     R("Screen", "command-palette", "command palette: every action"),
     R("Screen", "quit", "quit"),
@@ -287,6 +340,8 @@ PALETTE_TITLES = {
     "shift-left": "Scroll the rows' text left", "shift-right": "Scroll the rows' text right",
     "write-view": "Write the view as JSONL", "pipe-view": "Pipe the view to a command",
     "merged-timeline": "Merged timeline of the session and its children",
+    "context": "Context: what the model saw", "requests": "Request headers", "files": "Files touched",
+    "json-tree": "JSON tree of the event",
 }
 PALETTE_SKIP = frozenset({"quit", "enter", "back"})  # Textual's Quit; Enter depends on the focus; Back: below
 PALETTE_EXTRA = [

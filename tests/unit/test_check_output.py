@@ -66,7 +66,8 @@ def test_markdown_report_renders_only_its_own_structure(crafted):
     tokens = _tokens(report)
     headings = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open"]
     assert headings == ["dsh session report: TOOL_OUTCOME_UNKNOWN", "Header", "Snippet", "Pairs around it",
-                        "Timing of turn 1", f"Findings ({len(diag.findings)}, newest first)"]
+                        "Timing of turn 1", "Context and files",
+                        f"Findings ({len(diag.findings)}, newest first)"]
     rendered = [t.type for t in tokens if t.type in RENDERS - {"heading_open"}]
     assert rendered == [], rendered  # no image, link, autolink or HTML from any value
     fences = [t for t in tokens if t.type in ("fence", "code_block")]
@@ -101,7 +102,7 @@ def test_markdown_from_the_cli_is_the_masked_report_and_inert(crafted, capsys):
     outside = lines[:fence_at[0]] + lines[fence_at[1] + 1:]
     assert [x for x in outside if x.startswith("#")] == [
         "# dsh session report: TOOL_OUTCOME_UNKNOWN", "## Header", "## Snippet", "## Pairs around it",
-        "## Timing of turn 1", f"## Findings ({len(diagnose(log).findings)}, newest first)"]
+        "## Timing of turn 1", "## Context and files", f"## Findings ({len(diagnose(log).findings)}, newest first)"]
     assert not [x for x in outside if x.startswith(("!", "<", "[", ">", "`"))]
 
 

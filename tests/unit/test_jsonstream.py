@@ -114,6 +114,8 @@ def test_check_json_lazy_and_whole_agree(tmp_path, capsys, copies):
     path = _crash_log(tmp_path, copies)
     log = load_session(path, lenient=True)
     diag = diagnose(log)
+    from dsh_tui.model.context.export import add_loop_findings, insight
+    add_loop_findings(diag, insight(log).loops)  # as check does (40 copies: one call repeated 40 times)
     whole = json_text(check_json(log, diag))
     assert "".join(json_pieces(check_json(log, diag, lazy=True))) == whole
     assert main(["check", "--no-cache", "--no-lineage", "--lenient", "--format", "json", str(path)]) in (0, 1)

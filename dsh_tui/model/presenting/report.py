@@ -255,6 +255,8 @@ def bug_report_markdown(log: SessionLog, diag: Diagnosis, finding: Finding | Non
         out.append("")
     if f is not None and f.turn is not None:
         out += turn_markdown(log, diag.timing, f.turn, val, md)
+    from ..context.export import insight, markdown_lines
+    out += markdown_lines(insight(log), diag, md, val)
     out += [f"## Findings ({len(diag.findings)}, newest first)", ""]
     for x in diag.findings[:50]:
         who = "".join(f" {label} {md.code(val(v))}" for label, v in (("callId", x.call_id), ("name", x.name))
@@ -350,7 +352,14 @@ def check_json(log: SessionLog, diag: Diagnosis, lineage=None, *, lazy: bool = F
         "timing": timing_json(log, diag.timing, many),
         "snippet": snippet(log, diag, mask=not raw_snippet),
         "dsh_tui_version": __version__,
+        **_context_extra(log, diag),
     }
+
+
+def _context_extra(log: SessionLog, diag: Diagnosis) -> dict[str, Any]:
+    """`context`, `requests` and `files` (model/context/export.py)."""
+    from ..context.export import check_json_extra, insight
+    return check_json_extra(insight(log), diag)
 
 
 def write_check_json(write, log: SessionLog, diag: Diagnosis, lineage=None, *, raw_snippet: bool = False) -> None:

@@ -29,6 +29,10 @@ ANY = "any"
 KIND_NAMES = {ANY: "any anomaly", **ANOMALY_KINDS}
 SHORT = {ANY: "anomaly", "error": "error", "retry": "retry", "turn-end": "turn end", "unpaired": "unpaired",
          "approval": "approval", "compaction": "compaction", "stall": "stall"}
+# Loops and churn (model/context/loops.py): read when first asked for, not part of "any".
+LOOP = "loop"
+KIND_NAMES[LOOP] = "loop or churn: a repeated call, a retry after the same error, a file rewritten"
+SHORT[LOOP] = "loop"
 
 
 class Column(NamedTuple):

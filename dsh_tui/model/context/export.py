@@ -1,0 +1,200 @@
+"""What `check` shows of the context, the requests and the files, computed once per log.
+
+`Insight` reads each thing at most once (a `check` run asks for all of it; the UI for one at a
+time). The JSON lists are bounded: the first LIMIT entries and a count of all of them.
+"""
+
+from __future__ import annotations
+
+import threading
+from functools import cached_property
+from typing import Any
+
+from ...safety import one_line
+from .files import Files, files_touched
+from .files import path_args, slim_meta
+from .loops import arguments_key, calls, loop_findings
+from .requests import Header, Request, in_force, read_header, request_before, requests, with_changes
+from .select import events
+from .surface import COMPACTION_RECORDS, Context, context_at, surface
+from .select import indices_of
+from ..reading.gcpause import gc_paused
+
+LIMIT = 1_000  # entries per JSON list
+HEADER_LIMIT = 200  # headers listed (each holds its tool names); changed ones first past it
+FILES_SHOWN = 20  # files listed in the markdown report
+
+
+class Insight:
+    def __init__(self, log) -> None:
+        self.log = log
+        self._lock = threading.Lock()  # the views' workers may ask at once: one walk
+
+    def _walk(self) -> None:
+        """One pass over every event the views read (a frame decoded once for all of them), each
+        kept only as the little its view needs."""
+        with self._lock:
+            if "calls" in self.__dict__:
+                return  # another thread's walk read it meanwhile
+            with gc_paused():
+                self._read()
+
+    def _read(self) -> None:
+        log = self.log
+        msgs, heads, tools = [], [], []
+        sink = {"assistant/message": msgs, "request/header": heads, "tool/call": tools, "tool/result": tools}
+        for i, ev in events(log, tuple(sink)):
+            kept = sink.get(ev.get("type"))
+            if kept is heads:
+                heads.append(read_header(log, i, ev))
+            elif kept is not None:
+                kept.append((i, _slim(ev)))
+        self.__dict__["requests"] = requests(log, msgs)
+        self.__dict__["headers"] = with_changes(heads)
+        self.__dict__["files"] = files_touched(log, tools)
+        self.__dict__["calls"] = calls(log, tools)
+
+    @cached_property
+    def requests(self) -> list[Request]:
+        self._walk()
+        return self.__dict__["requests"]
+
+    @cached_property
+    def headers(self) -> list[Header]:
+        self._walk()
+        return self.__dict__["headers"]
+
+    @cached_property
+    def files(self) -> Files:
+        self._walk()
+        return self.__dict__["files"]
+
+    @cached_property
+    def loops(self) -> list:
+        if "calls" not in self.__dict__:
+            self._walk()
+        return loop_findings(self.log, self.files, cs=self.__dict__["calls"])
+
+    @cached_property
+    def surface(self) -> tuple:
+        """(the surface's event indices, its replacements) and the compaction records' indices."""
+        return surface(self.log), indices_of(self.log, COMPACTION_RECORDS)
+
+    def context(self, at: int | None = None) -> Context:
+        fold, records = self.surface
+        with gc_paused():  # tens of thousands of small tuples: a collector pass over the log's heap each time
+            return context_at(self.log, at, cached=fold, records=records)
+
+
+def _slim(ev: dict) -> dict:
+    """An event with only what the views read of it, so the walk holds no big payload until it ends:
+    a message's usage, a call's name and what its arguments are compared and read a path by, a
+    result's outcome and meta. (A header is made into its `Header` as it is read.)"""
+    data = ev.get("data")
+    etype = ev.get("type")
+    if not isinstance(data, dict):
+        return ev
+    if etype == "assistant/message":
+        return {"type": etype, "data": {k: data.get(k) for k in ("turn", "step", "usage")}}
+    if etype == "tool/call":
+        args = data.get("arguments")
+        small = {k: data.get(k) for k in ("turn", "step", "name")}
+        small["argkey"] = arguments_key(args)
+        small["pathargs"] = path_args(args)
+        return {"type": etype, "data": small}
+    if etype != "tool/result":
+        return ev
+    msg = data.get("message")
+    content = msg.get("content") if isinstance(msg, dict) else None
+    block = content[0] if isinstance(content, list) and content and isinstance(content[0], dict) else {}
+    text = next((b["text"][:240] for b in block.get("content") or [] if isinstance(b, dict)
+                 and isinstance(b.get("text"), str)), "")
+    slim_block = {"isError": block.get("isError"), "content": [{"type": "text", "text": text}]}
+    return {**ev, "data": {**data, "message": {"content": [slim_block]}, "meta": slim_meta(data.get("meta"))}}
+
+
+def add_loop_findings(diag, found: list) -> None:
+    """Put the loop findings among the diagnosis's, newest first as diagnosis.py orders them (they are
+    `info`: the verdict and the exit code do not move)."""
+    if not found:
+        return
+    from ..diagnosing.diagnosis import _rank
+    diag.findings.extend(found)
+    diag.findings.sort(key=lambda f: (-1 if f.index is None else f.index, _rank(f.kind)), reverse=True)
+
+
+def context_json(ins: Insight) -> dict[str, Any]:
+    reqs = ins.requests
+    return {"total": len(reqs), "shown": min(len(reqs), LIMIT), "items": [r.as_dict() for r in reqs[:LIMIT]]}
+
+
+def requests_json(ins: Insight) -> dict[str, Any]:
+    hs = ins.headers
+    shown = hs[:HEADER_LIMIT]
+    changed_later = [h for h in hs[HEADER_LIMIT:] if h.changes][:HEADER_LIMIT]
+    return {"total": len(hs), "shown": len(shown) + len(changed_later),
+            "changes": sum(1 for h in hs if h.changes),
+            "items": [h.as_dict() for h in shown + changed_later]}
+
+
+def files_json(ins: Insight) -> dict[str, Any]:
+    fs = ins.files
+    items = list(fs.files.values())
+    return {"total": len(items), "shown": min(len(items), LIMIT), "dropped_operations": fs.dropped,
+            "changed": sum(1 for f in items if f.changed),
+            "items": [f.as_dict() for f in items[:LIMIT]]}
+
+
+def check_json_extra(ins: Insight, diag=None) -> dict[str, Any]:
+    out = {"context": context_json(ins), "requests": requests_json(ins), "files": files_json(ins)}
+    v = diag.verdict if diag is not None else None
+    at = v.index if v is not None and v.index is not None else len(ins.log) - 1
+    r = request_before(ins.requests, at)
+    h = in_force(ins.headers, at)
+    # what was in force where the run ended (the verdict's event, else the last one)
+    out["context"]["at_verdict"] = None if r is None else {"seq": r.seq, "input_tokens": r.input_tokens}
+    out["requests"]["in_force_at_verdict"] = None if h is None else h.seq
+    return out
+
+
+def context_at_verdict(ins: Insight, diag) -> str | None:
+    """One line: the input tokens of the last request before the verdict's event."""
+    v = diag.verdict
+    at = v.index if v is not None and v.index is not None else len(ins.log) - 1
+    r = request_before(ins.requests, at)
+    if r is None:
+        return None
+    size = f"{r.input_tokens:,} input tokens" if r.input_tokens is not None else "no usage recorded"
+    where = f"the verdict (seq {v.seq:,})" if v is not None and isinstance(v.seq, int) else "the end"
+    return f"context before {where}: {size} at the model request seq {r.seq:,} (turn {one_line(repr(r.turn), 20)}, step {one_line(repr(r.step), 20)})"
+
+
+def markdown_lines(ins: Insight, diag, md, val) -> list[str]:
+    """The markdown report's section: the context size at the verdict and the files the run changed
+    (``md``: model.markdown's escapes; ``val``: the report's masking and cutting of a log value)."""
+    out = ["## Context and files", ""]
+    line = context_at_verdict(ins, diag)
+    out.append(f"- {md.text(val(line, 300))}" if line else "- no model request with usage before the verdict")
+    changed = ins.files.changed
+    if not changed:
+        out.append("- files changed: none recorded by fs tools")
+    else:
+        out.append(f"- files changed ({len(changed):,}):")
+        for f in changed[:FILES_SHOWN]:
+            counts = ", ".join(f"{k} {v}" for k, v in f.counts().items())
+            seqs = ", ".join(str(o.seq) for o in f.ops[:8]) + (" ..." if len(f.ops) > 8 else "")
+            out.append(f"  - {md.code(val(f.path, 160))}: {md.text(counts)} (seqs {seqs})")
+        if len(changed) > FILES_SHOWN:
+            out.append(f"  - ... and {len(changed) - FILES_SHOWN:,} more (`check --format json` lists them)")
+    out.append("")
+    return out
+
+
+def insight(log) -> Insight:
+    """The log's one `Insight` while it has this many events (kept on it: the check's findings, JSON
+    and report, and the explorer's views, share the reads; a live log that grew gets a new one)."""
+    got = getattr(log, "_insight", None)
+    if got is None or got[0] != len(log):
+        got = (len(log), Insight(log))
+        log._insight = got
+    return got[1]

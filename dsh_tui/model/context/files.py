@@ -1,0 +1,193 @@
+"""The files a run read, wrote, edited or deleted.
+
+From each `tool/result`'s ``meta`` as dsh's fs tools write it (DSH-FORMAT 8): ``{"diffs": [{path,
+oldText, newText}, ...]}`` for write and edit (an empty list: a write that created the file, its path
+then from the call's ``file_path``/``path`` argument), ``{path, offset, lines, totalLines}`` for read.
+The operation is the tool's name where it says one (write, edit, read, delete, ...), else the meta's
+shape. A `bash` command counts only when it is one plain command whose verb says what it does to
+the files it names (``cat a b``, ``rm -f x``): anything with a pipe, a redirection, a variable or
+a glob is left out rather than guessed at.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field
+
+import orjson
+
+from .select import events
+
+MAX_FILES = 10_000  # paths kept; past it counted only
+MAX_DIFFS = 200  # hunks kept per operation
+MAX_HUNK = 4096  # characters kept of a hunk's old and new text
+VERBS = {"cat": "read", "head": "read", "tail": "read", "less": "read", "wc": "read",
+         "rm": "delete", "touch": "write"}
+TOOL_OPS = {"write": "write", "edit": "edit", "multi_edit": "edit", "multiedit": "edit", "read": "read",
+            "delete": "delete", "remove": "delete", "create": "write", "str_replace": "edit", "apply_patch": "edit"}
+_SHELL = set("|&;<>()$`*?[]{}~!\\\"'\n")
+
+
+@dataclass(slots=True)
+class Op:
+    op: str  # read | write | edit | delete
+    seq: int  # the tool/result
+    index: int
+    call_seq: int | None
+    tool: str | None
+    diffs: list[tuple[str | None, str]] = field(default_factory=list)  # (oldText, newText) hunks
+
+
+@dataclass
+class FileTouched:
+    path: str
+    ops: list[Op] = field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for o in self.ops:
+            out[o.op] = out.get(o.op, 0) + 1
+        return out
+
+    @property
+    def changed(self) -> bool:
+        return any(o.op in ("write", "edit", "delete") for o in self.ops)
+
+    def as_dict(self, limit: int = 100) -> dict:
+        return {"path": self.path, "counts": self.counts(), "operations_total": len(self.ops),
+                "operations": [{"op": o.op, "seq": o.seq, "call_seq": o.call_seq, "tool": o.tool,
+                                "hunks": len(o.diffs)} for o in self.ops[:limit]]}
+
+
+@dataclass
+class Files:
+    files: dict[str, FileTouched] = field(default_factory=dict)
+    dropped: int = 0  # operations on paths past MAX_FILES
+
+    def add(self, path: str, op: Op) -> None:
+        f = self.files.get(path)
+        if f is None:
+            if len(self.files) >= MAX_FILES:
+                self.dropped += 1
+                return
+            f = self.files[path] = FileTouched(path)
+        f.ops.append(op)
+
+    @property
+    def changed(self) -> list[FileTouched]:
+        return [f for f in self.files.values() if f.changed]
+
+
+def files_touched(log, evs=None) -> Files:
+    """``evs``: the (index, event) of every tool/call and tool/result in log order (read here if None)."""
+    out = Files()
+    calls: dict[int, tuple[str | None, dict]] = {}  # a call's seq -> (tool, what of its arguments a path is read from)
+    for i, ev in (evs if evs is not None else events(log, ("tool/call", "tool/result"))):
+        d = ev.get("data") if isinstance(ev.get("data"), dict) else {}
+        if ev.get("type") == "tool/call":
+            name = d.get("name") if isinstance(d.get("name"), str) else None
+            calls[log.seq_of(i)] = (name, d["pathargs"] if "pathargs" in d else path_args(d.get("arguments")))
+            continue
+        sources = ev.get("sourceEventSeqs")
+        call_seq = sources[0] if isinstance(sources, list) and sources and type(sources[0]) is int else None
+        tool, call = calls.get(call_seq, (None, {})) if call_seq is not None else (None, {})
+        seq = log.seq_of(i)
+        meta = d.get("meta")
+        if isinstance(ev.get("surfaceOp"), dict):
+            continue  # a prune's rewrite of an earlier result: that result counted already
+        if isinstance(meta, dict) and isinstance(meta.get("diffs"), list):
+            _from_diffs(out, meta["diffs"], call, tool, seq, i, call_seq)
+        elif isinstance(meta, dict) and isinstance(meta.get("path"), str) and "lines" in meta:
+            out.add(meta["path"], Op(_op(tool, "read"), seq, i, call_seq, tool))
+        elif tool == "bash":
+            for op, path in bash_paths(call.get("command")):
+                out.add(path, Op(op, seq, i, call_seq, tool))
+        elif tool in ("delete", "remove"):
+            path = _arg_path(call)
+            if path:
+                out.add(path, Op("delete", seq, i, call_seq, tool))
+    return out
+
+
+def path_args(raw) -> dict:
+    """The arguments a path may be read from (``file_path``, ``path``, a bash ``command``), short
+    strings only: kept per call until its result comes."""
+    a = _args(raw)
+    return {k: v for k in ("file_path", "path", "command") if isinstance(v := a.get(k), str) and len(v) <= 4096}
+
+
+def slim_meta(meta):
+    """What of a result's meta this module reads: the hunks (each cut to MAX_HUNK), a read's path."""
+    if not isinstance(meta, dict):
+        return None
+    if isinstance(meta.get("diffs"), list):
+        return {"diffs": [{"path": h.get("path"), "oldText": _cut(h.get("oldText")), "newText": _cut(h.get("newText"))}
+                          for h in meta["diffs"][:MAX_DIFFS * 10] if isinstance(h, dict)]}
+    if isinstance(meta.get("path"), str) and "lines" in meta:
+        return {"path": meta["path"], "lines": True}
+    return None
+
+
+def _cut(text):
+    return text[:MAX_HUNK] if isinstance(text, str) else text
+
+
+def _from_diffs(out: Files, diffs: list, call: dict, tool, seq: int, i: int, call_seq) -> None:
+    by_path: dict[str, Op] = {}
+    for h in diffs[:MAX_DIFFS * 10]:
+        if not isinstance(h, dict) or not isinstance(h.get("path"), str):
+            continue
+        op = by_path.get(h["path"])
+        if op is None:
+            op = by_path[h["path"]] = Op(_op(tool, "edit"), seq, i, call_seq, tool)
+        if len(op.diffs) < MAX_DIFFS:
+            old = h.get("oldText")
+            new = h.get("newText")
+            op.diffs.append((_cut(old) if isinstance(old, str) else None, _cut(new) if isinstance(new, str) else ""))
+    if not by_path:  # a write that created the file: the path the call named
+        path = _arg_path(call)
+        if path:
+            by_path[path] = Op(_op(tool, "write"), seq, i, call_seq, tool)
+    for path, op in by_path.items():
+        out.add(path, op)
+
+
+def _op(tool: str | None, default: str) -> str:
+    return TOOL_OPS.get((tool or "").lower(), default)
+
+
+def _args(raw) -> dict:
+    if not isinstance(raw, str) or len(raw) > 1 << 20:
+        return {}
+    try:
+        v = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return {}
+    return v if isinstance(v, dict) else {}
+
+
+def _arg_path(a: dict) -> str | None:
+    for key in ("file_path", "path"):
+        if isinstance(a.get(key), str) and a[key]:
+            return a[key]
+    return None
+
+
+def bash_paths(command) -> list[tuple[str, str]]:
+    """(operation, path) for each file one plain command names; [] when it is anything else."""
+    if not isinstance(command, str) or len(command) > 4096 or command.split(None, 1)[:1] == [] \
+            or command.split(None, 1)[0] not in VERBS or _SHELL & set(command):
+        return []
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return []
+    if not words or words[0] not in VERBS:
+        return []
+    op = VERBS[words[0]]
+    paths = [w for w in words[1:] if not w.startswith("-")]
+    if any(w.startswith("-") and w not in ("-f", "-n") and not w[1:].isdigit() for w in words[1:]):
+        return []  # an option that may take a value: the words after it are not surely paths
+    if words[0] in ("head", "tail") and "-n" in words:
+        return []
+    return [(op, p) for p in paths if "=" not in p]

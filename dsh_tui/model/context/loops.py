@@ -1,0 +1,171 @@
+"""Loops and churn, as findings of `info` severity (they never change the verdict or the exit code).
+
+* REPEATED_CALL: the same tool with the same raw arguments called N times (default 3) in one turn,
+  "in a row" when no other call came between them.
+* FILE_CHURN: one file written or edited M times (default 3) in the run.
+* SAME_ERROR_RETRY: a call repeated with the same arguments right after it failed, and failing again
+  with the same result text, N times in all.
+Each names the seqs involved (the calls'), and points at the last of them. Past MAX_FINDINGS of a
+kind the rest are counted in the last one's message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..diagnosing.findings import Finding
+from ...safety import one_line
+from .files import Files
+from .select import events
+
+LOOP_KINDS = ("REPEATED_CALL", "FILE_CHURN", "SAME_ERROR_RETRY")
+REPEATS = 3
+WRITES = 3
+MAX_FINDINGS = 1_000  # per kind; past it counted in the last one's message
+MAX_ARGS = 1 << 16  # arguments that are not a string: compared by their repr's first 64 KiB
+SHOWN_SEQS = 20
+
+
+@dataclass(slots=True)
+class Call:
+    index: int
+    seq: int
+    turn: object
+    name: str
+    key: tuple  # (name, the arguments' hash, their length): equal arguments, without keeping them
+    outcome: tuple | None = None  # (isError, result text head) once its result is read
+    pos: int = 0  # its place among the calls
+
+
+def calls(log, evs=None) -> list[Call]:
+    """``evs``: the (index, event) of every tool/call and tool/result in log order (read here if None)."""
+    out: list[Call] = []
+    by_seq: dict[int, Call] = {}
+    for i, ev in (evs if evs is not None else events(log, ("tool/call", "tool/result"))):
+        d = ev.get("data") if isinstance(ev.get("data"), dict) else {}
+        if ev.get("type") == "tool/call":
+            name = d.get("name") if isinstance(d.get("name"), str) else "?"
+            key = d["argkey"] if "argkey" in d else arguments_key(d.get("arguments"))
+            c = Call(i, log.seq_of(i), d.get("turn"), name, (name, *key), pos=len(out))
+            out.append(c)
+            by_seq[c.seq] = c
+            continue
+        sources = ev.get("sourceEventSeqs")
+        if not isinstance(sources, list) or not sources or isinstance(ev.get("surfaceOp"), dict):
+            continue
+        c = by_seq.get(sources[0]) if type(sources[0]) is int else None
+        if c is not None:
+            c.outcome = _outcome(d)
+    return out
+
+
+def arguments_key(args) -> tuple[int, int]:
+    """What two calls' arguments are compared by: their hash and length (not the text: a walk keeps
+    one of these per call)."""
+    args = args if isinstance(args, str) else repr(args)[:MAX_ARGS]
+    return hash(args), len(args)
+
+
+def _outcome(data) -> tuple:
+    msg = data.get("message") if isinstance(data, dict) else None
+    content = msg.get("content") if isinstance(msg, dict) else None
+    block = content[0] if isinstance(content, list) and content and isinstance(content[0], dict) else {}
+    text = ""
+    for b in block.get("content") or []:
+        if isinstance(b, dict) and isinstance(b.get("text"), str):
+            text = b["text"][:240]
+            break
+    return bool(block.get("isError")), text
+
+
+def loop_findings(log, files: Files | None = None, *, repeats: int = REPEATS, writes: int = WRITES,
+                  cs: list[Call] | None = None) -> list[Finding]:
+    cs = calls(log) if cs is None else cs
+    out: list[Finding] = []
+    out += _repeated(cs, repeats)
+    out += _same_error(cs, repeats)
+    if files is not None:
+        out += _churn(log, files, writes)
+    return out
+
+
+def _seqs(seqs: list[int]) -> str:
+    shown = ", ".join(str(s) for s in seqs[:SHOWN_SEQS])
+    return shown + (f", ... ({len(seqs)} in all)" if len(seqs) > SHOWN_SEQS else "")
+
+
+def _finding(kind: str, last: Call | None, index, seq, message: str, related: list[int], **kw) -> Finding:
+    return Finding(kind, index, seq, message, severity="info", related=related, **kw)
+
+
+def _repeated(cs: list[Call], n: int) -> list[Finding]:
+    groups: dict[tuple, list[Call]] = {}
+    for c in cs:
+        groups.setdefault((repr(c.turn), c.key), []).append(c)
+    out = []
+    dropped = 0
+    for (_turn, key), group in groups.items():
+        if len(group) < n:
+            continue
+        if len(out) >= MAX_FINDINGS:
+            dropped += 1
+            continue
+        last = group[-1]
+        first = group[0].pos
+        in_row = group[-1].pos - first == len(group) - 1  # no other call between them
+        seqs = [c.seq for c in group]
+        out.append(_finding("REPEATED_CALL", last, last.index, last.seq,
+                            f"{one_line(key[0], 60)} called {len(group)} times with the same arguments "
+                            f"{'in a row in' if in_row else 'within'} turn {one_line(repr(last.turn), 20)} "
+                            f"(seqs {_seqs(seqs)})", [c.index for c in group[:SHOWN_SEQS]],
+                            name=key[0], turn=last.turn))
+    _note_dropped(out, dropped)
+    return out
+
+
+def _note_dropped(out: list[Finding], dropped: int) -> None:
+    if dropped:
+        out[-1].message += f" [and {dropped:,} more of this kind past the first {MAX_FINDINGS:,}, not listed]"
+
+
+def _same_error(cs: list[Call], n: int) -> list[Finding]:
+    out = []
+    dropped = 0
+    run: list[Call] = []
+    for c in cs + [None]:
+        same = (c is not None and run and c.key == run[-1].key and c.outcome is not None
+                and c.outcome[0] and c.outcome == run[-1].outcome)
+        if same:
+            run.append(c)
+            continue
+        if len(run) >= n and len(out) >= MAX_FINDINGS:
+            dropped += 1
+        elif len(run) >= n:
+            last = run[-1]
+            seqs = [x.seq for x in run]
+            out.append(_finding("SAME_ERROR_RETRY", last, last.index, last.seq,
+                                f"{one_line(last.key[0], 60)} retried {len(run) - 1} times with the same arguments "
+                                f"after the same error: {one_line(last.outcome[1], 80)} (seqs {_seqs(seqs)})",
+                                [x.index for x in run[:SHOWN_SEQS]], name=last.key[0], turn=last.turn))
+        run = [c] if c is not None and c.outcome is not None and c.outcome[0] else []
+    _note_dropped(out, dropped)
+    return out
+
+
+def _churn(log, files: Files, m: int) -> list[Finding]:
+    out = []
+    dropped = 0
+    for f in files.files.values():
+        ops = [o for o in f.ops if o.op in ("write", "edit")]
+        if len(ops) < m:
+            continue
+        if len(out) >= MAX_FINDINGS:
+            dropped += 1
+            continue
+        seqs = [o.seq for o in ops]
+        last = ops[-1]
+        out.append(Finding("FILE_CHURN", last.index, last.seq,
+                           f"{one_line(f.path, 120)} written or edited {len(ops)} times (seqs {_seqs(seqs)})",
+                           severity="info", related=[o.index for o in ops[:SHOWN_SEQS]], name=last.tool))
+    _note_dropped(out, dropped)
+    return out

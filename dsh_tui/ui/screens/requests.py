@@ -1,0 +1,74 @@
+"""RequestsScreen (I): every request header (initial, resume, change) with what changed from the one
+before it (tools added or removed, config, adapter defaults, the system prompt's size), the one in
+force at the cursor first. Enter opens the header under the cursor in full as a JSON tree, a long system
+prompt or tool list folded with its size shown; esc closes."""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Static
+
+from ...model.context.requests import in_force
+from ...model.presenting.insight_rows import request_rows
+from ...safety import one_line
+from ..keys import REQUESTS_BINDINGS
+from ..widgets.textrows import TextRows
+
+
+class RequestsScreen(Screen[int | None]):
+    BINDINGS = REQUESTS_BINDINGS
+    DEFAULT_CSS = """
+    #requests-box { width: 100%; height: 100%; background: $surface; }
+    #requests-head { height: 1; padding: 0 1; background: $panel; }
+    #requests-list { padding: 0 1; }
+    #requests-keys { height: 1; padding: 0 1; background: $panel; color: $text-muted; }
+    """
+
+    def __init__(self, insight, at: int | None, title: str) -> None:
+        super().__init__()
+        self.insight, self.at, self.title_text = insight, at, title
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="requests-box"):
+            yield Static(Content(one_line(f"request headers · {self.title_text}", 300)), id="requests-head")
+            yield TextRows(id="requests-list")
+            yield Static(Content.assemble(("enter", "bold"), " the header in full  ", ("g", "bold"), " go to it  ",
+                                          ("esc", "bold"), " close"), id="requests-keys")
+
+    def on_mount(self) -> None:
+        rows = self.query_one(TextRows)
+        rows.empty_text = "reading the request headers…"
+        rows.focus()
+        self.fill()
+
+    @work(thread=True, exclusive=True, group="requests-view")
+    def fill(self) -> None:
+        hs = self.insight.headers
+        current = in_force(hs, self.at) if self.at is not None else None
+        rows = request_rows(hs, current)
+        self.app.call_from_thread(self._show, rows, current)
+
+    def _show(self, rows, current) -> None:
+        at = next((k for k, r in enumerate(rows) if k and current is not None and r[2] == current.index), 0)
+        self.query_one(TextRows).set_rows(rows, at)
+
+    def action_open(self) -> None:
+        target = self.query_one(TextRows).target
+        if isinstance(target, int):
+            from .jsontree import JsonTreeScreen
+            log = self.insight.log
+            # open down to the header's parts: a long system prompt shows its size, the tools their count
+            self.app.push_screen(JsonTreeScreen(log.event(target).event, f"request/header seq {log.seq_of(target):,}",
+                                                open_levels=3))
+
+    def action_jump(self) -> None:
+        target = self.query_one(TextRows).target
+        if isinstance(target, int):
+            self.dismiss(target)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
