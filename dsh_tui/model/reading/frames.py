@@ -89,7 +89,7 @@ def walk_frames(data: bytes | memoryview, base: int = 0) -> Iterator[FrameSpan]:
             yield FrameSpan(start, n, 0, False)
             return
         fhd = data[pos + 4]
-        if fhd & 0x08:
+        if fhd & 0x18:  # the reserved bit, and the unused one: dsh refuses either
             raise FrameError(base + pos, "reserved-bit", f"frame at byte {base + pos} sets a reserved header bit")
         single = (fhd >> 5) & 1
         fcs = _FCS_SIZES[fhd >> 6]

@@ -18,6 +18,7 @@ from typing import Any, Iterator
 import zstandard
 
 from ..diagnosing.calltable import CallTable
+from .damage import damage_refusal
 from .header import Header, Rejection, parse_header
 from .restore import RESTORE, Problem, Refusals, fold_problem, without_content
 from .jsonparse import parse_json
@@ -114,7 +115,9 @@ class SessionLog:
             index, seq, problem = folded
             refusals.note(Problem(RESTORE, 0, index, seq, "INVALID_SURFACE", f"event at seq {seq}: {problem}"))
         p = refusals.decisive()
-        return None if p is None else Rejection(p.code, p.message)
+        if p is not None:
+            return Rejection(p.code, p.message)
+        return damage_refusal(self)  # damage dsh refuses (damage.py); a torn tail, or a cut, it reads past
 
     def _rest_of_result(self, seq: int):
         """A tool/result's data without its content (restore.fold_problem reads two per rewrite)."""
