@@ -342,3 +342,28 @@ def test_a_failure_outranks_a_warning_in_the_verdict():
     assert kinds == {"COMPACTION_INTERRUPTED": "warning", "COMMAND_NOT_DONE": "failure"}
     assert diag.verdict.kind == "COMMAND_NOT_DONE"
     assert FACTS["zstd"]["compact-open-between-turns"]["closers"] == []  # dsh's own close says nothing else
+
+
+@pytest.mark.parametrize("root", sorted(FACTS))
+def test_a_session_that_breaks_dshs_listing_is_named_at_the_root(root, capsys):
+    """dsh's list() throws for the whole root on one session whose first zstd frame holds more than the
+    header line: `ls` (text and JSON) and the browser's notes say so first, name it, and advise moving it
+    out, never deleting it; a root dsh lists has no such warning."""
+    from dsh_tui.model.reading.discovery import list_target
+    from dsh_tui.sessions.browse import footer_notes
+    from dsh_tui.sessions.ls import main_ls
+    refused = {f["list_refusal"]["message"] for f in FACTS[root].values() if f.get("list_refusal")}
+    listing = list_target(CASES / "cases" / root)
+    assert bool(listing.breaks_listing) == bool(refused)
+    assert main_ls([str(CASES / "cases" / root), "--no-status", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["breaks_listing"] == listing.breaks_listing
+    if not refused:
+        return
+    assert refused == {"corrupt Zstandard session log: first frame is not exactly one header line"}
+    assert [Path(b["path"]).parent.name for b in listing.breaks_listing] == ["lb-one-frame"]
+    assert main_ls([str(CASES / "cases" / root), "--no-status"]) == 0
+    second = capsys.readouterr().out.splitlines()[1]
+    assert second.startswith("! DSH CANNOT LIST THIS ROOT") and "lb-one-frame" in second
+    assert "move its session directory out" in second and "do not delete" in second
+    assert footer_notes(listing)[0].startswith("DSH CANNOT LIST THIS ROOT")

@@ -216,6 +216,8 @@ class BrowserScreen(Screen[None]):
             if self.filter_text.strip():
                 shown = sum(1 for r in self.sessions.rows if r.kind == "session" and not r.context)
             parts += ["  ", (summary_line(self.listing, self.filled, self.pending, shown), "$text-muted")]
+            if self.listing.breaks_listing:  # the root level: one session hides all of them from dsh
+                parts += ["  ", ("dsh cannot list this root (see below)", "bold $error")]
             if self.filter_text.strip():
                 parts += [("  filter: ", "$text-muted"), (one_line(self.filter_text, 60), "bold")]
         self.query_one("#browser-head", FitLines).set_lines([parts])
