@@ -83,7 +83,12 @@ ROOT_SCENES = {"subagent-tree": screenshot_live.shoot_subagent_tree,
 # On the log dsh's writer wrote with known sleeps (tests/parity/timing): the timing view and its waterfall.
 TIMED_LOG = ROOT / "tests" / "parity" / "timing" / "zstd" / "--home-user-timing--" / "timed" / "session.jsonl.zstd"
 TIMED_SCENES = ("timing-view",)
-ALL_SCENES = [*SCENES, *BROWSER_SCENES, *ROOT_SCENES, *TIMED_SCENES]
+# On logs dsh's writer wrote (tests/parity/cases): the header warning of a resume that deletes
+# recorded work, and the browser on a root one session keeps dsh from listing.
+PARITY = ROOT / "tests" / "parity" / "cases"
+PARITY_SCENES = {"resume-truncation": PARITY / "raw-edited" / "--home-user-parity--" / "raw-bad-line-resume" / "session.jsonl",
+                 "root-listing": PARITY / "zstd-listing"}
+ALL_SCENES = [*SCENES, *BROWSER_SCENES, *ROOT_SCENES, *TIMED_SCENES, *PARITY_SCENES]
 
 
 async def _listed(app, pilot) -> None:
@@ -139,6 +144,14 @@ async def shoot(log: Path, name: str, size: tuple[int, int]) -> str:
         return app.export_screenshot(title=f"dsh-tui: {name}")
 
 
+async def shoot_log(log: Path, name: str, size: tuple[int, int]) -> str:
+    """The explorer as it opens on ``log``."""
+    app = ExplorerApp(log, native_clipboard=False, detail_delay=0.01)
+    async with app.run_test(size=size) as pilot:
+        await _settle(app, pilot)
+        return app.export_screenshot(title=f"dsh-tui: {name}")
+
+
 def to_png(svg: Path, png: Path) -> str | None:
     """Convert; returns the tool used, or None when no converter is available."""
     if shutil.which("rsvg-convert"):
@@ -176,7 +189,11 @@ def main(argv: list[str] | None = None) -> int:
         log = write_demo(Path(tmp) / "session.jsonl.zstd")
         os.environ["HOME"] = tmp
         for name in names:
-            if name in BROWSER_SCENES:
+            if name in PARITY_SCENES:
+                target = PARITY_SCENES[name]
+                svg_text = asyncio.run(shoot_browser(target, name, (cols, rows)) if target.is_dir()
+                                       else shoot_log(target, name, (cols, rows)))
+            elif name in BROWSER_SCENES:
                 svg_text = asyncio.run(shoot_browser(make_root(Path(tmp)), name, (cols, rows)))
             elif name in TIMED_SCENES:
                 svg_text = asyncio.run(shoot_timing(name, (cols, rows)))

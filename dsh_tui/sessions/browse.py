@@ -231,7 +231,7 @@ def entry_details(entry: SessionEntry, root: Path) -> list[list[tuple[str, str]]
 def footer_notes(listing: Listing) -> list[str]:
     """Legacy flat files, temp leftovers and root problems: never listed as sessions."""
     root = listing.root
-    out = [root_warning(listing.breaks_listing)] if listing.breaks_listing else []  # first: it hides the root
+    out = [root_warning(listing.breaks_listing, root)] if listing.breaks_listing else []  # first: it hides the root
     if listing.legacy_flat:
         names = ", ".join(display_path(p, root) for p in listing.legacy_flat[:3])
         more = f" (+{len(listing.legacy_flat) - 3} more)" if len(listing.legacy_flat) > 3 else ""

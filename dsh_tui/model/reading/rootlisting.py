@@ -45,11 +45,14 @@ def listing_breakers(entries: list[SessionEntry]) -> list[dict]:
     return out
 
 
-def root_warning(breakers: list[dict]) -> str:
-    """One line for the top of a listing."""
+def root_warning(breakers: list[dict], root: Path | None = None) -> str:
+    """One line for the top of a listing (paths shown under ``root`` when given: the name comes early)."""
     first = breakers[0]
+    path = Path(first["path"])
+    if root is not None and path.is_relative_to(root):
+        path = path.relative_to(root)
     more = f" (and {len(breakers) - 1} more)" if len(breakers) > 1 else ""
-    return (f"DSH CANNOT LIST THIS ROOT: {first['path']}{more} breaks dsh's listing of every session here "
+    return (f"DSH CANNOT LIST THIS ROOT: {path}{more} breaks dsh's listing of every session here "
             f"(dsh web will not start): {first['reason']}; {first['advice']}")
 
 

@@ -206,7 +206,10 @@ class BrowserScreen(Screen[None]):
 
     # -- texts ------------------------------------------------------------------------------------
     def update_head(self) -> None:
-        parts: list = [("sessions", "bold $accent"), ("  under ", "$text-muted"), (display_root(self.root), "bold")]
+        parts: list = [("sessions", "bold $accent")]
+        if self.listing is not None and self.listing.breaks_listing:  # the root level, before the path cuts it
+            parts += ["  ", (" DSH CANNOT LIST THIS ROOT (see below) ", "bold reverse $error")]
+        parts += [("  under ", "$text-muted"), (display_root(self.root), "bold")]
         if self.error is not None:
             parts += ["  ", (one_line(self.error, 300), "bold $error")]
         elif self.listing is None:
@@ -216,8 +219,6 @@ class BrowserScreen(Screen[None]):
             if self.filter_text.strip():
                 shown = sum(1 for r in self.sessions.rows if r.kind == "session" and not r.context)
             parts += ["  ", (summary_line(self.listing, self.filled, self.pending, shown), "$text-muted")]
-            if self.listing.breaks_listing:  # the root level: one session hides all of them from dsh
-                parts += ["  ", ("dsh cannot list this root (see below)", "bold $error")]
             if self.filter_text.strip():
                 parts += [("  filter: ", "$text-muted"), (one_line(self.filter_text, 60), "bold")]
         self.query_one("#browser-head", FitLines).set_lines([parts])
