@@ -34,7 +34,7 @@ function common(a, b) {
  *  as the deleted ones did: back off to the line (or frame) boundary the appended part starts at. */
 function cutOf(before, after, appendedRows) {
   if (after.equals(before)) return null
-  if (after.length <= before.length && before.subarray(0, after.length).equals(after) && appendedRows === 0) return after.length
+  if (after.length < before.length && before.subarray(0, after.length).equals(after)) return after.length  // cut, nothing appended
   let k = common(before, after)
   if (COMPRESSION === 'none') {
     // the appended rows are the last `appendedRows` lines of `after`

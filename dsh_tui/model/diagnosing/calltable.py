@@ -58,7 +58,7 @@ class CallTable:
     comes back after another call's gets an entry of its own (key: (its key, position, None)),
     counted again as the meter counts it."""
 
-    __slots__ = ("pos", "odd", "cols", "chunk", "watched", "replaced", "last")
+    __slots__ = ("pos", "odd", "cols", "chunk", "watched", "replaced", "last", "nan")
 
     def __init__(self) -> None:
         self.pos: dict[int | tuple, int] = {}  # (turn, step), coded (`_coded`) -> its position in the columns
@@ -71,6 +71,7 @@ class CallTable:
         self.watched = 0
         self.replaced: list[tuple] = []
         self.last: tuple | None = None  # (base key, position) of the last sample put: the run it may go on
+        self.nan = 0  # dsh's meter buckets a sample made NaN (1: input, 2: output): facts.py's _meter_nan
 
     def put(self, key: tuple, seq: int, counts: tuple, from_chunk: bool) -> None:
         """A usage sample of ``key``: it replaces the last sample if that was the same call's (its run
@@ -152,8 +153,9 @@ class CallTable:
         entries are runs in sample order, each of another call than the one before: put in order, its
         first run goes on the last one here if it is the same call's, the others start runs. When no
         call of it is here already (the usual slice), its columns are appended at once."""
-        keys, cols, chunk, odd, last = later if isinstance(later, tuple) else \
-            (list(later.pos), later.cols, later.chunk, later.odd, later.last)
+        keys, cols, chunk, odd, last, nan = later if isinstance(later, tuple) else \
+            (list(later.pos), later.cols, later.chunk, later.odd, later.last, later.nan)
+        self.nan |= nan
         if not keys:
             return
         pos = self.pos
@@ -201,4 +203,5 @@ class CallTable:
     def pack(self) -> tuple:
         """Plain values marshal can send (the tail helper's slices): coded keys, columns, chunk flags,
         the first-seen tuples of the odd keys, and the last run's (base key, position)."""
-        return list(self.pos), [list(col) for col in self.cols], bytes(self.chunk), dict(self.odd), self.last
+        return (list(self.pos), [list(col) for col in self.cols], bytes(self.chunk), dict(self.odd), self.last,
+                self.nan)

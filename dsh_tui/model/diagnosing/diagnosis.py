@@ -169,6 +169,8 @@ def _diagnose(log: SessionLog, head: Head | None) -> Diagnosis:
                      st.open_turn, notes.latest_tools, notes.descriptor, bool(log.raw.corruption or log.res.corruption),
                      cut.closers if cut is not None else _closers(log, pairing), notes.turn_ends, runs,
                      resume=None if cut is None else cut.as_dict())
+    if cut is not None:
+        diag.usage.dsh_loaded = cut.metered  # dsh loads (and meters) only the prefix before the cut
     diag.__dict__["timing"] = timing  # the cached property's value: no rebuild from the plain form
     return diag
 

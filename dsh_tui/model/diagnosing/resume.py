@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from ..reading.damage import issue_offset, line_message
 from ..reading.scan import WINDOW, Scanner
 from .pairing import Pairing, close_pairing, feed_facts
+from .usage import compute_usage
 
 KIND = "RESUME_TRUNCATES"
 ADVICE = ("copy the file before resuming (cp session.jsonl session.jsonl.bak): dsh's repair deletes the "
@@ -36,6 +37,7 @@ class ResumeCut:
     deleted_calls: list = field(default_factory=list)  # callIds whose durable tool/call is deleted
     closers: list = field(default_factory=list)  # what dsh appends after the cut, "seq:type code callId"
     not_started: list = field(default_factory=list)  # callIds dsh then closes as TOOL_NOT_STARTED
+    metered: dict = field(default_factory=dict)  # dsh's token meter over the prefix it loads
 
     def as_dict(self) -> dict:
         return {"offset": self.offset, "line": self.line, "reason": self.reason,
@@ -62,13 +64,15 @@ def predict_cut(log, pairing: Pairing) -> ResumeCut | None:
             destroyed.append(p.key)
         if p.open is not None and p.open >= first_ev:
             deleted_calls.append(p.key)
-    closers, not_started = _prefix_closers(log, offset)
+    closers, not_started, metered = _prefix_closers(log, offset)
     return ResumeCut(offset, res.first_issue[3], line_message(res.first_issue), records - r0,
-                     log.raw.size - offset, first_seq, last_seq, destroyed, deleted_calls, closers, not_started)
+                     log.raw.size - offset, first_seq, last_seq, destroyed, deleted_calls, closers, not_started,
+                     metered)
 
 
-def _prefix_closers(log, offset: int) -> tuple[list[str], list]:
-    """The closers dsh's repair appends after the cut: the prefix paired alone, as dsh loads it."""
+def _prefix_closers(log, offset: int) -> tuple[list[str], list, dict]:
+    """The closers dsh's repair appends after the cut, the prefix paired alone as dsh loads it, and
+    its token meter over that prefix."""
     scanner = Scanner(log.res.body_start, log.session_id)
     store, at = log.store, log.res.body_start
     while at < offset:
@@ -87,7 +91,15 @@ def _prefix_closers(log, offset: int) -> tuple[list[str], list]:
         out.append(f"{n + k}:{kind}" + (f" {code}" if code else "") + (f" {call_id}" if call_id else ""))
         if code == "TOOL_NOT_STARTED":
             not_started.append(call_id)
-    return out, not_started
+    metered = compute_usage(_Prefix(log.header, res)).dsh_total
+    return out, not_started, metered
+
+
+class _Prefix:
+    """What compute_usage reads of a log: its header and its scan (here, the prefix's)."""
+
+    def __init__(self, header, res) -> None:
+        self.header, self.res = header, res
 
 
 def cut_finding_text(cut: ResumeCut) -> str:

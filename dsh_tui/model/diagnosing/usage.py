@@ -34,12 +34,23 @@ class Usage:
     # Which sample won for each counted run of a call's samples, in the meter's order:
     # (turn, step, seq of the sample, True if a usage chunk's).
     won: list = field(default_factory=list)
+    # What dsh's meter counts when dsh loads only a prefix of the log (a resume cut, resume.py): that
+    # prefix's fold, in its four buckets; None when dsh loads the whole log.
+    dsh_loaded: dict | None = None
+    dsh_nan: int = 0  # buckets dsh's meter makes NaN (1: input, 2: output): a sample lacking that count
 
     @property
     def dsh_total(self) -> dict[str, int]:
         """What dsh's own token meter counts over the whole log: this session's calls and those inherited
-        through a fork seed, in its four buckets (it keeps no reasoning count)."""
-        return {k: self.session[k] + self.inherited[k] for k in DSH_METER_KEYS}
+        through a fork seed, in its four buckets (it keeps no reasoning count); over the prefix dsh
+        loads when its loader stops at damage mid-log (``dsh_loaded``)."""
+        if self.dsh_loaded is not None:
+            return dict(self.dsh_loaded)
+        out = {k: self.session[k] + self.inherited[k] for k in DSH_METER_KEYS}
+        for bit, key in ((1, "inputTokens"), (2, "outputTokens")):
+            if self.dsh_nan & bit:
+                out[key] = None  # NaN in dsh's meter (JSON null): a sample without this count poisons it
+        return out
 
     def as_dict(self, many=list) -> dict:
         """``many``: what makes the per-turn list (`jsonstream.Items` writes it as it goes)."""
@@ -173,7 +184,7 @@ class UsageTally:
             for row in rows:
                 self.sums += row
             self.at = {turn: k for k, turn in enumerate(order)}
-        out = Usage(calls=self.calls, from_message=self.from_message,
+        out = Usage(calls=self.calls, from_message=self.from_message, dsh_nan=table.nan,
                     won=[(*key, seq, bool(chunk)) for key, seq, chunk, _counts in table.rows()])
         out.inherited = dict(zip(TOKEN_KEYS, self.inherited))
         out.turns = TurnCounts.of_rows(list(self.at), self.sums, _W)

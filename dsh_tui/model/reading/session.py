@@ -509,6 +509,6 @@ def _checked_header(raw: RawLog, line: bytes) -> Header:
         msg = header.rejection.message if header.rejection else "not a dsh session log"
         raise LogRejected(header.rejection.code if header.rejection else "NOT_A_SESSION_HEADER", f"{raw.path}: {msg}")
     if raw.encoding == "zstd" and not raw.header_frame_ok and header.rejection is None:
-        header.rejection = Rejection("HEADER_FRAME", "the first zstd frame is not exactly the header line; "
-                                     "dsh calls the log corrupt")
+        header.rejection = Rejection("HEADER_FRAME", "corrupt Zstandard session log: first frame is not exactly "
+                                     "one header line")  # dsh's own words
     return header
