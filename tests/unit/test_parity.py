@@ -367,3 +367,22 @@ def test_a_session_that_breaks_dshs_listing_is_named_at_the_root(root, capsys):
     assert second.startswith("! DSH CANNOT LIST THIS ROOT") and "lb-one-frame" in second
     assert "move its session directory out" in second and "do not delete" in second
     assert footer_notes(listing)[0].startswith("DSH CANNOT LIST THIS ROOT")
+
+
+def test_usage_source_says_which_sample_won_as_dshs_meter_folds():
+    """A step whose sample comes back after another step's is counted twice; a chunk after its message
+    wins; an equal message after its chunk leaves the chunk the winner (the meter skips it). dsh's meter's
+    own totals are in dsh-facts.json (compared for every case above)."""
+    def source(sid):
+        log, diag = open_session(case_path(CASES / "cases", "zstd", sid), use_cache=False)
+        out = json.loads(json_text(check_json(log, diag)))
+        return [(c["turn"], c["step"], c["sample"]) for c in out["usage"]["source"]["calls"]], out["usage"]
+    calls, usage = source("usage-step-comes-back")
+    assert calls == [(1, 1, "usage chunk"), (1, 2, "usage chunk"), (1, 1, "usage chunk")]
+    assert usage["dsh_total"]["inputTokens"] == 10 + 20 + 11 == FACTS["zstd"]["usage-step-comes-back"]["usage_fold_all"][
+        "uncachedInputTokens"]
+    calls, _usage = source("usage-chunk-after-message")
+    assert calls == [(1, 1, "usage chunk")]
+    calls, _usage = source("usage-chunk-then-message")
+    assert calls == [(1, 1, "assistant/message"), (1, 2, "usage chunk")]
+    assert "replaces the previous one only" in _usage["source"]["rule"]
