@@ -152,10 +152,10 @@ def _diagnose(log: SessionLog, head: Head | None) -> Diagnosis:
     integrity_findings(log, found)
     cut = predict_cut(log, pairing)
     if cut is not None:  # dsh's resume would cut the log at its damage: the most urgent thing to say
-        at = min(log.res.rec_first_ev[cut_rec], len(log) - 1) if (cut_rec := log.res.first_issue[1]) < log.records \
-            else len(log) - 1
+        at = min(cut.first_event, len(log) - 1)
         found.append(Finding(RESUME_KIND, at if at >= 0 else None, log.seq_of(at) if at >= 0 else None,
-                             cut_finding_text(cut), advice=RESUME_ADVICE, code="TRUNCATED_ON_RESUME"))
+                             cut_finding_text(cut), advice=RESUME_ADVICE, code="TRUNCATED_ON_RESUME",
+                             severity="failure" if cut.deleted_records else "warning"))
     runs = _place_in_runs(log, notes, found)
     # Newest first; at one event the conclusion comes before its evidence.
     found.sort(key=lambda f: (-1 if f.index is None else f.index, _rank(f.kind)), reverse=True)
@@ -224,7 +224,7 @@ def _place_in_runs(log: SessionLog, notes: Notes, found: list[Finding]) -> dict:
 def _verdict(found: list[Finding], open_turn_index: int | None, notes: Notes) -> Finding | None:
     """What ended the latest run (see the module docstring). ``found`` is newest first."""
     live = [f for f in found if f.severity != "info"]
-    cut = next((f for f in live if f.kind == RESUME_KIND), None)
+    cut = next((f for f in live if f.kind == RESUME_KIND and f.severity == "failure"), None)
     if cut is not None:  # whatever ended the run, a resume would delete recorded work first
         return cut
     if open_turn_index is not None:

@@ -38,6 +38,7 @@ class ResumeCut:
     closers: list = field(default_factory=list)  # what dsh appends after the cut, "seq:type code callId"
     not_started: list = field(default_factory=list)  # callIds dsh then closes as TOOL_NOT_STARTED
     metered: dict = field(default_factory=dict)  # dsh's token meter over the prefix it loads
+    first_event: int = 0  # the index of the first event deleted (the log's length: none)
 
     def as_dict(self) -> dict:
         return {"offset": self.offset, "line": self.line, "reason": self.reason,
@@ -67,7 +68,7 @@ def predict_cut(log, pairing: Pairing) -> ResumeCut | None:
     closers, not_started, metered = _prefix_closers(log, offset)
     return ResumeCut(offset, res.first_issue[3], line_message(res.first_issue), records - r0,
                      log.raw.size - offset, first_seq, last_seq, destroyed, deleted_calls, closers, not_started,
-                     metered)
+                     metered, first_ev)
 
 
 def _prefix_closers(log, offset: int) -> tuple[list[str], list, dict]:
@@ -105,8 +106,9 @@ class _Prefix:
 def cut_finding_text(cut: ResumeCut) -> str:
     """The finding's message: where, why, and what dsh deletes and writes."""
     what = (f"{cut.deleted_records:,} record(s) after it (seq {cut.first_seq}-{cut.last_seq})"
-            if cut.first_seq is not None else "the lines after it")
-    text = (f"a resume deletes recorded work: dsh's loader stops at line {cut.line} (dsh: \"{cut.reason}\", counting "
+            if cut.first_seq is not None else "only the unreadable lines from there on (no record is lost)")
+    lead = "a resume deletes recorded work" if cut.deleted_records else "a resume cuts the file"
+    text = (f"{lead}: dsh's loader stops at line {cut.line} (dsh: \"{cut.reason}\", counting "
             f"after the header) and its crash repair truncates the file at byte {cut.offset:,}, deleting {what}, "
             f"{cut.deleted_bytes:,} bytes")
     if cut.destroyed_results:
