@@ -317,6 +317,9 @@ def test_damage_dsh_refuses_is_refused_in_its_words(root, sid, capsys):
     main(["check", str(path), "--no-cache", "--lenient", "--format", "json"])
     out = json.loads(capsys.readouterr().out)
     assert out["accepted"] is False and out["verified"] is False and out["rejection"]["code"] == "CORRUPT_LOG"
+    if "line" in FACTS[root][sid]["refusal"]["message"]:  # dsh counts lines after the header; the file, from 1
+        dsh_line = int(FACTS[root][sid]["refusal"]["message"].split("at line ")[1].split()[0])
+        assert out["rejection"]["line"] == dsh_line + 1
     assert out["events"] > 0  # the readable part is shown
 
 

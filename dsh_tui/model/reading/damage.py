@@ -82,9 +82,9 @@ def damage_refusal(log) -> Rejection | None:
         return None
     offset = issue_offset(log)
     if turn_end_after(log, offset):
-        return Rejection(CODE, line_message(issue))
+        return Rejection(CODE, line_message(issue), issue[3])
     if raw.encoding == "zstd" and offset < complete_text_end(log):
-        return Rejection(CODE, "corrupt Zstandard session log: complete frame contains a torn JSONL record")
+        return Rejection(CODE, "corrupt Zstandard session log: complete frame contains a torn JSONL record", issue[3])
     return None
 
 
