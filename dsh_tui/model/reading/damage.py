@@ -88,6 +88,16 @@ def damage_refusal(log) -> Rejection | None:
     return None
 
 
+def loaded_events(log) -> int:
+    """How many events dsh's loader reads (the events before its first bad line or gap): its load
+    checks, and its repair, see only those."""
+    issue = log.res.first_issue
+    if issue is None:
+        return len(log)
+    rec = issue[1]
+    return log.res.rec_first_ev[rec] if rec < len(log.res.rec_first_ev) else len(log)
+
+
 def complete_text_end(log) -> int:
     """The plaintext end of a zstd log's complete frames (a torn last frame's records come after)."""
     raw = log.raw

@@ -18,7 +18,7 @@ from typing import Any, Iterator
 import zstandard
 
 from ..diagnosing.calltable import CallTable
-from .damage import damage_refusal
+from .damage import damage_refusal, loaded_events
 from .header import Header, Rejection, parse_header
 from .restore import RESTORE, Problem, Refusals, fold_problem, without_content
 from .jsonparse import parse_json
@@ -108,16 +108,20 @@ class SessionLog:
         res = self.res
         if res.projected:
             return None
+        damage = damage_refusal(self)  # dsh's scan refuses damage (damage.py) before its load checks run
+        if damage is not None:
+            return damage
+        loaded = loaded_events(self)  # its checks see only what it loads: nothing past a resume cut
         refusals = Refusals()
-        refusals.merge(res.refusals)
+        for p in res.refusals.first.values():
+            if p.index < loaded:
+                refusals.note(p)
         folded = fold_problem(res.surface_seqs, res.replacements, self._rest_of_result)
-        if folded is not None:
+        if folded is not None and folded[0] < loaded:
             index, seq, problem = folded
             refusals.note(Problem(RESTORE, 0, index, seq, "INVALID_SURFACE", f"event at seq {seq}: {problem}"))
         p = refusals.decisive()
-        if p is not None:
-            return Rejection(p.code, p.message)
-        return damage_refusal(self)  # damage dsh refuses (damage.py); a torn tail, or a cut, it reads past
+        return None if p is None else Rejection(p.code, p.message)
 
     def _rest_of_result(self, seq: int):
         """A tool/result's data without its content (restore.fold_problem reads two per rewrite)."""
