@@ -439,6 +439,8 @@ const DAMAGED = {
   'raw-blank-line-resume': { compression: 'none', damage: 'blank', turnEnd: false },
   'raw-gap-resume': { compression: 'none', damage: 'drop', turnEnd: false },
   'raw-bad-line-refused': { compression: 'none', damage: 'garbage', turnEnd: true },
+  // past the cut dsh's load checks see nothing: an unknown required type there is no refusal
+  'raw-bad-line-unknown-after': { compression: 'none', damage: 'garbage', turnEnd: false, unknownAfter: true },
   'raw-gap-refused': { compression: 'none', damage: 'drop', turnEnd: true },
   'zstd-bad-line-refused': { compression: 'zstd', damage: 'garbage', turnEnd: true },
   'zstd-bad-line-no-end': { compression: 'zstd', damage: 'garbage', turnEnd: false },
@@ -460,6 +462,7 @@ async function damaged(root, compression) {
     marks[id] = a.seq  // the damage goes before call_a's tool/call: its call and result lie after it
     l.result(2, 1, `call_${id}_a`, 'built', { callSeq: a.seq })
     l.call(2, 1, `call_${id}_b`, 'bash', '{"command":"deploy"}')
+    if (c.unknownAfter) l.ev('acme/telemetry', { n: 1 })
     if (c.turnEnd) {
       l.result(2, 1, `call_${id}_b`, 'deployed')
       l.ev('step/end', { turn: 2, step: 1 }); l.ev('turn/end', { turn: 2, reason: { kind: 'completed' } })
