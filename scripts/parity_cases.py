@@ -1,11 +1,13 @@
 """Write the parity cases afresh with dsh's own writer and record what dsh says about them.
 
-    python scripts/parity_cases.py [REFERENCE_DIR]
+    python scripts/parity_cases.py [REFERENCE_DIR] [--facts-only]
 
 REFERENCE_DIR: dsh's published packages installed (`npm install` done), default /work/ref, else
 ../shared/dsh-reference installed into a temporary folder. The cases go to tests/parity/cases/<root>,
 dsh's answers to tests/parity/dsh-facts.json: per root and session, what dsh-facts.mjs says, with
-`resume` (dsh-resume.mjs: where dsh's load() cut the file, on a private copy) added.
+`resume` (dsh-resume.mjs: where dsh's load() cut the file, on a private copy) added. --facts-only:
+the cases as committed are kept (their bytes: the message ids dsh draws differ each run) and only
+asked about again.
 """
 
 from __future__ import annotations
@@ -43,11 +45,16 @@ def reference(tmp: Path, given: str | None) -> Path:
 
 
 def main(argv: list[str]) -> None:
+    facts_only = "--facts-only" in argv  # ask dsh about the cases as committed (their bytes kept)
+    argv = [a for a in argv if a != "--facts-only"]
     with tempfile.TemporaryDirectory() as tmp:
         ref = reference(Path(tmp), argv[0] if argv else None)
         node = str(ref / "node_modules" / ".bin" / "node")
         run = lambda *a: subprocess.run([node, *a], cwd=ref, check=True, capture_output=True, timeout=900)  # noqa: E731
-        run("write_cases.mjs", "out")
+        if facts_only:
+            shutil.copytree(HERE / "cases", ref / "out")
+        else:
+            run("write_cases.mjs", "out")
         facts = {}
         for root, compression in ROOTS.items():
             run("dsh-facts.mjs", f"out/{root}", f"{root}.json", compression)
@@ -56,8 +63,9 @@ def main(argv: list[str]) -> None:
             resume = json.loads((ref / f"{root}-resume.json").read_text())
             for sid, f in facts[root].items():
                 f["resume"] = resume.get(sid)
-        shutil.rmtree(HERE / "cases", ignore_errors=True)
-        shutil.copytree(ref / "out", HERE / "cases")
+        if not facts_only:
+            shutil.rmtree(HERE / "cases", ignore_errors=True)
+            shutil.copytree(ref / "out", HERE / "cases")
         (HERE / "dsh-facts.json").write_text(json.dumps(facts, indent=1, ensure_ascii=True) + "\n")
         print({root: len(s) for root, s in facts.items()})
 
