@@ -191,8 +191,15 @@ def main(argv: list[str] | None = None) -> int:
         for name in names:
             if name in PARITY_SCENES:
                 target = PARITY_SCENES[name]
-                svg_text = asyncio.run(shoot_browser(target, name, (cols, rows)) if target.is_dir()
-                                       else shoot_log(target, name, (cols, rows)))
+                if target.is_dir():  # a copy under HOME=tmp (shown as ~/...), its mtimes pinned
+                    root = Path(tmp) / name / "dsh" / "sessions"
+                    shutil.copytree(target, root)
+                    for dirpath, _dirs, files in os.walk(root):
+                        for f in files:
+                            os.utime(os.path.join(dirpath, f), (1_796_300_000, 1_796_300_000))
+                    svg_text = asyncio.run(shoot_browser(root, name, (cols, rows)))
+                else:
+                    svg_text = asyncio.run(shoot_log(target, name, (cols, rows)))
             elif name in BROWSER_SCENES:
                 svg_text = asyncio.run(shoot_browser(make_root(Path(tmp)), name, (cols, rows)))
             elif name in TIMED_SCENES:
