@@ -29,6 +29,7 @@ _FRAME_WORDS = {  # source.py's frame-level corruption kinds -> dsh's words for 
     "skippable-frame": "corrupt Zstandard session log: invalid frame magic at byte {offset}",
     "trailing-garbage": "corrupt Zstandard session log: invalid frame magic at byte {offset}",
     "reserved-bit": "corrupt Zstandard session log: reserved frame-header bit at byte {descriptor}",
+    "reserved-block": "corrupt Zstandard session log: reserved block type at byte {offset}",
 }
 
 
