@@ -204,8 +204,8 @@ def _place_in_runs(log: SessionLog, notes: Notes, found: list[Finding]) -> dict:
     start_index, start_seq = (seeds[-1][0], seeds[-1][1]) if seeds else (None, None)
     parent = log.header.get("parentSession")
     for f in found:
-        if start_index is None or f.index is None or f.index >= start_index:
-            continue
+        if start_index is None or f.index is None or f.index >= start_index or f.kind == RESUME_KIND:
+            continue  # (a resume cut before the last run deletes that run too: it stays the latest's)
         if f.seq is not None and f.seq < seed:
             f.run = "inherited"
             f.message += f" [inherited: the fork source {parent}'s history, before seedLength {seed}]"
