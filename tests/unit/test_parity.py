@@ -389,3 +389,20 @@ def test_usage_source_says_which_sample_won_as_dshs_meter_folds():
     calls, _usage = source("usage-chunk-then-message")
     assert calls == [(1, 1, "assistant/message"), (1, 2, "usage chunk")]
     assert "replaces the previous one only" in _usage["source"]["rule"]
+
+
+def test_a_resume_cut_before_the_last_run_stays_the_latest_runs(tmp_path):
+    """The cut deletes the later run too: its finding is the verdict, not an earlier run's information."""
+    head = {"type": "session", "version": 0, "id": "r", "createdAt": 1, "cwd": "/a", "delegationDepth": 0}
+    recs = [{"type": "turn/start", "seq": 0, "time": 1, "data": {"turn": 1}},
+            {"type": "turn/end", "seq": 1, "time": 2, "data": {"turn": 1, "reason": {"kind": "completed"}}},
+            None,  # a bad line: dsh's loader stops here
+            {"type": "turn/start", "seq": 2, "time": 3, "data": {"turn": 2}},
+            {"type": "session/end-seed", "seq": 3, "time": 4, "data": {}},
+            {"type": "turn/start", "seq": 4, "time": 5, "data": {"turn": 3}}]
+    path = tmp_path / "session.jsonl"
+    path.write_text("\n".join(json.dumps(r) if r else '{"type":"tool/ca' for r in [head, *recs]) + "\n")
+    log, diag = open_session(path, use_cache=False)
+    assert log.accepted and diag.runs["end_seed_seqs"] == [3]
+    assert diag.verdict.kind == "RESUME_TRUNCATES" and diag.verdict.run == "latest"
+    assert diag.resume["deleted_seqs"] == [2, 4]
