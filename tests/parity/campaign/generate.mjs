@@ -160,9 +160,9 @@ for (const [kind, root] of Object.entries(roots)) {
         const s = ctx.sessions.create(id, { seed, meta: { cwd: CWD, parentSession: parent, seedLength: seed.length, delegationDepth: 0, createdAt: T0 + k } })
         await ctx.sessions.flush(s)
         await ctx.fiber.dispose(); ctx = await mount(root, compression)
-        const p = new Plan(id, seed.length + 1)
+        const p = new Plan(id, (await ctx.sessionPersistence.inspect(SessionId(id))).events.length)  // after dsh's seed rows
         body(p, { firstTurn: 100 })
-        await write(ctx, id, p.events.slice(0, crashAt(p.events)))
+        try { await write(ctx, id, p.events.slice(0, crashAt(p.events))) } catch (e) { m.did.push('write-refused') }
         m.did.push('fork'); made.push(id); continue
       }
     }
