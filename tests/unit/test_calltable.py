@@ -28,15 +28,23 @@ def _shown(items) -> list:
 
 
 @given(st.lists(_PUT, max_size=30), st.integers(0, 30))
-def test_the_table_reads_as_the_dict_of_its_keys_and_two_parts_merge_into_the_whole(puts, cut) -> None:
-    plain: dict = {}
+def test_the_table_folds_as_dshs_meter_and_two_parts_merge_into_the_whole(puts, cut) -> None:
+    """dsh's meter: a sample replaces the previous one only when that is the same call's; else it adds
+    (a call whose sample comes back after another's is counted again, under its first-seen key)."""
+    first: dict = {}  # a call -> the key it was first seen as (a dict keeps that)
+    runs: list = []  # [key, value] per run of samples of one call
     for seq, (key, chunk) in enumerate(puts):
-        plain[key] = (seq, (seq, 1, 0, 0, 0), chunk)  # a dict keeps the key first seen, the value last put
+        shown = first.setdefault(key, key)
+        value = (seq, (seq, 1, 0, 0, 0), chunk)
+        if runs and runs[-1][2] == key:
+            runs[-1][1] = value
+        else:
+            runs.append([shown, value, key])
     whole = _table(puts)
-    assert _shown(whole.items()) == _shown(plain.items()) and len(whole) == len(plain)
-    for key, value in plain.items():
-        if key == key:  # (a NaN key is found by itself only, as in a dict)
-            assert whole[key] == value and whole.output(*key) == 1
+    assert _shown(whole.items()) == _shown((k, v) for k, v, _ in runs) and len(whole) == len(runs)
+    for key, value, _ in runs:
+        if key == key and key not in [r[0] for r in runs[:runs.index([key, value, _])]]:
+            assert whole[key] == value and whole.output(*key) == 1  # a call's first run, by its key
     head = _table(puts[:cut])
     head.merge(marshal.loads(marshal.dumps(_table(puts[cut:], cut).pack())))
     assert _shown(head.items()) == _shown(whole.items()) or any(k != k for key, _ in puts for k in key)

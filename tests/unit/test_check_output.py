@@ -139,7 +139,7 @@ def test_json_is_exact_valid_and_inert(crafted):
     got = json.loads(data)
     assert got["verdict"]["callId"] == CALL_ID and got["verdict"]["name"] == NAME  # raw values exact
     assert got["header"]["cwd"] == CRAFTED_HEADER["cwd"]
-    assert got["header"]["id"] == CRAFTED_HEADER["id"].replace("\ud83d", "⟨U+D83D⟩")  # no valid form for it
+    assert got["header"]["id"] == CRAFTED_HEADER["id"]  # a lone surrogate as dsh writes it: the \\ud83d escape
     assert got["file"] == str(log.path)
     # Human-facing strings are sanitised like the text format: `jq -r .snippet` prints nothing active.
     for human in [got["snippet"], got["verdict"]["message"]] + [f["message"] for f in got["findings"]] \
@@ -155,7 +155,10 @@ def test_json_is_exact_valid_and_inert(crafted):
 def test_jq_reads_the_json_and_r_of_the_snippet_is_inert(crafted, tmp_path):
     log, diag = crafted
     out = tmp_path / "check.json"
-    out.write_text(json_text(check_json(log, diag)), encoding="utf-8")
+    text = json_text(check_json(log, diag))
+    if not _jq_reads_lone_surrogates():  # the crafted header's lone surrogate: jq 1.6 cannot read it
+        text = text.replace("\\ud83d", "?")
+    out.write_text(text, encoding="utf-8")
     for query in (".snippet", ".verdict.message", ".findings[].message"):
         done = subprocess.run(["jq", "-r", query, str(out)], capture_output=True, timeout=30)
         assert done.returncode == 0, done.stderr
@@ -172,10 +175,18 @@ def test_json_of_the_hostile_corpus_is_valid_for_json_loads_and_jq(tmp_path):
     lone = {**head, "id": "x\ud800y", "cwd": "\udc00"}
     log.header.raw = lone
     text = json_text(check_json(log, diagnose(log)))
-    assert json.loads(text.encode("utf-8"))["header"]["id"] == "x⟨U+D800⟩y"
-    if shutil.which("jq"):
+    assert json.loads(text.encode("utf-8"))["header"]["id"] == "x\ud800y"  # exact: the escape round-trips
+    assert '"x\\ud800y"' in text and '"\\udc00"' in text
+    if _jq_reads_lone_surrogates():
         done = subprocess.run(["jq", ".header.cwd"], input=text.encode("utf-8"), capture_output=True, timeout=30)
-        assert done.returncode == 0 and done.stdout == '"⟨U+DC00⟩"\n'.encode(), done.stderr
+        assert done.returncode == 0, done.stderr
+
+
+def _jq_reads_lone_surrogates() -> bool:
+    """jq 1.6 refuses a lone \\ud83d escape (valid JSON, and what dsh writes); 1.7 reads it."""
+    if shutil.which("jq") is None:
+        return False
+    return subprocess.run(["jq", "."], input=b'"\\ud83d"', capture_output=True, timeout=30).returncode == 0
 
 
 def test_snippet_values_stay_on_their_line_and_masked_by_default(crafted):

@@ -142,8 +142,8 @@ def test_usage_counts_each_call_once_with_its_last_usage_and_skips_fork_seed(wri
 
 
 def test_per_call_usage_of_two_parts_merges_into_the_whole():
-    """The tail helper's per-call counts, merged, equal one scan of the whole log, cut anywhere: the
-    later usage wins, chunk or message; calls stay in first-seen order."""
+    """The tail helper's per-call counts, merged, equal one scan of the whole log, cut anywhere: runs
+    of one call's samples, the last of each winning, chunk or message, in the meter's order."""
     from dsh_tui.model.reading.facts import note_chunk_usage, note_message_usage
     from dsh_tui.model.diagnosing.usage import UsageTally
     from dsh_tui.model.diagnosing.calltable import CallTable
@@ -175,7 +175,9 @@ def test_per_call_usage_of_two_parts_merges_into_the_whole():
                 [(t, list(v)) for t, v in usage.turns.items()])
     numbered = list(enumerate(events))
     whole = noted(numbered)
-    assert whole[(1, 1)][0] == 11 and whole[(1, 2)][0] == 9 and whole[(3, 1)][0] == 13 and whole[(1, 3)][0] == 7
+    # dsh's meter: a sample replaces the one before only if that is the same call's, else it adds
+    assert [(k, v[0]) for k, v in whole.items()] == [((1, 1), 2), ((1, 2), 4), ((2, 1), 5), ((1, 3), 7), ((2, 1), 8),
+                                                     ((1, 2), 9), ((3, 1), 10), ((1, 1), 11), ((3, 1), 13)]
     for cut in range(len(events) + 1):
         calls = noted(numbered[:cut])
         calls.merge(noted(numbered[cut:]))
@@ -237,7 +239,8 @@ def test_snippet_fields_and_not_whole_banner(write_jsonl):
     path = write_jsonl(crash_records()[:1] + crash_records()[3:])
     log = load_session(path)
     diag = diagnose(log)
-    text = snippet(log, diag)
+    assert diag.verdict.kind == "RESUME_TRUNCATES"  # a raw log with a gap mid-log: dsh's resume cuts it there
+    text = snippet(log, diag, next(f for f in diag.findings if f.kind == "TOOL_OUTCOME_UNKNOWN"))
     first, *rest = text.splitlines()
     assert first.startswith("WARNING: DECODE NOT WHOLE") and "seq gap" in first
     body = "\n".join(rest)
@@ -407,10 +410,10 @@ def test_per_call_usage_is_columns_that_widen_past_int64():
     assert all(type(col) is array for col in table.cols) and set(map(type, table.pos.values())) == {int}
     tally = UsageTally()
     tally.add(table)
-    table.put((0, 0), 300, (1, 2, 3, 4, 5), False)  # a message after its chunk, counted already
+    table.put((99, 2), 300, (1, 2, 3, 4, 5), False)  # a message after its chunk, counted already
     table.put(("x", "[1]"), 301, (10**30, 0, 0, 0, 0), False)  # past int64: lists from here on
     assert all(type(col) is list for col in table.cols)
-    assert table[(0, 0)] == (300, (1, 2, 3, 4, 5), False) and table[(5, 1)] == (16, (16, 17, 0, 0, 0), True)
+    assert table[(99, 2)] == (300, (1, 2, 3, 4, 5), False) and table[(5, 1)] == (16, (16, 17, 0, 0, 0), True)
     assert table.output(2, 2) == 9 and table.output(999, 0) is None
     later = CallTable()
     later.put((1, 1), 302, (2**70, 7, 0, 0, 0), False)
@@ -420,10 +423,11 @@ def test_per_call_usage_is_columns_that_widen_past_int64():
     for (turn, _), (seq, counts, _c) in table.items():
         plain[turn] = [a + b for a, b in zip(plain.get(turn, [0] * 5), counts)]
     assert [(t, list(v)) for t, v in usage.turns.items()] == list(plain.items())
-    assert usage.calls == 301 and usage.from_message == 3 and usage.turns["x"][0] == 10**30
+    assert usage.calls == 302 and usage.from_message == 3 and usage.turns["x"][0] == 10**30  # (1, 1) came back
     head, tail = CallTable(), CallTable()  # a merged slice past int64, one call cut by the boundary
     head.put((1, 1), 0, (1, 0, 0, 0, 0), True)
     tail.put((2, 1), 1, (2**63, 0, 0, 0, 0), True)
     tail.put((1, 1), 2, (5, 0, 0, 0, 0), False)
     head.merge(tail.pack())
-    assert list(head.items()) == [((1, 1), (2, (5, 0, 0, 0, 0), False)), ((2, 1), (1, (2**63, 0, 0, 0, 0), True))]
+    assert list(head.items()) == [((1, 1), (0, (1, 0, 0, 0, 0), True)), ((2, 1), (1, (2**63, 0, 0, 0, 0), True)),
+                                  ((1, 1), (2, (5, 0, 0, 0, 0), False))]  # (1, 1) came back: counted again

@@ -15,8 +15,7 @@ true or 1.0) goes by the same int, its own tuple kept in ``odd`` when it came fi
 from __future__ import annotations
 
 from array import array
-from itertools import compress, islice
-from operator import not_
+from itertools import islice
 from typing import Any, Iterator
 
 N_COUNTS = 5  # len(usage.TOKEN_KEYS)
@@ -43,12 +42,23 @@ def _coded(key: tuple) -> Any:
 def _decoded(code: int | tuple, odd: dict[int, tuple]) -> tuple:
     """The (turn, step) a coded key stands for, as first seen (``odd``: the table's first-seen tuples)."""
     if type(code) is not int:
-        return code
+        return _decoded(code[0], odd) if len(code) == 3 else code  # (a run of a call that came back)
     return odd.get(code) or (code >> 32, code & _LOW)
 
 
+def _base(code: int | tuple) -> int | tuple:
+    """The call a key stands for: a later run's key (base, position, None) names its call's."""
+    return code[0] if type(code) is tuple and len(code) == 3 else code
+
+
 class CallTable:
-    __slots__ = ("pos", "odd", "cols", "chunk", "watched", "replaced")
+    """One entry per run of usage samples of one call, as dsh's token meter folds them: a sample
+    replaces the previous one only when that belongs to the same (turn, step), else it adds. So the
+    last adjacent sample wins (the message, or a chunk that comes after it), and a call whose sample
+    comes back after another call's gets an entry of its own (key: (its key, position, None)),
+    counted again as the meter counts it."""
+
+    __slots__ = ("pos", "odd", "cols", "chunk", "watched", "replaced", "last", "nan")
 
     def __init__(self) -> None:
         self.pos: dict[int | tuple, int] = {}  # (turn, step), coded (`_coded`) -> its position in the columns
@@ -60,14 +70,28 @@ class CallTable:
         # take that back. A few a slice boundary: a message read in the batch after its chunk.
         self.watched = 0
         self.replaced: list[tuple] = []
+        self.last: tuple | None = None  # (base key, position) of the last sample put: the run it may go on
+        self.nan = 0  # dsh's meter buckets a sample made NaN (1: input, 2: output): facts.py's _meter_nan
 
     def put(self, key: tuple, seq: int, counts: tuple, from_chunk: bool) -> None:
-        """The usage ``key`` last had: a rewritten call keeps its place (as a dict's key does)."""
+        """A usage sample of ``key``: it replaces the last sample if that was the same call's (its run
+        goes on), else it starts a run (a new entry; a new key for a call that came back)."""
         t, s = key
         code = t << 32 | s if type(t) is int and type(s) is int and 0 <= t < _LIMIT and 0 <= s < _LIMIT \
             else _coded(key)  # (the usual key inline: this runs for every model call's usage)
-        p = self.pos.get(code)
+        last = self.last
+        if last is not None and last[0] == code:
+            p = last[1]
+            if counts[:4] == self.row(p)[1][:4]:  # (its four buckets: it keeps no reasoning count)
+                return  # the meter skips a sample equal to the one it replaces: that one stays the winner
+        else:
+            p = None
+            if code in self.pos:
+                if type(code) is tuple:  # (a crafted key: the call as first seen, as a dict keeps it)
+                    code = next(k for k in self.pos if k == code)
+                code = (code, len(self.chunk), None)  # a later run of a call: counted again
         if p is None:
+            self.last = (_base(code), len(self.chunk))
             if type(code) is int and (type(t) is not int or type(s) is not int):
                 self.odd[code] = key
             p = self.pos[code] = len(self.chunk)
@@ -125,23 +149,26 @@ class CallTable:
                    zip(*(col[start:] for col in self.cols[1:])))
 
     def merge(self, later: CallTable | tuple) -> None:
-        """Add a later part of the log's calls (the tail helper's, or its ``pack``) as if read on: the
-        later usage wins; a call keeps its place in first-seen order. The calls already here (a
-        few: one a slice boundary cuts) are put one by one, the new ones appended a column at a time."""
-        keys, cols, chunk, odd = later if isinstance(later, tuple) else \
-            (list(later.pos), later.cols, later.chunk, later.odd)
-        known = list(map(self.pos.__contains__, keys))
-        if any(known):
-            for i in compress(range(len(keys)), known):
-                self.put(_decoded(keys[i], odd), cols[0][i], tuple([col[i] for col in cols[1:]]), bool(chunk[i]))
-            new = list(map(not_, known))
-            keys, chunk = list(compress(keys, new)), bytes(compress(chunk, new))
-            cols = [list(compress(col, new)) for col in cols]
+        """Add a later part of the log's calls (the tail helper's, or its ``pack``) as if read on. Its
+        entries are runs in sample order, each of another call than the one before: put in order, its
+        first run goes on the last one here if it is the same call's, the others start runs. When no
+        call of it is here already (the usual slice), its columns are appended at once."""
+        keys, cols, chunk, odd, last, nan = later if isinstance(later, tuple) else \
+            (list(later.pos), later.cols, later.chunk, later.odd, later.last, later.nan)
+        self.nan |= nan
+        if not keys:
+            return
+        pos = self.pos
+        if (self.last is not None and self.last[0] == _base(keys[0])) or any(
+                type(code) is tuple and len(code) == 3 or code in pos for code in keys):
+            for i, code in enumerate(keys):  # (a few: a call a slice boundary cut, or one that came back)
+                self.put(_decoded(code, odd), cols[0][i], tuple([col[i] for col in cols[1:]]), bool(chunk[i]))
+            return
         for k, first in odd.items():
-            if k not in self.pos:  # (one new here: its first-seen tuple comes along)
+            if k not in pos:  # (one new here: its first-seen tuple comes along)
                 self.odd[k] = first
         n0 = len(self.chunk)
-        self.pos.update(zip(keys, range(n0, n0 + len(keys))))
+        pos.update(zip(keys, range(n0, n0 + len(keys))))
         self.chunk.extend(chunk)
         try:
             for mine, col in zip(self.cols, cols):
@@ -150,6 +177,8 @@ class CallTable:
             self._widen(n0)
             for mine, col in zip(self.cols, cols):
                 mine.extend(col)
+        if last is not None:
+            self.last = (last[0], last[1] + n0)
 
     # The dict view the tests and debugging read: key -> (seq, counts, from a chunk).
     def __len__(self) -> int:
@@ -172,6 +201,7 @@ class CallTable:
     __hash__ = None  # type: ignore[assignment]
 
     def pack(self) -> tuple:
-        """Plain values marshal can send (the tail helper's slices): coded keys, columns, chunk flags and
-        the first-seen tuples of the odd keys."""
-        return list(self.pos), [list(col) for col in self.cols], bytes(self.chunk), dict(self.odd)
+        """Plain values marshal can send (the tail helper's slices): coded keys, columns, chunk flags,
+        the first-seen tuples of the odd keys, and the last run's (base key, position)."""
+        return (list(self.pos), [list(col) for col in self.cols], bytes(self.chunk), dict(self.odd), self.last,
+                self.nan)

@@ -11,7 +11,8 @@ the run ended:
 * A crash inside a turn: the calls dsh's repair would close, else what else went
   wrong inside the open turn, else the open turn itself.
 * Else the last turn, when it ended badly (an upstream error after retries, ...).
-* Else the newest tool problem, then the newest other failure.
+* Else the newest tool problem, then the newest other failure: a finding of failure severity
+  before any warning (unless dsh's own close, a turn/end or a repair row, says otherwise above).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from .notes import Notes, take_notes
 from .pairing import Pairing, close_pairing, feed_facts
 from .pairtable import PairOrder
 from .perturn import TurnEnds
+from .resume import ADVICE as RESUME_ADVICE, KIND as RESUME_KIND, cut_finding_text, predict_cut
 from ..reading.session import SessionLog
 from .timewalk import TimingWalk, share_call_ids
 from .timing import Timing
@@ -51,6 +53,9 @@ class Diagnosis:
     # The timing in its plain form (Timing.plain): set only in what the index cache keeps (open.py's
     # cache_payload), and let go once the timing is rebuilt from it: one copy of it, not two.
     clock: tuple = ()
+    # What a resume deletes (resume.py's ResumeCut.as_dict): dsh's repair cutting a raw log at its
+    # first bad line or gap; None when a resume cuts nothing (then `closers` are the whole log's).
+    resume: dict | None = None
 
     @cached_property
     def timing(self) -> Timing:
@@ -145,6 +150,12 @@ def _diagnose(log: SessionLog, head: Head | None) -> Diagnosis:
                              f"turn {turn_said(st.open_turn)} never ended: the process died inside it (dsh closes "
                              f"it as interrupted on the next resume){_pending_note(pairing)}", turn=st.open_turn))
     integrity_findings(log, found)
+    cut = predict_cut(log, pairing)
+    if cut is not None:  # dsh's resume would cut the log at its damage: the most urgent thing to say
+        at = min(cut.first_event, len(log) - 1)
+        found.append(Finding(RESUME_KIND, at if at >= 0 else None, log.seq_of(at) if at >= 0 else None,
+                             cut_finding_text(cut), advice=RESUME_ADVICE, code="TRUNCATED_ON_RESUME",
+                             severity="failure" if cut.deleted_records else "warning"))
     runs = _place_in_runs(log, notes, found)
     # Newest first; at one event the conclusion comes before its evidence.
     found.sort(key=lambda f: (-1 if f.index is None else f.index, _rank(f.kind)), reverse=True)
@@ -156,7 +167,10 @@ def _diagnose(log: SessionLog, head: Head | None) -> Diagnosis:
                      compute_usage(log, head.tally),
                      notes.preset[0] if notes.preset else log.header.get("agentPreset"),
                      st.open_turn, notes.latest_tools, notes.descriptor, bool(log.raw.corruption or log.res.corruption),
-                     _closers(log, pairing), notes.turn_ends, runs)
+                     cut.closers if cut is not None else _closers(log, pairing), notes.turn_ends, runs,
+                     resume=None if cut is None else cut.as_dict())
+    if cut is not None:
+        diag.usage.dsh_loaded = cut.metered  # dsh loads (and meters) only the prefix before the cut
     diag.__dict__["timing"] = timing  # the cached property's value: no rebuild from the plain form
     return diag
 
@@ -190,8 +204,8 @@ def _place_in_runs(log: SessionLog, notes: Notes, found: list[Finding]) -> dict:
     start_index, start_seq = (seeds[-1][0], seeds[-1][1]) if seeds else (None, None)
     parent = log.header.get("parentSession")
     for f in found:
-        if start_index is None or f.index is None or f.index >= start_index:
-            continue
+        if start_index is None or f.index is None or f.index >= start_index or f.kind == RESUME_KIND:
+            continue  # (a resume cut before the last run deletes that run too: it stays the latest's)
         if f.seq is not None and f.seq < seed:
             f.run = "inherited"
             f.message += f" [inherited: the fork source {parent}'s history, before seedLength {seed}]"
@@ -210,6 +224,9 @@ def _place_in_runs(log: SessionLog, notes: Notes, found: list[Finding]) -> dict:
 def _verdict(found: list[Finding], open_turn_index: int | None, notes: Notes) -> Finding | None:
     """What ended the latest run (see the module docstring). ``found`` is newest first."""
     live = [f for f in found if f.severity != "info"]
+    cut = next((f for f in live if f.kind == RESUME_KIND and f.severity == "failure"), None)
+    if cut is not None:  # whatever ended the run, a resume would delete recorded work first
+        return cut
     if open_turn_index is not None:
         in_turn = [f for f in live if f.index is not None and f.index >= open_turn_index]
         for f in in_turn:
@@ -228,8 +245,12 @@ def _verdict(found: list[Finding], open_turn_index: int | None, notes: Notes) ->
                 if f.code == "interrupted":  # a crash dsh has repaired: the calls it closed say more
                     return next((c for c in live if c.kind in REPAIR_KINDS and c.repaired and c.turn == f.turn), f)
                 return f
-    for group in (TOOL_KINDS, FAILURE_KINDS):
-        for f in live:
-            if f.kind in group and not (f.kind == "TURN_NOT_COMPLETED" and f.severity == "warning"):
-                return f
+    # A failure outranks a warning (a /compact's compaction left open, a warning, does not hide its
+    # command left without command/done, a failure); within a severity, tool problems come first.
+    for severity in ("failure", "warning"):
+        for group in (TOOL_KINDS, FAILURE_KINDS):
+            for f in live:
+                if f.kind in group and f.severity == severity and not (
+                        f.kind == "TURN_NOT_COMPLETED" and f.severity == "warning"):
+                    return f
     return live[0] if live else None

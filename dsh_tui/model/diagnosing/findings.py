@@ -34,7 +34,7 @@ FAILURE_KINDS = ("MODEL_REQUEST_FAILED", "RETRY_INTERRUPTED", "TURN_NOT_COMPLETE
                  "COMMAND_FAILED", "APPROVAL_UNDECIDED", "COMPACTION_INTERRUPTED", "COMPACTION_FAILED",
                  "CODE_DISPATCH_UNFINISHED", "CODE_DISPATCH_ERROR", "WORKFLOW_FAILED", "HOOK_BLOCKED", "GOAL_BLOCKED",
                  "MESSAGE_INTERRUPTED", "MODEL_STREAM_FAILED")
-INTEGRITY_KINDS = ("SEQ_GAP", "TORN_TAIL", "UNKNOWN_TYPE", "NOT_IN_TOOL_SET")
+INTEGRITY_KINDS = ("SEQ_GAP", "TORN_TAIL", "UNKNOWN_TYPE", "NOT_IN_TOOL_SET", "RESUME_TRUNCATES")
 ALL_KINDS = TOOL_KINDS + FAILURE_KINDS + ("LLM_RETRY",) + INTEGRITY_KINDS
 
 ADVICE = {
@@ -301,14 +301,29 @@ def event_findings(notes: Notes, open_turn_index: int | None, found: list[Findin
                              f"goal {said(goal_id)} ({said(objective)}) blocked" + (f": {said(reason, 200)}" if reason else ""),
                              severity="warning"))
     for _t, index, seq, (turn, step, kind, message, code) in notes.bad_finishes:
+        recovered = _stream_recovered(notes, (turn, step), index)
         found.append(Finding("MODEL_STREAM_FAILED", index, seq,
                              f"the model's stream ended with {said(kind)}"
-                             + (f" ({_code_and_message(code, message)})" if message or code else ""),
-                             severity="warning", turn=turn, step=step, code=code if isinstance(code, str) else kind))
+                             + (f" ({_code_and_message(code, message)})" if message or code else "")
+                             + ("; a later attempt of the same request recovered" if recovered else ""),
+                             severity="info" if recovered else "warning", turn=turn, step=step,
+                             code=code if isinstance(code, str) else kind))
     for _t, index, seq, d in notes.cut_messages:
+        recovered = _stream_recovered(notes, (d[0], d[1]), index)
         found.append(Finding("MESSAGE_INTERRUPTED", index, seq,
                              "the model's answer was cut off mid-stream (assistant/message interrupted: the prefix "
-                             "received is kept)", severity="warning", turn=d[0], step=d[1]))
+                             "received is kept)" + ("; a later attempt of the same request recovered" if recovered
+                                                    else ""), severity="info" if recovered else "warning",
+                             turn=d[0], step=d[1]))
+
+
+def _stream_recovered(notes: Notes, key: tuple, index: int) -> bool:
+    """A failed attempt that dsh retried (an llm/retry after it) and whose request was then answered
+    (an assistant/message after the last retry): information, as a recovered retry is."""
+    group = notes.retries.get(key)
+    if group is None or not group[0] or group[0][-1][0] < index:
+        return False
+    return notes.answered.get(key, -1) > group[2]
 
 
 def integrity_findings(log, found: list[Finding]) -> None:

@@ -1,10 +1,11 @@
 """Token usage per turn and per session.
 
-One model call is one (turn, step), counted once with the last usage the log
-holds for it, as dsh's own fold does: normally the assistant/message's (the
-final sample), else its `usage` chunk (a request that failed after the chunk).
-Summing both would count every call twice. Events inherited through a fork
-(seq < seedLength) are summed apart: they were the parent's calls.
+Counted as dsh's own token meter folds the samples (`@deepseek-ai/dsh-token-meter`, its usage
+projection): a sample (an assistant/message's `usage`, or a `usage` chunk) replaces the previous one
+only when that belongs to the same (turn, step); otherwise it adds. So the last adjacent sample of a
+call wins (usually its message; its chunk when that comes after), and a call whose sample comes back
+after another call's is counted again (calltable.py keeps one entry per such run). Events inherited
+through a fork (seq < seedLength) are summed apart: they were the parent's calls.
 """
 
 from __future__ import annotations
@@ -30,12 +31,26 @@ class Usage:
     turns: dict[Any, tuple[int, ...]] | TurnCounts = field(default_factory=dict)
     calls: int = 0
     from_message: int = 0  # calls whose last usage is the assistant/message's (else a usage chunk's)
+    # Which sample won for each counted run of a call's samples, in the meter's order:
+    # (turn, step, seq of the sample, True if a usage chunk's).
+    won: list = field(default_factory=list)
+    # What dsh's meter counts when dsh loads only a prefix of the log (a resume cut, resume.py): that
+    # prefix's fold, in its four buckets; None when dsh loads the whole log.
+    dsh_loaded: dict | None = None
+    dsh_nan: int = 0  # buckets dsh's meter makes NaN (1: input, 2: output): a sample lacking that count
 
     @property
     def dsh_total(self) -> dict[str, int]:
         """What dsh's own token meter counts over the whole log: this session's calls and those inherited
-        through a fork seed, in its four buckets (it keeps no reasoning count)."""
-        return {k: self.session[k] + self.inherited[k] for k in DSH_METER_KEYS}
+        through a fork seed, in its four buckets (it keeps no reasoning count); over the prefix dsh
+        loads when its loader stops at damage mid-log (``dsh_loaded``)."""
+        if self.dsh_loaded is not None:
+            return dict(self.dsh_loaded)
+        out = {k: self.session[k] + self.inherited[k] for k in DSH_METER_KEYS}
+        for bit, key in ((1, "inputTokens"), (2, "outputTokens")):
+            if self.dsh_nan & bit:
+                out[key] = None  # NaN in dsh's meter (JSON null): a sample without this count poisons it
+        return out
 
     def as_dict(self, many=list) -> dict:
         """``many``: what makes the per-turn list (`jsonstream.Items` writes it as it goes)."""
@@ -43,7 +58,14 @@ class Usage:
                 "calls": self.calls,
                 "calls_from_message_usage": self.from_message,
                 "turns": many({"turn": t, **dict(zip(TOKEN_KEYS, v))} for t, v in self.turns.items()),
-                "source": "the last usage per (turn, step): assistant/message.usage, else its usage chunk"}
+                "source": {"rule": SOURCE_RULE,
+                           "calls": many({"turn": t, "step": st, "seq": seq,
+                                          "sample": "usage chunk" if chunk else "assistant/message"}
+                                         for t, st, seq, chunk in self.won)}}
+
+
+SOURCE_RULE = ("dsh's meter: a sample (assistant/message usage or a usage chunk) replaces the previous one only "
+               "when that is of the same (turn, step), else it adds; the last adjacent sample of a call wins")
 
 
 def _count(v: Any) -> int:
@@ -162,7 +184,8 @@ class UsageTally:
             for row in rows:
                 self.sums += row
             self.at = {turn: k for k, turn in enumerate(order)}
-        out = Usage(calls=self.calls, from_message=self.from_message)
+        out = Usage(calls=self.calls, from_message=self.from_message, dsh_nan=table.nan,
+                    won=[(*key, seq, bool(chunk)) for key, seq, chunk, _counts in table.rows()])
         out.inherited = dict(zip(TOKEN_KEYS, self.inherited))
         out.turns = TurnCounts.of_rows(list(self.at), self.sums, _W)
         out.session = {key: sum(self.sums[i::_W]) for i, key in enumerate(TOKEN_KEYS)}  # the sum of its turns

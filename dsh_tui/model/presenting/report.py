@@ -344,6 +344,7 @@ def check_json(log: SessionLog, diag: Diagnosis, lineage=None, *, lazy: bool = F
         "verdict": _human(diag.verdict.as_dict()) if diag.verdict else None,
         "open_turn": diag.open_turn,
         "repair_closers": diag.closers,
+        "resume": diag.resume,  # null, or what dsh's repair cuts away on resume (diagnosing/resume.py)
         "turn_ends": many({"turn": t, "reason": k} for t, k in diag.turn_ends),
         "runs": diag.runs,
         "pairs": {"tool": len(diag.pairing.tools), "command": len(diag.pairing.commands),

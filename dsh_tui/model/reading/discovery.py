@@ -19,6 +19,7 @@ from typing import Any
 import zstandard
 
 from .entry import SessionEntry, apply_header, read_entry
+from .rootlisting import listing_breakers
 from .layout import (FLAT_TMP_RE, LOG_NAMES, NO_CWD, TMP_RE, decode_project_key, decode_segment, default_root,
                      encode_segment, is_project_dirname, project_key)
 
@@ -38,6 +39,8 @@ class Listing:
     legacy_flat: list[Path] = field(default_factory=list)
     ignored_tmp: list[Path] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    # sessions that break dsh's listing of this whole root (rootlisting.py): [{path, reason, advice}]
+    breaks_listing: list[dict] = field(default_factory=list)
     archive: Any = None  # an export ZIP's open `ExportZip`: fill_status reads its members through it
 
     def close(self) -> None:
@@ -104,6 +107,7 @@ def list_sessions(root: str | os.PathLike, *, dctx: zstandard.ZstdDecompressor |
     out.ignored_tmp.sort()
     _project_displays(out.entries)
     _root_problems(out)
+    out.breaks_listing = listing_breakers(out.entries)
     out.entries.sort(key=lambda e: e.sort_time, reverse=True)
     return out
 

@@ -115,9 +115,21 @@ def _tokens(usage: Any) -> tuple[int, ...] | None:
     return tokens(usage)
 
 
+def _meter_nan(calls: CallTable, usage: Any) -> None:
+    """dsh's meter adds ``usage.inputTokens`` and ``usage.outputTokens`` as they are: a sample without
+    one (a damaged key, a usage that is no object) makes that bucket NaN for good (CallTable.nan)."""
+    if type(usage) is not dict:
+        calls.nan |= 3
+    else:
+        calls.nan |= ("inputTokens" not in usage) | ("outputTokens" not in usage) << 1
+
+
 def note_chunk_usage(calls: CallTable, d: dict, chunk: dict, seq: int) -> None:
     """The usage chunk ``chunk`` of an assistant/chunk event whose ``data`` is ``d``."""
-    counts = _tokens(chunk.get("usage"))
+    usage = chunk.get("usage")
+    counts = _tokens(usage)
+    if counts is None or not counts[0] or not counts[1]:  # (rare: the usual sample counts both)
+        _meter_nan(calls, usage)
     if counts is not None:
         t, s = d.get("turn"), d.get("step")
         calls.put((t if type(t) in _PLAIN else _preview(t), s if type(s) in _PLAIN else _preview(s)), seq, counts, True)
@@ -125,7 +137,10 @@ def note_chunk_usage(calls: CallTable, d: dict, chunk: dict, seq: int) -> None:
 
 def note_message_usage(calls: CallTable, fact: tuple, d: dict, seq: int) -> None:
     """The usage of an assistant/message whose fact is ``fact`` and ``data`` is ``d``."""
-    counts = _tokens(d.get("usage"))
+    usage = d.get("usage")
+    counts = _tokens(usage)
+    if counts is None and usage is not None or counts is not None and (not counts[0] or not counts[1]):
+        _meter_nan(calls, usage)
     if counts is not None:
         calls.put(fact[:2], seq, counts, False)  # an assistant/message fact starts (turn, step)
 

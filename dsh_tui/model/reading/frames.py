@@ -89,7 +89,7 @@ def walk_frames(data: bytes | memoryview, base: int = 0) -> Iterator[FrameSpan]:
             yield FrameSpan(start, n, 0, False)
             return
         fhd = data[pos + 4]
-        if fhd & 0x08:
+        if fhd & 0x18:  # the reserved bit, and the unused one: dsh refuses either
             raise FrameError(base + pos, "reserved-bit", f"frame at byte {base + pos} sets a reserved header bit")
         single = (fhd >> 5) & 1
         fcs = _FCS_SIZES[fhd >> 6]
@@ -106,8 +106,8 @@ def walk_frames(data: bytes | memoryview, base: int = 0) -> Iterator[FrameSpan]:
             pos += 3
             btype = (bh >> 1) & 3
             if btype == 3:
-                raise FrameError(base + start, "reserved-block",
-                                 f"frame at byte {base + start} has a reserved block type")
+                raise FrameError(base + pos - 3, "reserved-block",  # at the block's header, as dsh says
+                                 f"frame at byte {base + start} has a reserved block type (at byte {base + pos - 3})")
             pos += 1 if btype == 1 else bh >> 3
             blocks += 1
             if bh & 1:

@@ -20,9 +20,13 @@ FIELD_DEPTH = 32  # fields(): deeper values are shown as text
 class Rejection:
     code: str
     message: str
+    line: int | None = None  # the physical line dsh's loader refused at (1 = header), for damage it refuses
 
     def as_dict(self) -> dict:
-        return {"code": self.code, "message": self.message}
+        out = {"code": self.code, "message": self.message}
+        if self.line is not None:
+            out["line"] = self.line
+        return out
 
 
 @dataclass

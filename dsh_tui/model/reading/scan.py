@@ -195,7 +195,10 @@ class Scanner:
                 obj = loads(line)
             except JSONError:
                 if len(line) <= 2 and not bytes(line).strip():  # a blank line: not a record, not corruption
-                    skipped.append(rec - rec0 + len(skipped))
+                    k = rec - rec0 + len(skipped)
+                    if res.first_issue is None:  # but dsh's loader stops at it (JSON.parse of "" throws)
+                        self._note_issue("unparsable", rec, self._offset(k), rec + self.skipped + 2)
+                    skipped.append(k)
                     self._skip(rec, False)
                     continue
                 obj, _lenient = parse_json(line)
@@ -207,6 +210,8 @@ class Scanner:
                 line_no = rec + self.skipped + 2
                 k = rec - rec0 + len(skipped)
                 self._report(k, "bad-record", f"line {line_no} is {what}", line_no)
+                if res.first_issue is None:
+                    self._first_bad_line(obj, rec, k, line_no, expected)
                 skipped.append(k)
                 self._skip(rec, True)
                 continue
@@ -481,6 +486,9 @@ class Scanner:
             res.facts.extend(facts)
         join_tail_runs(res.facts, start, self.clock, other.clock, shift)  # a run the segment boundary cut
         res.usage_calls.merge(calls)
+        if res.first_issue is None and t.first_issue is not None:  # (a boundary gap was noted above)
+            kind, r, offset, line, detail = t.first_issue
+            res.first_issue = (kind, r + rec0, offset + base if offset >= 0 else -1, line + rec0 + skip0, detail)
         res.envelope_issues.extend(t.envelope_issues[:max(0, 50 - len(res.envelope_issues))])
         res.lenient_records += t.lenient_records
         self.expected = other.expected  # a slice holds no skipped line (split/helper.py): no skip_* to shift
@@ -497,6 +505,8 @@ class Scanner:
         line = self.line_no(rec)
         if isinstance(found, float) and found.is_integer():
             found = int(found)
+        if res.first_issue is None:
+            self._note_issue("gap", rec, -1, line, f"expected {expected}, got {js_text(found)}")
         bad = not isinstance(found, int) or isinstance(found, bool) or found < 0
         if len(res.gaps) < MAX_GAPS:
             res.gaps.append(SeqGap(expected, -1, line, index, f"seq is {spelled(found)}, not a non-negative integer")
@@ -567,7 +577,41 @@ class Scanner:
             res.malformed_rows += 1
             line = self.line_no(rec)
             self._report(k, "malformed-row", f"line {line}: malformed {said(obj.get('type'))} row: {problem}", line)
+            if res.first_issue is None:  # dsh's row decode throws: an unparsable committed event
+                self._note_issue("unparsable", rec, self._offset(k), line)
         return m
+
+    # -- where dsh's own loader stops (model/reading/damage.py, model/diagnosing/resume.py) -------------
+    def _note_issue(self, kind: str, rec: int, offset: int, line: int, detail: str = "") -> None:
+        """The first line dsh's scanner stops at: ``kind`` "unparsable" (not JSON, blank, a malformed
+        row) or "gap" (an event whose seq is not the next); ``rec``: the record it is or comes before;
+        ``offset``: its plaintext offset (-1 for a gap: the record's start, known once the window is
+        indexed); ``line``: its physical line. Only the first is kept (dsh's message names it)."""
+        if self.res.first_issue is None:
+            self.res.first_issue = (kind, rec, offset, line, detail)
+
+    def _first_bad_line(self, obj: Any, rec: int, k: int, line: int, expected: int) -> None:
+        """A line that is no dsh record here, as dsh's scanner sees it: JSON.parse fails (unparsable),
+        or a value with no seq, or a seq that is not the next (a gap); an object with the next seq is an
+        event to dsh (no issue)."""
+        if obj is None:
+            self._note_issue("unparsable", rec, self._offset(k), line)
+            return
+        seq = obj.get("seq") if type(obj) is dict else None
+        if seq == expected and type(seq) in (int, float):
+            return
+        self._note_issue("gap", rec, self._offset(k), line, f"expected {expected}, got {js_text(seq)}")
+
+
+def js_text(v: Any) -> str:
+    """``v`` as a JavaScript template literal shows it (dsh's messages): undefined for an absent seq."""
+    if v is None:
+        return "undefined"
+    if type(v) is bool:
+        return "true" if v else "false"
+    if type(v) is float:
+        return str(int(v)) if v.is_integer() and abs(v) < 1e21 else repr(v)
+    return str(v) if type(v) in (int, str) else "[object Object]" if type(v) is dict else str(v)
 
 
 def max_facts() -> int:

@@ -76,6 +76,9 @@ class ScanResult:
     refusals: Refusals = field(default_factory=Refusals)
     surface_seqs: array = field(default_factory=lambda: array("Q"))
     replacements: list[tuple] = field(default_factory=list)
+    # The first line dsh's own loader stops at (Scanner._note_issue): (kind, record, offset, line,
+    # detail), or None. What dsh then does (refuse, or cut the file there on resume): damage.py, resume.py.
+    first_issue: tuple | None = None
 
     def end_of(self, r: int) -> int:
         """The offset of record ``r``'s newline (where it would be, for an unterminated last line)."""

@@ -18,6 +18,7 @@ from typing import Any, Iterator
 import zstandard
 
 from ..diagnosing.calltable import CallTable
+from .damage import damage_refusal, loaded_events
 from .header import Header, Rejection, parse_header
 from .restore import RESTORE, Problem, Refusals, fold_problem, without_content
 from .jsonparse import parse_json
@@ -107,10 +108,16 @@ class SessionLog:
         res = self.res
         if res.projected:
             return None
+        damage = damage_refusal(self)  # dsh's scan refuses damage (damage.py) before its load checks run
+        if damage is not None:
+            return damage
+        loaded = loaded_events(self)  # its checks see only what it loads: nothing past a resume cut
         refusals = Refusals()
-        refusals.merge(res.refusals)
+        for p in res.refusals.first.values():
+            if p.index < loaded:
+                refusals.note(p)
         folded = fold_problem(res.surface_seqs, res.replacements, self._rest_of_result)
-        if folded is not None:
+        if folded is not None and folded[0] < loaded:
             index, seq, problem = folded
             refusals.note(Problem(RESTORE, 0, index, seq, "INVALID_SURFACE", f"event at seq {seq}: {problem}"))
         p = refusals.decisive()
@@ -506,6 +513,6 @@ def _checked_header(raw: RawLog, line: bytes) -> Header:
         msg = header.rejection.message if header.rejection else "not a dsh session log"
         raise LogRejected(header.rejection.code if header.rejection else "NOT_A_SESSION_HEADER", f"{raw.path}: {msg}")
     if raw.encoding == "zstd" and not raw.header_frame_ok and header.rejection is None:
-        header.rejection = Rejection("HEADER_FRAME", "the first zstd frame is not exactly the header line; "
-                                     "dsh calls the log corrupt")
+        header.rejection = Rejection("HEADER_FRAME", "corrupt Zstandard session log: first frame is not exactly "
+                                     "one header line")  # dsh's own words
     return header

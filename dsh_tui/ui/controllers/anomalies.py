@@ -13,7 +13,6 @@ from __future__ import annotations
 import bisect
 from heapq import merge
 
-from textual.content import Content
 from textual.worker import WorkerState
 
 from ...model.diagnosing.timing import ANOMALY_KINDS

@@ -206,7 +206,10 @@ class BrowserScreen(Screen[None]):
 
     # -- texts ------------------------------------------------------------------------------------
     def update_head(self) -> None:
-        parts: list = [("sessions", "bold $accent"), ("  under ", "$text-muted"), (display_root(self.root), "bold")]
+        parts: list = [("sessions", "bold $accent")]
+        if self.listing is not None and self.listing.breaks_listing:  # the root level, before the path cuts it
+            parts += ["  ", (" DSH CANNOT LIST THIS ROOT (see below) ", "bold reverse $error")]
+        parts += [("  under ", "$text-muted"), (display_root(self.root), "bold")]
         if self.error is not None:
             parts += ["  ", (one_line(self.error, 300), "bold $error")]
         elif self.listing is None:

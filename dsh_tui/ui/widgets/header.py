@@ -62,7 +62,7 @@ def header_lines(log, diag, path: Path) -> list[list]:
     if not h.delegated:
         line3 += _kv("depth", depth_text(h), 30)
     line3 += _kv("cwd", field_text(h.raw, "cwd"), 200)
-    return [line1, line2, line3, integrity_badges(log), verdict_parts(diag, len(log))]
+    return [line1, line2, line3, resume_badge(diag) + integrity_badges(log), verdict_parts(diag, len(log))]
 
 
 CUT_HINT = " H"  # ends a header line cut at the width: H shows the full header (screens/header.py)
@@ -114,6 +114,19 @@ def integrity_badges(log) -> list:
     if res.legacy:
         out += [(f"legacy shapes: {sum(res.legacy.values())}", DIM), "  "]
     return out
+
+
+def resume_badge(diag) -> list:
+    """What a resume deletes (model/diagnosing/resume.py), first on the badges line: dsh's repair cuts
+    the log at its damage and deletes the recorded work after it, silently."""
+    cut = getattr(diag, "resume", None)
+    if not cut:
+        return []
+    seqs = cut.get("deleted_seqs")
+    what = f"{cut['deleted_records']:,} RECORDS (seq {seqs[0]}-{seqs[1]})" if seqs else "THE LINES"
+    results = len(cut.get("destroyed_results") or ())
+    lost = f", {results} RESULT{'S' if results != 1 else ''}" if results else ""
+    return [(f" A RESUME DELETES {what}{lost} after byte {cut['offset']:,}: copy the file first ", LOUD_ERROR), " "]
 
 
 def stranded_text(diag) -> str | None:
