@@ -271,3 +271,13 @@ def test_files_touched_added_dropped_changed(tmp_path, capsys):
 def test_session_directories_name_their_logs(capsys):
     code, out = diff_json(capsys, str(CASES / "args-a"), str(CASES / "args-b"))
     assert code == 1 and out["first_divergence"]["kind"] == "arguments"
+
+
+def test_a_side_the_divergence_is_missing_from_reads_nothing_not_none(capsys):
+    """A turn on one side only: the text says where on the other side there is nothing, in words."""
+    for a, b in ((log_of("fork-src"), log_of("resumed")), (log_of("resumed"), log_of("fork-src"))):
+        for fmt in ("text", "markdown"):
+            main(["diff", str(a), str(b), "--format", fmt, "--no-cache"])
+            out = capsys.readouterr().out
+            assert "First divergence" in out
+            assert "None" not in out, out

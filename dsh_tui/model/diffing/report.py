@@ -95,6 +95,15 @@ def row_text(result: DiffResult, row: Row, side: str, val: Callable[[Any, int], 
     return f"turn {val(t.turn, 20)} seq {t.seq}: {val(t.prompt, 60)}"
 
 
+def _where(first: dict, side: str, val) -> str:
+    """``turn 3 seq 41``, or ``nothing`` for the side the divergence is missing from (never "None")."""
+    turn, seq = first[f"{side}_turn"], first[f"{side}_seq"]
+    if turn is None and seq is None:
+        return "nothing"
+    return " ".join(x for x in (f"turn {val(turn, 20)}" if turn is not None else "",
+                                f"seq {seq}" if seq is not None else "") if x)
+
+
 def _verdict_text(v: dict | None, val) -> str:
     if v is None:
         return "no failure found"
@@ -133,8 +142,8 @@ def diff_text(result: DiffResult, *, markdown: bool = False) -> str:
         out.append("none: the same calls with the same outcomes")
     else:
         row = result.rows[first["row"]]
-        out.append(esc(f"{first['what']} ({first['kind']}): left turn {val(first['left_turn'], 20)} seq "
-                       f"{first['left_seq']}, right turn {val(first['right_turn'], 20)} seq {first['right_seq']}"))
+        out.append(esc(f"{first['what']} ({first['kind']}): left {_where(first, 'left', val)}, "
+                       f"right {_where(first, 'right', val)}"))
         for side in ("left", "right"):
             out.append(f"{li or '  '}{side}: {esc(row_text(result, row, side, val)) or '(nothing)'}")
     out.append("")
