@@ -69,10 +69,14 @@ def discover(roots: list[str]) -> Discovery:
                     out.failed_roots.append(os.path.abspath(path))
                 continue
             try:
+                breakers = {b["path"]: b["reason"] for b in listing.breaks_listing}
+                if listing.breaks_listing:  # said first, at the root: one session hides every other from dsh
+                    from ..model.reading.rootlisting import root_warning
+                    out.problems.insert(0, root_warning(listing.breaks_listing))
                 out.problems += listing.problems
                 for e in listing.entries:
                     add(SessionRef(os.path.abspath(e.path), e.member, e.project_dir or (e.path.name if e.member else ""),
-                                   e.project_display or ""))
+                                   e.project_display or "", breakers.get(str(e.path))))
                 for flat in listing.legacy_flat:  # logs outside dsh's layout (dsh itself skips them): read all the same
                     add(SessionRef(os.path.abspath(flat), None, flat.parent.name, ""))
             finally:

@@ -30,6 +30,7 @@ class SessionRef:
     member: str | None = None
     project: str = ""  # the project folder's name under the root ("--key--", "_no-cwd"); "" when none
     project_display: str = ""
+    breaks_listing: str | None = None  # why this session makes dsh's listing of its whole root throw
 
     @property
     def key(self) -> str:
@@ -152,6 +153,7 @@ def _empty_session(ref: SessionRef, base: dict, created, size, mtime, now) -> di
     row = {name: None for name, _t in SESSIONS}
     row.update(base)
     row.update(path=ref.path, member=ref.member, project=ref.project, project_display=ref.project_display,
+               breaks_listing=ref.breaks_listing,
                created=created, file_size=size, file_mtime=_iso(mtime) if mtime is not None else None,
                dsh_tui_version=__version__, scanned_at=_iso(now), schema=SCHEMA)
     return row

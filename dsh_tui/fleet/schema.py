@@ -19,6 +19,7 @@ SESSIONS = KEY + (
     ("path", "VARCHAR"), ("member", "VARCHAR"), ("project", "VARCHAR"), ("project_display", "VARCHAR"),
     ("created", "TIMESTAMPTZ"), ("parent", "VARCHAR"), ("depth", "BIGINT"), ("origin", "VARCHAR"),
     ("delegated", "BOOLEAN"), ("forked", "BOOLEAN"),
+    ("breaks_listing", "VARCHAR"),  # why this session keeps dsh from listing its whole root, else NULL
     ("status", "VARCHAR"),  # ok | rejected | unreadable
     ("error", "VARCHAR"),  # why a rejected or unreadable log could not be judged
     ("accepted", "BOOLEAN"), ("rejection_code", "VARCHAR"), ("verified", "BOOLEAN"), ("whole", "BOOLEAN"),

@@ -214,3 +214,14 @@ def test_without_the_extra_each_command_exits_2_naming_itself(tmp_path):
             f"sys.exit(main([{command!r}, 'x', '--out', 'y']))")], capture_output=True, text=True, timeout=60)
         assert done.returncode == 2, done.stderr
         assert f"dsh-tui {command}: needs the fleet extra" in done.stderr
+
+
+def test_a_session_that_breaks_dshs_listing_is_said_at_the_root(tmp_path, capsys):
+    """dsh's writer wrote this root; dsh's own listing refuses it whole for one session (tests/parity)."""
+    root = Path(__file__).resolve().parents[1] / "parity" / "cases" / "zstd-listing"
+    out = tmp_path / "scan"
+    assert main(["scan", str(root), "--out", str(out), "--quiet"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err and "DSH CANNOT LIST THIS ROOT" in err[0] and "lb-one-frame" in err[0]
+    rows = {r["session_id"]: r for r in _rows(out, "SELECT session_id, breaks_listing FROM sessions")}
+    assert rows["lb-one-frame"]["breaks_listing"] and rows["lb-good"]["breaks_listing"] is None
