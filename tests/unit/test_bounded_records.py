@@ -18,7 +18,8 @@ from ..support.logs import ev
 
 
 def _call(seq: int, k: int) -> dict:
-    return ev("tool/call", seq, {"turn": 1, "step": 1, "callId": f"c{k}", "name": "x", "arguments": "{}"})
+    """A tool/call no message asked for; its own arguments, so no call repeats another (a loop finding)."""
+    return ev("tool/call", seq, {"turn": 1, "step": 1, "callId": f"c{k}", "name": "x", "arguments": f'{{"k":{k}}}'})
 
 
 def _chunk(seq: int) -> dict:
@@ -41,7 +42,8 @@ def test_gaps_past_the_first_are_counted_not_kept(write_jsonl, write_zstd, monke
     path = write_jsonl(records) if encoding == "jsonl" else write_zstd([records])
     res = load_session(path, parallel=False).res
     assert [g.line for g in res.gaps] == [7, 12, 17, 22, 27] and res.gaps_dropped == 2
-    assert main(["check", str(path), "--no-cache", "--format", "json"]) == 1
+    # dsh refuses a gap inside a complete zstd frame (exit 3); its JSON still says what the decode saw
+    assert main(["check", str(path), "--no-cache", "--format", "json"]) == (1 if encoding == "jsonl" else 3)
     seq = json.loads(capsys.readouterr().out)["seq"]
     assert len(seq["gaps"]) == 5 and seq["gaps_dropped"] == 2 and seq["gaps"][0]["line"] == 7
 

@@ -79,7 +79,7 @@ def test_a_header_deeper_than_orjson_reads_is_read_as_dsh_reads_it(tmp_path, cap
     path = tmp_path / "session.jsonl"
     path.write_bytes(line + b"\n")
     assert main(["check", str(path), "--no-cache"]) == 3
-    one_line_error(capsys.readouterr().err, "is not an absolute path")
+    one_line_error(capsys.readouterr().err, "not an absolute path")
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "markdown"])

@@ -71,7 +71,7 @@ def test_a_refused_value_in_a_later_run_falls_back_alone():
     finally:
         jsonstream.BATCH = old
     back = json.loads(text)["items"]
-    assert [b.get("n") for b in back] == [0, 1, 2, 3, 4, None, 0, 1, 2, 3, 4] and "U+D83D" in back[5]["x"]
+    assert [b.get("n") for b in back] == [0, 1, 2, 3, 4, None, 0, 1, 2, 3, 4] and back[5]["x"] == lone
 
 
 def test_a_value_orjson_refuses_falls_back_in_its_piece_alone():
