@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("duckdb")
 
-from dsh_tui.cli import main, ui_target  # noqa: E402
+from dsh_tui.cli import ui_target  # noqa: E402
 from dsh_tui.fleet.overview import day_strip, overview  # noqa: E402
 from dsh_tui.ui.app import ExplorerApp  # noqa: E402
 from dsh_tui.ui.screens.fleet import FleetScreen  # noqa: E402
@@ -15,12 +15,14 @@ from tests.support.session_roots import build_root  # noqa: E402
 from tests.support.app import settle  # noqa: E402
 from tests.support.logs import until  # noqa: E402
 
+from .conftest import dsh  # noqa: E402
+
 
 @pytest.fixture
 def scan(tmp_path, isolated_xdg):  # noqa: ARG001 - the user's dirs untouched
     built = build_root(tmp_path / "root")
     out = tmp_path / "scan"
-    assert main(["scan", str(built.root), "--out", str(out), "--quiet"]) == 0
+    assert dsh("scan", str(built.root), "--out", str(out), "--quiet").returncode == 0
     return built, out
 
 

@@ -12,6 +12,8 @@ from dsh_tui.cli import main  # noqa: E402
 from dsh_tui.fleet.grep import strings  # noqa: E402
 from tests.support.session_roots import build_root  # noqa: E402
 
+from .conftest import dsh  # noqa: E402
+
 
 @pytest.fixture(scope="module")
 def root(tmp_path_factory):
@@ -22,8 +24,9 @@ def root(tmp_path_factory):
 
 def test_finds_the_arguments_of_a_call_and_names_its_permalink(root, capsys):
     from dsh_tui.demo import demo_batches
-    assert main(["grep", "deploy", str(root.root), "--format", "json"]) == 0
-    hits = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    done = dsh("grep", "deploy", str(root.root), "--format", "json")
+    assert done.returncode == 0
+    hits = [json.loads(line) for line in done.stdout.splitlines()]
     demo = root.ids["demo"]
     calls = [h for h in hits if h["session_id"] == demo and h["type"] == "tool/call"]
     assert calls, hits
@@ -36,14 +39,15 @@ def test_finds_the_arguments_of_a_call_and_names_its_permalink(root, capsys):
 
 
 def test_no_match_is_exit_1_and_a_bad_pattern_exit_2(root, capsys):
-    assert main(["grep", "no-such-text-anywhere-\\d{40}", str(root.root)]) == 1
-    assert capsys.readouterr().out == ""
+    done = dsh("grep", "no-such-text-anywhere-\\d{40}", str(root.root))
+    assert done.returncode == 1 and done.stdout == ""
     assert main(["grep", "(unclosed", str(root.root)]) == 2
 
 
 def test_ignore_case_and_terminal_safe_text(root, capsys):
-    assert main(["grep", "-i", "QUESTION 1", str(root.root)]) == 0
-    out = capsys.readouterr().out
+    done = dsh("grep", "-i", "QUESTION 1", str(root.root))
+    assert done.returncode == 0
+    out = done.stdout
     assert "question 1" in out and "\x1b" not in out
 
 

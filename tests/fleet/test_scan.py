@@ -16,9 +16,12 @@ import pytest
 duckdb = pytest.importorskip("duckdb")
 
 from dsh_tui.cli import main  # noqa: E402
+from dsh_tui.fleet.rows import utf8  # noqa: E402
 from dsh_tui.fleet.store import connect  # noqa: E402
 from tests.support.hostile_listings import bomb_child_root, chain_zip  # noqa: E402
 from tests.support.session_roots import build_root  # noqa: E402
+
+from .conftest import dsh  # noqa: E402
 
 PARITY = Path(__file__).resolve().parents[1] / "parity" / "cases" / "zstd"
 TOKENS = ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "reasoningTokens")
@@ -35,8 +38,8 @@ def fleet(tmp_path_factory) -> dict:
     bomb_child_root(base / "bombs", plain_mib=4)
     roots = [str(base / "root"), str(PARITY), str(base / "bombs")]
     out = base / "scan"
-    code = main(["scan", *roots, "--out", str(out), "--quiet", "--max-plain-size", "1M", "--workers", "2"])
-    assert code == 0
+    done = dsh("scan", *roots, "--out", str(out), "--quiet", "--max-plain-size", "1M", "--workers", "2")
+    assert done.returncode == 0, done.stderr
     return {"base": base, "built": built, "roots": roots, "out": out}
 
 
@@ -79,7 +82,8 @@ def test_every_session_row_says_what_check_says(fleet):
         verdict = report["verdict"] or {}
         assert row["verdict_kind"] == verdict.get("kind")
         assert row["verdict_seq"] == verdict.get("seq")
-        assert row["verdict_call_id"] == verdict.get("callId")
+        # Parquet holds UTF-8 only: a lone surrogate is kept as its \udXXX spelling (rows.utf8)
+        assert row["verdict_call_id"] == (utf8(verdict["callId"]) if verdict.get("callId") else None)
         counts: dict[str, int] = {}
         for f in report["findings"]:
             counts[f["kind"]] = counts.get(f["kind"], 0) + 1
@@ -133,13 +137,13 @@ def test_rescan_reads_only_what_changed(fleet, tmp_path):
     root = tmp_path / "root"
     shutil.copytree(fleet["base"] / "root", root, symlinks=True)
     out = tmp_path / "scan"
-    assert main(["scan", str(root), "--out", str(out), "--quiet"]) == 0
+    assert dsh("scan", str(root), "--out", str(out), "--quiet").returncode == 0
     before = _rows(out, "SELECT session_key, scanned_at FROM sessions")
     manifest = json.loads((out / "manifest.json").read_text())
     assert set(manifest["sessions"]) == {r["session_key"] for r in before}
     # unchanged: nothing read, the tables untouched
     stamp = {p: p.stat().st_mtime_ns for p in out.rglob("*.parquet")}
-    assert main(["scan", str(root), "--out", str(out), "--quiet"]) == 0
+    assert dsh("scan", str(root), "--out", str(out), "--quiet").returncode == 0
     assert {p: p.stat().st_mtime_ns for p in out.rglob("*.parquet")} == stamp
     # one log grows, one goes, one comes
     done = next(Path(r["session_key"]) for r in before if "11111111-0000-4000-8000-000000000001" in r["session_key"])
@@ -150,7 +154,7 @@ def test_rescan_reads_only_what_changed(fleet, tmp_path):
     shutil.rmtree(gone.parent)
     with open(done, "ab") as fh:
         fh.write(b"\x00garbage")  # now not whole
-    assert main(["scan", str(root), "--out", str(out), "--quiet"]) == 0
+    assert dsh("scan", str(root), "--out", str(out), "--quiet").returncode == 0
     after = {r["session_key"]: r for r in _rows(out, "SELECT session_key, scanned_at, whole FROM sessions")}
     assert str(gone) not in after and str(new) in after
     assert after[str(done)]["whole"] is False
@@ -184,12 +188,12 @@ def test_out_folder_others_can_write_is_refused(tmp_path, capsys):
     out = tmp_path / "shared"
     out.mkdir()
     out.chmod(0o777)
-    assert main(["scan", str(tmp_path), "--out", str(out), "--quiet"]) == 3
-    assert "writable by other users" in capsys.readouterr().err
+    done = dsh("scan", str(tmp_path), "--out", str(out), "--quiet")
+    assert done.returncode == 3 and "writable by other users" in done.stderr
     link = tmp_path / "link"
     link.symlink_to(tmp_path / "elsewhere", target_is_directory=True)
     (tmp_path / "elsewhere").mkdir()
-    assert main(["scan", str(tmp_path), "--out", str(link), "--quiet"]) == 3
+    assert dsh("scan", str(tmp_path), "--out", str(link), "--quiet").returncode == 3
 
 
 def test_hostile_text_never_reaches_the_terminal_raw(tmp_path, capsys):
@@ -197,7 +201,7 @@ def test_hostile_text_never_reaches_the_terminal_raw(tmp_path, capsys):
     root = tmp_path / "root"
     write_session(root, header("evil\x1b]52;c;aGk=\x07id", 1_796_000_000_000), turn_batches("completed"))
     out = tmp_path / "scan"
-    assert main(["scan", str(root), "--out", str(out), "--quiet"]) == 0
+    assert dsh("scan", str(root), "--out", str(out), "--quiet").returncode == 0
     assert main(["query", "--in", str(out), "SELECT session_id FROM sessions"]) == 0
     shown = capsys.readouterr().out
     assert "\x1b" not in shown and "\x07" not in shown and "␛]52" in shown
@@ -220,8 +224,9 @@ def test_a_session_that_breaks_dshs_listing_is_said_at_the_root(tmp_path, capsys
     """dsh's writer wrote this root; dsh's own listing refuses it whole for one session (tests/parity)."""
     root = Path(__file__).resolve().parents[1] / "parity" / "cases" / "zstd-listing"
     out = tmp_path / "scan"
-    assert main(["scan", str(root), "--out", str(out), "--quiet"]) == 0
-    err = capsys.readouterr().err.splitlines()
+    done = dsh("scan", str(root), "--out", str(out), "--quiet")
+    assert done.returncode == 0
+    err = done.stderr.splitlines()
     assert err and "DSH CANNOT LIST THIS ROOT" in err[0] and "lb-one-frame" in err[0]
     rows = {r["session_id"]: r for r in _rows(out, "SELECT session_id, breaks_listing FROM sessions")}
     assert rows["lb-one-frame"]["breaks_listing"] and rows["lb-good"]["breaks_listing"] is None
