@@ -82,3 +82,9 @@ def write_zstd(tmp_path):
 def demo(tmp_path) -> Path:
     """The bundled demo log, written afresh."""
     return write_demo(tmp_path / "demo-session.jsonl.zstd")
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """The UI suite's second run under the stock render (one test, about half the suite's time, in a
+    child process) goes first: across xdist's workers it then runs beside the rest, not after it."""
+    items.sort(key=lambda item: item.get_closest_marker("stock") is None)
