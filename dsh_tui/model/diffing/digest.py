@@ -105,18 +105,18 @@ def _hash(data: bytes) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
-def normalized_arguments(value: Any) -> str:
+def normalized_arguments(value: Any, *, indent: bool = False) -> str:
     """The arguments as compared: a JSON string parsed and written back with sorted keys and no
     whitespace (key order and spacing ignored); a string that is not JSON compared as it is; an
     already-parsed value written the same way. What orjson cannot read (past 1024 levels, an integer
-    past 64 bits) is compared as its text."""
+    past 64 bits) is compared as its text. ``indent``: two-space indented, as the detail diff shows it."""
     if isinstance(value, str):
         try:
             value = orjson.loads(value)
         except orjson.JSONDecodeError:
             return value
     try:
-        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | (orjson.OPT_INDENT_2 if indent else 0)).decode()
     except (TypeError, orjson.JSONEncodeError):
         return repr(value)
 

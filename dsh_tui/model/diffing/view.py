@@ -7,10 +7,9 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-import orjson
-
 from ...safety import clean, one_line
 from .compare import DIVERGENCE_KINDS, DiffResult, Row
+from .digest import normalized_arguments
 from .report import row_text
 
 MARKS = {"same": " ", "shared": "=", "changed": "~", "only_left": "<", "only_right": ">"}
@@ -47,15 +46,7 @@ def _event_data(log, index: int | None) -> dict:
 
 
 def _pretty_args(value: Any) -> str:
-    if isinstance(value, str):
-        try:
-            value = orjson.loads(value)
-        except orjson.JSONDecodeError:
-            return value
-    try:
-        return orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode()
-    except (TypeError, orjson.JSONEncodeError):
-        return repr(value)
+    return normalized_arguments(value, indent=True)
 
 
 def _blocks(value: Any) -> str:
