@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import re
 import subprocess
 import sys
@@ -73,6 +74,7 @@ def measure(workdir: Path, n: int, log=print) -> list[dict]:
         log(f"fleet: generating {n:,} sessions…")
         generated_root(root, n)
     out = workdir / f"fleet-{n}-scan"
+    shutil.rmtree(out, ignore_errors=True)  # the first scan reads everything: no manifest of an earlier run
     env_cmd = [sys.executable, "-m", "dsh_tui"]
     cores = os.cpu_count() or 1
     log(f"fleet: scanning {n:,} sessions on {cores} cores…")
