@@ -125,8 +125,7 @@ def session_rows(ref: SessionRef, *, max_plain: int | None = None, lenient: bool
         log, diag = open_target(target, OpenOptions(lenient=lenient, max_plain=max_plain, use_cache=use_cache,
                                                     write_cache=False, keep_facts=False))
     except LogUnreadable as exc:
-        return _failed_row(ref, "unreadable" if not getattr(exc, "code", "").startswith("torn")
-                           else "unreadable", exc.message, size, mtime, now, rejected=_is_rejection(exc))
+        return _failed_row(ref, "unreadable", exc.message, size, mtime, now, rejected=_is_rejection(exc))
     except MemoryError:
         return _failed_row(ref, "unreadable", "out of memory while decoding; lower --max-plain-size", size, mtime, now)
     except RecursionError:
