@@ -325,3 +325,19 @@ def test_many_repeated_groups_stay_linear(tmp_path):
     found = loops.loop_findings(load_session(path))
     assert len(found) == loops.MAX_FINDINGS and all("within turn 1" in f.message for f in found)
     assert f"and {10_000 - loops.MAX_FINDINGS:,} more of this kind" in found[-1].message
+
+
+def test_loop_findings_are_added_once_however_often_asked():
+    """`check` adds them and then saves the diagnosis in the index cache; the next `check` adds them
+    to the cached one again: they must not double."""
+    from dsh_tui.model.context.export import add_loop_findings, insight
+    from dsh_tui.model.context.loops import LOOP_KINDS
+    log = load_session(CASE)
+    diag = diagnose(log)
+    loops = insight(log).loops
+    assert loops
+    add_loop_findings(diag, loops)
+    once = [(f.kind, f.seq) for f in diag.findings]
+    add_loop_findings(diag, insight(log).loops)
+    assert [(f.kind, f.seq) for f in diag.findings] == once
+    assert sum(f.kind in LOOP_KINDS for f in diag.findings) == len(loops)

@@ -115,7 +115,11 @@ def _slim(ev: dict) -> dict:
 
 def add_loop_findings(diag, found: list) -> None:
     """Put the loop findings among the diagnosis's, newest first as diagnosis.py orders them (they are
-    `info`: the verdict and the exit code do not move)."""
+    `info`: the verdict and the exit code do not move). Any already there (a diagnosis `check` saved
+    in the index cache after adding them) are replaced, never doubled."""
+    from .loops import LOOP_KINDS
+    if any(f.kind in LOOP_KINDS for f in diag.findings):
+        diag.findings[:] = [f for f in diag.findings if f.kind not in LOOP_KINDS]
     if not found:
         return
     from ..diagnosing.diagnosis import _rank
