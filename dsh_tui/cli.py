@@ -125,12 +125,15 @@ def _check(argv: list[str]) -> int:
 def _cache_after_check(log, diag, linked: list) -> None:
     """Write the index cache as the explorer does, once the answer is out (a repeated `check` then
     reads it): the diagnosis as decoded, without what the lineage added to it (``linked``: each
-    linked finding with its message and child before), which belongs to this run, not to the log."""
+    linked finding with its message and child before) nor the loop findings, which belong to this
+    run, not to the log's index (the explorer computes loops itself)."""
     from .model.reading import cache
     from .model.reading.open import save_to_cache
     sys.stdout.flush()
     for f, message, child in linked:
         f.message, f.child_session = message, child
+    from .model.context.loops import LOOP_KINDS  # check's own additions, as the lineage's: not the log's index
+    diag.findings[:] = [f for f in diag.findings if f.kind not in LOOP_KINDS]
     save_to_cache(log, diag)
     note = cache.notice()  # why the cache was skipped (an untrusted directory, ...), once
     if note:
