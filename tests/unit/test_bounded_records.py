@@ -123,7 +123,7 @@ def test_open_calls_in_packed_rows_are_marked_unpaired_in_place(write_jsonl):
     """Past a packing batch (PACK_AT) the open calls' rows are columns: close_pairing writes their
     status and note there (PairTable.set_fields) instead of reviving each as an object."""
     from dsh_tui.model.diagnosing.diagnosis import diagnose
-    from dsh_tui.model.diagnosing.packed import PACK_AT
+    from dsh_tui.model.columns.packed import PACK_AT
     n = PACK_AT + 500
     log = load_session(write_jsonl([_call(k, k) for k in range(n)]), parallel=False)
     diag = diagnose(log)

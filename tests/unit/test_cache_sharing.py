@@ -16,7 +16,7 @@ from dsh_tui.gen.synthetic import write_synthetic
 from dsh_tui.model.diagnosing.findings import Finding
 from dsh_tui.model.presenting.timing_rows import SortOrders
 from dsh_tui.model.reading.cachecodec import decode, encode
-from dsh_tui.model.diagnosing.perturn import TurnCounts, TurnEnds
+from dsh_tui.model.columns.perturn import TurnCounts, TurnEnds
 from dsh_tui.model.reading.open import cache_payload, from_payload, open_session
 from dsh_tui.model.reading.source import max_plain_bytes
 

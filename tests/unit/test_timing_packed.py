@@ -1,4 +1,4 @@
-"""Timing records kept as columns (model/diagnosing/packed.py): what goes in comes out, whatever a
+"""Timing records kept as columns (model/columns/packed.py): what goes in comes out, whatever a
 crafted log puts in a field, and a timing pass that packs gives the timing of one that does not."""
 
 from __future__ import annotations
@@ -7,9 +7,10 @@ import orjson
 import pytest
 
 from dsh_tui.gen.synthetic import write_synthetic
-from dsh_tui.model.diagnosing import cells, packed, timewalk
-from dsh_tui.model.diagnosing.cells import NONE, ODD
-from dsh_tui.model.diagnosing.packed import PackedList
+from dsh_tui.model.columns import cells, packed
+from dsh_tui.model.diagnosing import timewalk
+from dsh_tui.model.columns.cells import NONE, ODD
+from dsh_tui.model.columns.packed import PackedList
 from dsh_tui.model.diagnosing.timing import (CALL_INTS, PLAIN_VERSION, ModelCall, ToolTiming, Timing, call_list,
                                             tool_list)
 from dsh_tui.model.presenting.timing_rows import SortOrders

@@ -1,4 +1,4 @@
-"""The timing's turns kept as columns (model/diagnosing/turnlist.py): a finished timing holds no turn
+"""The timing's turns kept as columns (model/columns/turnlist.py): a finished timing holds no turn
 object, and a turn read back (by position, in order, through the cache) is the one the walk made."""
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ import orjson
 import pytest
 
 from dsh_tui.gen.synthetic import write_synthetic
-from dsh_tui.model.diagnosing import timewalk, turnlist
+from dsh_tui.model.columns import turnlist
+from dsh_tui.model.diagnosing import timewalk
 from dsh_tui.model.diagnosing.timing import Timing, TurnTiming
-from dsh_tui.model.diagnosing.turnlist import TurnList
+from dsh_tui.model.columns.turnlist import TurnList
 from dsh_tui.model.presenting.timing_text import slowest_lines, timing_json
 from dsh_tui.model.reading.cachecodec import decode, encode
 from dsh_tui.model.reading.open import OpenOptions, open_file

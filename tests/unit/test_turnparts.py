@@ -1,4 +1,4 @@
-"""A closed turn's compact parts (model/diagnosing/turnparts.py): positions as a range, approvals an
+"""A closed turn's compact parts (model/columns/turnparts.py): positions as a range, approvals an
 empty tuple until the first, the split an int64 array read as the dict it stands for, and their cache
 form checked like any cache entry."""
 
@@ -8,10 +8,10 @@ from array import array
 
 import pytest
 
-from dsh_tui.model.diagnosing.cells import NONE, ODD
+from dsh_tui.model.columns.cells import NONE, ODD
 from dsh_tui.model.diagnosing.timewalk import compute_timing
 from dsh_tui.model.diagnosing.timing import PLAIN_VERSION, Timing, TurnTiming
-from dsh_tui.model.diagnosing.turnparts import NO_POSITIONS, NO_SPLIT, SPLIT_KEYS, Split
+from dsh_tui.model.columns.turnparts import NO_POSITIONS, NO_SPLIT, SPLIT_KEYS, Split
 from dsh_tui.model.reading.open import OpenOptions, open_file
 
 from ..support.logs import shared_log

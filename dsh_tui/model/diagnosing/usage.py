@@ -16,8 +16,8 @@ from math import isfinite
 from operator import add, sub
 from typing import Any
 
-from .calltable import CallTable
-from .perturn import TurnCounts
+from ..columns.calltable import CallTable
+from ..columns.perturn import TurnCounts
 
 TOKEN_KEYS = ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "reasoningTokens")
 DSH_METER_KEYS = TOKEN_KEYS[:4]  # dsh's meter buckets (inputTokens is its "uncachedInputTokens")

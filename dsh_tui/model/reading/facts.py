@@ -35,7 +35,7 @@ import sys
 
 import orjson
 
-from ..diagnosing.calltable import CallTable
+from ..columns.calltable import CallTable
 from ..diagnosing.usage import TOKEN_KEYS, tokens
 from .deepvalue import said, short_repr
 

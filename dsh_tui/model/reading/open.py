@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import cache
-from ..diagnosing.calltable import CallTable
+from ..columns.calltable import CallTable
 from ..diagnosing.diagnosis import Diagnosis, diagnose
 from ..diagnosing.diagnosis import advance as advance_diagnosis, begin as begin_diagnosis
-from ..diagnosing.perturn import TurnCounts, TurnEnds
+from ..columns.perturn import TurnCounts, TurnEnds
 from ..diagnosing.usage import TOKEN_KEYS
 from ..diagnosing.pairing import pairing_from_plain, pairing_plain
 from .exportzip import load_zip_session, looks_like_zip
