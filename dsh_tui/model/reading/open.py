@@ -19,7 +19,7 @@ from ..columns.calltable import CallTable
 from ..diagnosing.diagnosis import Diagnosis, diagnose
 from ..diagnosing.diagnosis import advance as advance_diagnosis, begin as begin_diagnosis
 from ..columns.perturn import TurnCounts, TurnEnds
-from ..diagnosing.usage import TOKEN_KEYS
+from .tokens import TOKEN_KEYS
 from ..diagnosing.pairing import pairing_from_plain, pairing_plain
 from .exportzip import load_zip_session, looks_like_zip
 from .header import Header
