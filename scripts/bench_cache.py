@@ -36,8 +36,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="dsh-tui-bench-cache") as home:
         os.environ["XDG_CACHE_HOME"] = home
         os.environ.pop("DSH_TUI_NO_CACHE", None)
-        from dsh_tui.model.reading import cache
-        from dsh_tui.model.reading.open import open_session, save_to_cache
+        from dsh_tui.model.opening import cache
+        from dsh_tui.model.opening.open import open_session, save_to_cache
         cold, _ = _best(lambda: open_session(args.log, use_cache=False, write_cache=False), args.runs)
         log, diag = open_session(args.log, use_cache=False, write_cache=False)
         start = time.perf_counter()

@@ -156,7 +156,7 @@ def reopen(path: Path, workdir: Path, repeat: int) -> dict:
 
     os.environ["XDG_CACHE_HOME"] = env["XDG_CACHE_HOME"]
     os.environ.pop("DSH_TUI_NO_CACHE", None)
-    from ..model.reading.open import open_session
+    from ..model.opening.open import open_session
 
     def timed(**kw) -> tuple[float, bool]:
         t0 = time.perf_counter()
@@ -185,7 +185,7 @@ def timing(path: Path, workdir: Path, repeat: int) -> dict:
     from ..model.diagnosing import diagnosis
     from ..model.diagnosing.timewalk import compute_timing
     from ..model.reading.gcpause import gc_paused
-    from ..model.reading.open import OpenOptions, open_file, open_session
+    from ..model.opening.open import OpenOptions, open_file, open_session
     from ..model.presenting.timing_rows import SortOrders
 
     def cold() -> float:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..model.diagnosing.diagnosis import Diagnosis, diagnose
-from ..model.reading.open import OpenOptions, open_file
+from ..model.opening.open import OpenOptions, open_file
 from ..model.reading.session import SessionLog
 from ..model.reading.source import BOUNDARY_BYTES, LogUnreadable, RawLog
 

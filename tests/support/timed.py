@@ -17,7 +17,7 @@ import zstandard
 from dsh_tui.model.diagnosing.timewalk import compute_timing
 from dsh_tui.model.diagnosing.timing import Timing
 from dsh_tui.model.reading.facts import CHUNK, CHUNKS, FACT_EXTRACTORS, ChunkClock
-from dsh_tui.model.reading.open import open_session
+from dsh_tui.model.opening.open import open_session
 
 
 def _records(path: Path) -> list[dict]:

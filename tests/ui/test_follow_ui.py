@@ -11,7 +11,7 @@ import pytest
 from dsh_tui.demo import demo_batches, write_log
 from dsh_tui.gen.synthetic import write_synthetic
 from dsh_tui.sessions.follow import follow_step
-from dsh_tui.model.reading.open import open_session
+from dsh_tui.model.opening.open import open_session
 from dsh_tui.model.reading.session import load_session
 from dsh_tui.model.reading.frames import walk_frames
 from dsh_tui.ui.app import ExplorerApp

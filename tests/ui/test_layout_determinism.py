@@ -14,7 +14,7 @@ from textual.app import App, ComposeResult
 from textual.geometry import Size
 
 from dsh_tui.demo import write_demo
-from dsh_tui.model.reading.open import open_session
+from dsh_tui.model.opening.open import open_session
 from dsh_tui.ui.widgets.header import HeaderPanel
 
 

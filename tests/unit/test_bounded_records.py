@@ -104,7 +104,7 @@ def test_the_markdown_report_counts_the_findings_it_does_not_list_by_kind(write_
 
 def test_a_cached_log_read_past_the_facts_limit_is_not_served_under_it(write_jsonl, monkeypatch, tmp_path, capsys):
     """The facts limit changes the result, so it keys the index cache as --max-plain-size does."""
-    from dsh_tui.model.reading.open import open_session
+    from dsh_tui.model.opening.open import open_session
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     arguments = '{"text":"' + "x" * 300 + '"}'  # (a log under 256 KiB of text is not cached)
     path = write_jsonl([ev("tool/call", k, {"turn": 1, "step": 1, "callId": f"c{k}", "name": "x",

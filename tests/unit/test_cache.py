@@ -8,8 +8,8 @@ import os
 import pytest
 
 from dsh_tui.demo import write_synthetic
-from dsh_tui.model.reading import cache
-from dsh_tui.model.reading.open import open_session, save_to_cache
+from dsh_tui.model.opening import cache
+from dsh_tui.model.opening.open import open_session, save_to_cache
 from dsh_tui.model.presenting.report import check_json
 
 

@@ -15,9 +15,9 @@ import orjson
 import pytest
 
 from dsh_tui.gen.synthetic import write_synthetic
-from dsh_tui.model.reading import cachecodec
-from dsh_tui.model.reading.cachecodec import CodecError, decode, encode
-from dsh_tui.model.reading.open import cache_payload, from_payload, open_session
+from dsh_tui.model.opening import cachecodec
+from dsh_tui.model.opening.cachecodec import CodecError, decode, encode
+from dsh_tui.model.opening.open import cache_payload, from_payload, open_session
 from dsh_tui.model.diagnosing.pairing import Pair, pairing_from_plain
 from dsh_tui.model.presenting.report import check_json
 from dsh_tui.model.reading.source import LogUnreadable, max_plain_bytes
@@ -98,7 +98,7 @@ def test_a_cycle_is_refused():
 @pytest.mark.parametrize("tree", [
     ["o", "system", [], "id"],  # a name outside the registry
     ["o", "os.system", [], "id"],
-    ["o", "dsh_tui.model.reading.cache.os.system", [], "id"],
+    ["o", "dsh_tui.model.opening.cache.os.system", [], "id"],
     ["o", "Popen", [], ["l", "sh", "-c", "id"]],
     ["o", "Pair", [], "tool"],  # the wrong number of fields
     ["x", 1], ["l", ["q"]], [], [1, 2],  # unknown tags, no tag

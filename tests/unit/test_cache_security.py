@@ -17,8 +17,8 @@ import pytest
 
 from dsh_tui.cli import main
 from dsh_tui.demo import write_synthetic
-from dsh_tui.model.reading import cache, cachecodec
-from dsh_tui.model.reading.open import cache_payload, open_session
+from dsh_tui.model.opening import cache, cachecodec
+from dsh_tui.model.opening.open import cache_payload, open_session
 from dsh_tui.model.presenting.report import check_json
 from dsh_tui.model.reading.source import LogUnreadable
 
@@ -55,7 +55,7 @@ def _evil_pickle(marker) -> bytes:
     def text(s: str) -> bytes:
         b = s.encode()
         return b"\x8c" + bytes([len(b)]) + b
-    return b"\x80\x04" + text("dsh_tui.model.reading.cache") + text("os.system") + b"\x93" + text(f"touch {marker}") \
+    return b"\x80\x04" + text("dsh_tui.model.opening.cache") + text("os.system") + b"\x93" + text(f"touch {marker}") \
         + b"\x85R."
 
 
@@ -258,7 +258,7 @@ _FULL_DISK = """
 import os, resource, signal, sys
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG, as a full disk fails
 resource.setrlimit(resource.RLIMIT_FSIZE, (16 * 1024, 16 * 1024))
-from dsh_tui.model.reading.open import open_session
+from dsh_tui.model.opening.open import open_session
 log, diag = open_session(sys.argv[1])
 assert not log.from_cache
 print("ok")

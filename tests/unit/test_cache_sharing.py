@@ -15,9 +15,9 @@ import pytest
 from dsh_tui.gen.synthetic import write_synthetic
 from dsh_tui.model.diagnosing.findings import Finding
 from dsh_tui.model.presenting.timing_rows import SortOrders
-from dsh_tui.model.reading.cachecodec import decode, encode
+from dsh_tui.model.opening.cachecodec import decode, encode
 from dsh_tui.model.columns.perturn import TurnCounts, TurnEnds
-from dsh_tui.model.reading.open import cache_payload, from_payload, open_session
+from dsh_tui.model.opening.open import cache_payload, from_payload, open_session
 from dsh_tui.model.reading.source import max_plain_bytes
 
 from ..support.logs import HEADER, ev

@@ -10,10 +10,10 @@ import pytest
 from dsh_tui.gen.synthetic import write_synthetic
 from dsh_tui.model.diagnosing.diagnosis import diagnose
 from dsh_tui.model.presenting.report import check_json
-from dsh_tui.model.reading import open as opener
+from dsh_tui.model.opening import open as opener
 from dsh_tui.model.reading import session
 from dsh_tui.model.reading.split import helper as segments
-from dsh_tui.model.reading.open import OpenOptions, open_file
+from dsh_tui.model.opening.open import OpenOptions, open_file
 from dsh_tui.model.reading.session import load_session
 from dsh_tui.sessions.follow import follow_step
 

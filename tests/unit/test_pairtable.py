@@ -14,8 +14,8 @@ from dsh_tui.model.diagnosing.pairing import Pair, Pairing, close_pairing, feed_
 from dsh_tui.model.columns.pairtable import PairTable
 from dsh_tui.model.presenting.detail import event_maps
 from dsh_tui.model.presenting.report import check_json, check_text
-from dsh_tui.model.reading.cachecodec import decode, encode
-from dsh_tui.model.reading.open import cache_payload, from_payload, open_session
+from dsh_tui.model.opening.cachecodec import decode, encode
+from dsh_tui.model.opening.open import cache_payload, from_payload, open_session
 from dsh_tui.model.reading.source import LogUnreadable, max_plain_bytes
 
 from ..support.hostile_corpus import build_cases

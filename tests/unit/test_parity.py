@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from dsh_tui.model.reading.open import open_session
+from dsh_tui.model.opening.open import open_session
 from dsh_tui.model.presenting.report import check_json, json_text
 
 from ..support.reference import install_reference

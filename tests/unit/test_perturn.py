@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, strategies as st
 
 from dsh_tui.model.columns.perturn import TurnCounts, TurnEnds
-from dsh_tui.model.reading.cachecodec import decode, encode
+from dsh_tui.model.opening.cachecodec import decode, encode
 
 _TURNS = st.one_of(st.integers(0, 10**6), st.integers(), st.none(), st.just("x"), st.just(True), st.just(2**70))
 _KINDS = st.one_of(st.sampled_from(["completed", "error", "interrupted"]), st.none(), st.text(max_size=3))

@@ -75,7 +75,7 @@ def test_a_bad_record_in_a_late_slice_is_read_by_the_parent_from_there(synthetic
 
 
 def test_the_diagnosis_advances_between_slices(synthetic, monkeypatch, isolated_xdg, merges, helper_for_small_logs):
-    from dsh_tui.model.reading import open as opener
+    from dsh_tui.model.opening import open as opener
     monkeypatch.setattr(segments, "SLICE_PLAIN_BYTES", 1)
     monkeypatch.setattr(segments, "TAIL_CHUNK_BYTES", 1 << 14)
     fed = []
@@ -271,7 +271,7 @@ def test_real_large_log_reads_the_same_split(merges):
 
 def test_the_diagnosis_begins_on_the_head_while_the_helper_reads_the_tail(synthetic, monkeypatch, isolated_xdg,
                                                                          merges, helper_for_small_logs):
-    from dsh_tui.model.reading import open as opener
+    from dsh_tui.model.opening import open as opener
     begun = []
     real = opener.begin_diagnosis
     monkeypatch.setattr(opener, "begin_diagnosis", lambda facts, calls: begun.append(len(facts)) or real(facts, calls))
@@ -308,7 +308,7 @@ def test_an_early_helper_on_a_file_that_changed_since_is_dropped(synthetic, tmp_
 
 
 def test_an_early_helper_is_closed_whatever_the_open_does(synthetic, tmp_path, isolated_xdg, helper_for_small_logs):
-    from dsh_tui.model.reading import open as opener
+    from dsh_tui.model.opening import open as opener
     log, diag = opener.open_session(synthetic)  # decoded, then cached
     opener.save_to_cache(log, diag)
     assert opener.open_session(synthetic, early_tail=segments.TailHelper.early(synthetic))[0].from_cache
@@ -350,7 +350,7 @@ def test_check_forks_its_helper_early_unless_the_cache_will_answer(synthetic, mo
     monkeypatch.setenv(segments.ENV, "0")
     assert check_out("--no-cache") == split  # no helper at all: the same report
     monkeypatch.delenv(segments.ENV)
-    from dsh_tui.model.reading import open as opener
+    from dsh_tui.model.opening import open as opener
     opener.save_to_cache(*opener.open_session(synthetic, use_cache=False))
     started.clear()
     check_out()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dsh_tui.demo import demo_batches, write_log, write_synthetic
-from dsh_tui.model.reading.open import open_session
+from dsh_tui.model.opening.open import open_session
 from dsh_tui.model.reading.tail import tail_verdict
 
 from ..support.logs import shared_log

@@ -24,7 +24,7 @@ from dsh_tui.model.diagnosing.timing import STALL_MS, Timing
 from dsh_tui.model.reading.facts import (CHUNKS, FACT_EXTRACTORS, R_EVENTS, R_FIRST, R_GAP, R_GAP_AT, R_LAST,
                                          R_UNTIMED, ChunkClock)
 from dsh_tui.model.presenting.timing_rows import SortOrders
-from dsh_tui.model.reading.open import open_session
+from dsh_tui.model.opening.open import open_session
 
 from ..support.logs import PARITY, shared_log
 from ..support.reference import install_reference

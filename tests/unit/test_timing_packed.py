@@ -15,7 +15,7 @@ from dsh_tui.model.diagnosing.timing import (CALL_INTS, PLAIN_VERSION, ModelCall
                                             tool_list)
 from dsh_tui.model.presenting.timing_rows import SortOrders
 from dsh_tui.model.presenting.timing_text import timing_json
-from dsh_tui.model.reading.open import OpenOptions, open_file
+from dsh_tui.model.opening.open import OpenOptions, open_file
 
 from ..support.logs import shared_log
 
@@ -107,7 +107,7 @@ def test_a_pass_that_packs_gives_the_same_timing(name: str, monkeypatch) -> None
 def test_the_cache_carries_calls_as_columns_and_checks_them() -> None:
     from array import array
 
-    from dsh_tui.model.reading.cachecodec import decode, encode
+    from dsh_tui.model.opening.cachecodec import decode, encode
     timing = Timing(call_list(_calls()), tool_list([ToolTiming("c", None, 1, 2, 3, 4, start=5)]))
     plain = timing.plain()
     assert type(plain[1][2]["start"]) is array  # a binary part of the entry, not a JSON number a call

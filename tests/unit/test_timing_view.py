@@ -15,7 +15,7 @@ from dsh_tui.gen.synthetic import write_synthetic
 from dsh_tui.model.diagnosing.timerows import call_row, command_row, tool_row
 from dsh_tui.model.presenting.timing_rows import SORTABLE, SortOrders
 from dsh_tui.model.presenting import timing_rows
-from dsh_tui.model.reading.open import open_session
+from dsh_tui.model.opening.open import open_session
 from dsh_tui.model.presenting.timing_view import (COLUMNS, NO_CLOCK, WIDE, axis, bar, duration,
                                                   fit_columns, header_cells, row_cells, sparkline, stranded_calls,
                                                   waterfall_lines)

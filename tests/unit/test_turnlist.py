@@ -14,8 +14,8 @@ from dsh_tui.model.diagnosing import timewalk
 from dsh_tui.model.diagnosing.timing import Timing, TurnTiming
 from dsh_tui.model.columns.turnlist import TurnList
 from dsh_tui.model.presenting.timing_text import slowest_lines, timing_json
-from dsh_tui.model.reading.cachecodec import decode, encode
-from dsh_tui.model.reading.open import OpenOptions, open_file
+from dsh_tui.model.opening.cachecodec import decode, encode
+from dsh_tui.model.opening.open import OpenOptions, open_file
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from dsh_tui.model.columns.cells import NONE, ODD
 from dsh_tui.model.diagnosing.timewalk import compute_timing
 from dsh_tui.model.diagnosing.timing import PLAIN_VERSION, Timing, TurnTiming
 from dsh_tui.model.columns.turnparts import NO_POSITIONS, NO_SPLIT, SPLIT_KEYS, Split
-from dsh_tui.model.reading.open import OpenOptions, open_file
+from dsh_tui.model.opening.open import OpenOptions, open_file
 
 from ..support.logs import shared_log
 
@@ -74,7 +74,7 @@ def test_the_split_reads_as_a_dict():
 
 
 def test_turns_round_trip_through_the_cache_form():
-    from dsh_tui.model.reading.cachecodec import decode, encode
+    from dsh_tui.model.opening.cachecodec import decode, encode
     timing = _timing()
     timing.turns.append(TurnTiming(3, 20, 20, calls=[0], tools=[1, 0], missing=["x"]))  # positions that skip
     timing.turns.append(TurnTiming(4, 21, 21, reason="".join(["comp", "leted"]), open=False))

@@ -205,7 +205,7 @@ def fill_status(entry: SessionEntry, *, cancel=None, max_plain: int | None = Non
     from ..diagnosing.diagnosis import diagnose
     from .session import LogRejected
     from .source import Cancelled, LogUnreadable
-    from .target import OpenOptions, Target, load_log
+    from ..opening.target import OpenOptions, Target, load_log
     try:
         if entry.member is not None and archive is not None and archive.path == entry.path:
             log = archive.load(entry.member, max_plain=max_plain, cancel=cancel)  # the listing's open ZIP

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..diagnosing.diagnosis import diagnose
-from .exportzip import ROOT_MEMBER, is_export_zip, load_zip_session, looks_like_zip
+from ..reading.exportzip import ROOT_MEMBER, is_export_zip, load_zip_session, looks_like_zip
 from .open import OpenOptions, open_file
-from . import session
+from ..reading import session
 
 __all__ = ["OpenOptions", "Target", "load_log", "open_target", "resolve"]
 

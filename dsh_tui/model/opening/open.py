@@ -19,14 +19,14 @@ from ..columns.calltable import CallTable
 from ..diagnosing.diagnosis import Diagnosis, diagnose
 from ..diagnosing.diagnosis import advance as advance_diagnosis, begin as begin_diagnosis
 from ..columns.perturn import TurnCounts, TurnEnds
-from .tokens import TOKEN_KEYS
+from ..reading.tokens import TOKEN_KEYS
 from ..diagnosing.pairing import pairing_from_plain, pairing_plain
-from .exportzip import load_zip_session, looks_like_zip
-from .header import Header
-from .plainstore import FileStore, FrameStore
-from .scanresult import ScanResult
-from .session import SessionLog, load_session
-from .source import RawLog, max_plain_bytes
+from ..reading.exportzip import load_zip_session, looks_like_zip
+from ..reading.header import Header
+from ..reading.plainstore import FileStore, FrameStore
+from ..reading.scanresult import ScanResult
+from ..reading.session import SessionLog, load_session
+from ..reading.source import RawLog, max_plain_bytes
 
 
 @dataclass(frozen=True, slots=True)
