@@ -102,7 +102,7 @@ def _check(argv: list[str]) -> int:
     lineage = None
     linked: list = []
     if not args.no_lineage:
-        from .model.diagnosing.lineage import find_lineage, link_findings
+        from .model.sessions.lineage import find_lineage, link_findings
         lineage = find_lineage(log.path, log.session_id, max_plain=args.max_plain_size)
         linked = [(f, f.message, f.child_session) for f in diag.findings if f.kind == "NOT_IN_TOOL_SET"]
         link_findings(diag.findings, lineage)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..model.reading.entry import SessionEntry
+from ..model.sessions.entry import SessionEntry
 from ..model.opening.target import Target, resolve
 
 

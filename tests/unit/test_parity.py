@@ -96,7 +96,7 @@ def test_dsh_itself_agrees_on_freshly_written_cases(fresh):
             log, _diag = open_session(case_path(out, root, sid), use_cache=False)
             if log.accepted != f["accepted"]:
                 mismatched[f"{root}/{sid} accepted"] = (log.rejection, f.get("refusal"))
-    from dsh_tui.model.diagnosing.lineage import find_lineage
+    from dsh_tui.model.sessions.lineage import find_lineage
     for sid, f in facts["zstd"].items():
         path = case_path(out, "zstd", sid)
         log, _diag = open_session(path, use_cache=False)
@@ -116,7 +116,7 @@ def test_delegated_and_children_as_dsh_has_them(sid):
     f = FACTS["zstd"][sid]
     path = case_path(CASES / "cases", "zstd", sid)
     log, diag = open_session(path, use_cache=False)
-    from dsh_tui.model.diagnosing.lineage import find_lineage
+    from dsh_tui.model.sessions.lineage import find_lineage
     lineage = find_lineage(path, sid, fill=False)
     out = json.loads(json_text(check_json(log, diag, lineage)))
     depth = out["header"].get("delegationDepth", 0)
@@ -352,7 +352,7 @@ def test_a_session_that_breaks_dshs_listing_is_named_at_the_root(root, capsys):
     """dsh's list() throws for the whole root on one session whose first zstd frame holds more than the
     header line: `ls` (text and JSON) and the browser's notes say so first, name it, and advise moving it
     out, never deleting it; a root dsh lists has no such warning."""
-    from dsh_tui.model.reading.discovery import list_target
+    from dsh_tui.model.sessions.discovery import list_target
     from dsh_tui.sessions.browse import footer_notes
     from dsh_tui.sessions.ls import main_ls
     refused = {f["list_refusal"]["message"] for f in FACTS[root].values() if f.get("list_refusal")}
