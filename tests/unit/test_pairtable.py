@@ -15,7 +15,8 @@ from dsh_tui.model.columns.pairtable import PairTable
 from dsh_tui.model.presenting.detail import event_maps
 from dsh_tui.model.presenting.report import check_json, check_text
 from dsh_tui.model.opening.cachecodec import decode, encode
-from dsh_tui.model.opening.open import cache_payload, from_payload, open_session
+from dsh_tui.model.opening.open import cache_payload, from_payload
+from dsh_tui.model.opening.target import OpenOptions, open_target
 from dsh_tui.model.reading.source import LogUnreadable, max_plain_bytes
 
 from ..support.hostile_corpus import build_cases
@@ -37,7 +38,7 @@ def _opened(path, monkeypatch, pack_at):
         if pack_at is not None:
             m.setattr(pairtable, "PACK_AT", pack_at)
         try:
-            return open_session(path, use_cache=False)
+            return open_target(path, OpenOptions(use_cache=False))
         except LogUnreadable:
             return None
 

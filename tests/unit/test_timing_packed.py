@@ -15,7 +15,7 @@ from dsh_tui.model.diagnosing.timing import (CALL_INTS, PLAIN_VERSION, ModelCall
                                             tool_list)
 from dsh_tui.model.presenting.timing_rows import SortOrders
 from dsh_tui.model.presenting.timing_text import timing_json
-from dsh_tui.model.opening.open import OpenOptions, open_file
+from dsh_tui.model.opening.target import OpenOptions, open_target
 
 from ..support.logs import shared_log
 
@@ -83,7 +83,7 @@ def test_plain_form_round_trips_through_packed_lists() -> None:
                                   "large/medium-4550-events__session.jsonl.zstd"])
 def test_a_pass_that_packs_gives_the_same_timing(name: str, monkeypatch) -> None:
     path = shared_log(name)
-    log, diag = open_file(path, OpenOptions(use_cache=False, write_cache=False, keep_facts=True))
+    log, diag = open_target(path, OpenOptions(use_cache=False, write_cache=False, keep_facts=True))
     facts = log.res.facts
     whole = timewalk.compute_timing(facts, log.res.usage_calls, diag.pairing, log.res.projected)
     assert whole.calls.packed == 0  # under PACK_AT records: all kept as objects
@@ -172,7 +172,7 @@ def test_tool_names_are_one_object_a_name() -> None:
     assert got == names and [type(n) for n in got] == [type(n) for n in names]
     assert len({id(n) for n in got[:6]}) == 2
     path = shared_log("large/medium-4550-events__session.jsonl.zstd")
-    _log, diag = open_file(path, OpenOptions(use_cache=False, write_cache=False))
+    _log, diag = open_target(path, OpenOptions(use_cache=False, write_cache=False))
     walked = [t.name for t in diag.timing.tools]
     assert len({id(n) for n in walked}) == len(set(walked))
     assert len(walked) > len(set(walked))
@@ -196,7 +196,7 @@ def test_the_finished_timing_is_all_columns_and_shares_the_pairings_call_ids(tmp
     monkeypatch.setattr(timewalk, "PACK_AT", 50)
     path = tmp_path / "s__session.jsonl.zstd"
     write_synthetic(path, 20_000)
-    _log, diag = open_file(path, OpenOptions(use_cache=False, write_cache=False))
+    _log, diag = open_target(path, OpenOptions(use_cache=False, write_cache=False))
     t, pairs = diag.timing, diag.pairing.tools
     assert not t.calls.pending and not t.tools.pending and t.tools.packed > 100  # no record left an object
     ids = t.tools.objs["call_id"]

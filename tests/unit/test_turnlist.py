@@ -15,14 +15,14 @@ from dsh_tui.model.diagnosing.timing import Timing, TurnTiming
 from dsh_tui.model.columns.turnlist import TurnList
 from dsh_tui.model.presenting.timing_text import slowest_lines, timing_json
 from dsh_tui.model.opening.cachecodec import decode, encode
-from dsh_tui.model.opening.open import OpenOptions, open_file
+from dsh_tui.model.opening.target import OpenOptions, open_target
 
 
 @pytest.fixture(scope="module")
 def synthetic(tmp_path_factory):
     path = tmp_path_factory.mktemp("turns") / "s__session.jsonl.zstd"
     write_synthetic(path, 20_000)
-    return open_file(path, OpenOptions(use_cache=False, write_cache=False, keep_facts=True))
+    return open_target(path, OpenOptions(use_cache=False, write_cache=False, keep_facts=True))
 
 
 def _reachable(root) -> set[type]:

@@ -12,7 +12,7 @@ from dsh_tui.model.columns.cells import NONE, ODD
 from dsh_tui.model.diagnosing.timewalk import compute_timing
 from dsh_tui.model.diagnosing.timing import PLAIN_VERSION, Timing, TurnTiming
 from dsh_tui.model.columns.turnparts import NO_POSITIONS, NO_SPLIT, SPLIT_KEYS, Split
-from dsh_tui.model.opening.open import OpenOptions, open_file
+from dsh_tui.model.opening.target import OpenOptions, open_target
 
 from ..support.logs import shared_log
 
@@ -45,7 +45,7 @@ def test_a_closed_turn_keeps_ranges_a_shared_empty_and_its_approvals():
 
 def test_the_turns_of_a_big_log_are_ranges():
     path = shared_log("large/medium-4550-events__session.jsonl.zstd")
-    _log, diag = open_file(path, OpenOptions(use_cache=False, write_cache=False))
+    _log, diag = open_target(path, OpenOptions(use_cache=False, write_cache=False))
     timing = diag.timing
     assert all(type(t.calls) is range and type(t.tools) is range for t in timing.turns)
     assert sum(map(len, (t.calls for t in timing.turns))) == len(timing.calls)
