@@ -5,7 +5,7 @@ For each log (given, or generated with ``--events N``; by default the shared
 
 1. the floor: decode every frame and ``orjson.loads`` every line, in-process;
 2. ``dsh-tui check --format json --no-cache`` as a process (wall, peak RSS via ``os.wait4``);
-3. re-open with the index cache: ``check`` and in-process ``open_session`` warm vs cold;
+3. re-open with the index cache: ``check`` and in-process ``open_target`` warm vs cold;
 4. the explorer headless in a fresh interpreter: spawn -> verdict row painted, peak RSS,
    Textual's own start-up (a trivial App), and per-key CPU latency;
 5. ``zstd -dc | jq`` (when installed); 6. dsh-tui vs lnav in a real tmux pane (when installed);

@@ -81,7 +81,7 @@ def _check(argv: list[str]) -> int:
     from .memtune import before_big_decode
     before_big_decode(args.file)
     early = _early_check_helper(args)
-    from .model.reading.target import OpenOptions, open_target
+    from .model.opening.target import OpenOptions, open_target
     from .model.presenting.report import check_text, write_check_json
     from .model.reading.source import LogUnreadable
     try:
@@ -102,7 +102,7 @@ def _check(argv: list[str]) -> int:
     lineage = None
     linked: list = []
     if not args.no_lineage:
-        from .model.diagnosing.lineage import find_lineage, link_findings
+        from .model.sessions.lineage import find_lineage, link_findings
         lineage = find_lineage(log.path, log.session_id, max_plain=args.max_plain_size)
         linked = [(f, f.message, f.child_session) for f in diag.findings if f.kind == "NOT_IN_TOOL_SET"]
         link_findings(diag.findings, lineage)
@@ -127,8 +127,8 @@ def _cache_after_check(log, diag, linked: list) -> None:
     reads it): the diagnosis as decoded, without what the lineage added to it (``linked``: each
     linked finding with its message and child before) nor the loop findings, which belong to this
     run, not to the log's index (the explorer computes loops itself)."""
-    from .model.reading import cache
-    from .model.reading.open import save_to_cache
+    from .model.opening import cache
+    from .model.opening.open import save_to_cache
     sys.stdout.flush()
     for f, message, child in linked:
         f.message, f.child_session = message, child
@@ -143,7 +143,8 @@ def _cache_after_check(log, diag, linked: list) -> None:
 def _early_check_helper(args):
     """The helper that indexes a big log's tail, forked before the rest of `check` is imported and
     before the file is read here (~30 ms sooner), unless the index cache will answer."""
-    from .model.reading import cache, split
+    from .model.opening import cache
+    from .model.reading import split
     try:
         if not args.no_cache and cache.enabled() and cache.has_entry(Path(args.file)):
             return None  # a cached index is likely: no child to fork and kill

@@ -70,7 +70,7 @@ def open_side(path: str, args, early=None):
     """(log, diag) opened as `check` opens it; Refused (one line) for a log dsh would refuse."""
     from .memtune import before_big_decode
     from .model.reading.source import LogUnreadable
-    from .model.reading.target import OpenOptions, open_target
+    from .model.opening.target import OpenOptions, open_target
     before_big_decode(path)
     # The helper that indexes a big log's tail on the other core, as check starts it (cli.py).
     helper = None if early is None else early(argparse.Namespace(file=path, no_cache=args.no_cache,

@@ -1,5 +1,5 @@
 """New files in dsh-tui's own state folders (``$XDG_STATE_HOME/dsh-tui/reports``, ``events``, ...),
-made the way the index cache and the saved views are (model/reading/privatedir.py).
+made the way the index cache and the saved views are (model/opening/privatedir.py).
 
 The folder is opened by descriptor, component by component, never through a symlink, and used only
 when it is this user's own and not writable by group or others; each file is created in it with
@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from .model.reading import privatedir
+from .model.opening import privatedir
 
 _CREATE = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC | getattr(os, "O_BINARY", 0))
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")

@@ -3,7 +3,7 @@ warm <= 25% of cold on the 936k-event log).
 
     .venv/bin/python scripts/bench_cache.py [LOG] [--runs N]
 
-Cold is `open_session(use_cache=False)`; warm is `open_session` served from an entry written
+Cold is `open_target` with `OpenOptions(use_cache=False)`; warm is `open_target` served from an entry written
 once before, in a fresh temporary XDG_CACHE_HOME. Also prints the time to write the entry, to
 hash the file (part of every warm open) and the entry's size.
 """
@@ -36,14 +36,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="dsh-tui-bench-cache") as home:
         os.environ["XDG_CACHE_HOME"] = home
         os.environ.pop("DSH_TUI_NO_CACHE", None)
-        from dsh_tui.model.reading import cache
-        from dsh_tui.model.reading.open import open_session, save_to_cache
-        cold, _ = _best(lambda: open_session(args.log, use_cache=False, write_cache=False), args.runs)
-        log, diag = open_session(args.log, use_cache=False, write_cache=False)
+        from dsh_tui.model.opening import cache
+        from dsh_tui.model.opening.open import save_to_cache
+        from dsh_tui.model.opening.target import OpenOptions, open_target
+        cold, _ = _best(lambda: open_target(args.log, OpenOptions(use_cache=False, write_cache=False)), args.runs)
+        log, diag = open_target(args.log, OpenOptions(use_cache=False, write_cache=False))
         start = time.perf_counter()
         save_to_cache(log, diag)
         save = time.perf_counter() - start
-        warm, (cached, _diag) = _best(lambda: open_session(args.log), args.runs)
+        warm, (cached, _diag) = _best(lambda: open_target(args.log), args.runs)
         if not cached.from_cache:
             raise SystemExit(f"not served from the cache: {cache.notice() or 'no entry written'}")
         hashed, _ = _best(lambda: cache.file_key(Path(args.log)), args.runs)

@@ -15,7 +15,7 @@ from pathlib import Path
 from dsh_tui.demo import EventBuilder, demo_batches, write_log
 from dsh_tui.gen.builder import ToolCall
 from dsh_tui.gen.storage import encode_log
-from dsh_tui.model.reading.layout import encode_segment, project_key
+from dsh_tui.model.sessions.layout import encode_segment, project_key
 from dsh_tui.model.reading.frames import walk_frames
 from dsh_tui.ui.app import ExplorerApp
 

@@ -147,7 +147,7 @@ def one_core_prefix() -> list[str] | None:
 
 # -- 3. re-open ---------------------------------------------------------------------------------
 def reopen(path: Path, workdir: Path, repeat: int) -> dict:
-    """Cold (no cache) vs warm (index cache) opens: `check` as a process and `open_session` in-process."""
+    """Cold (no cache) vs warm (index cache) opens: `check` as a process and `open_target` in-process."""
     env = proc.child_env(workdir)
     prime = proc.prime_cache(path, workdir)
     if prime.rc != 0:
@@ -156,11 +156,11 @@ def reopen(path: Path, workdir: Path, repeat: int) -> dict:
 
     os.environ["XDG_CACHE_HOME"] = env["XDG_CACHE_HOME"]
     os.environ.pop("DSH_TUI_NO_CACHE", None)
-    from ..model.reading.open import open_session
+    from ..model.opening.target import OpenOptions, open_target
 
     def timed(**kw) -> tuple[float, bool]:
         t0 = time.perf_counter()
-        log, _diag = open_session(path, **kw)
+        log, _diag = open_target(path, OpenOptions(**kw))
         wall = time.perf_counter() - t0
         hit = bool(getattr(log, "from_cache", False))
         del log, _diag
@@ -185,12 +185,12 @@ def timing(path: Path, workdir: Path, repeat: int) -> dict:
     from ..model.diagnosing import diagnosis
     from ..model.diagnosing.timewalk import compute_timing
     from ..model.reading.gcpause import gc_paused
-    from ..model.reading.open import OpenOptions, open_file, open_session
+    from ..model.opening.target import OpenOptions, open_target
     from ..model.presenting.timing_rows import SortOrders
 
     def cold() -> float:
         t0 = time.perf_counter()
-        open_file(path, OpenOptions(use_cache=False, write_cache=False))
+        open_target(path, OpenOptions(use_cache=False, write_cache=False))
         wall = time.perf_counter() - t0
         gc.collect()
         return wall
@@ -215,7 +215,7 @@ def timing(path: Path, workdir: Path, repeat: int) -> dict:
             without.append(cold())
     finally:
         diagnosis.TimingWalk = real
-    log, diag = open_file(path, OpenOptions(use_cache=False, write_cache=False, keep_facts=True))  # facts walked again
+    log, diag = open_target(path, OpenOptions(use_cache=False, write_cache=False, keep_facts=True))  # facts walked again
     passes = []
     for _ in range(repeat):
         with gc_paused():  # as the diagnosis runs it (diagnosis.diagnose)
@@ -225,7 +225,7 @@ def timing(path: Path, workdir: Path, repeat: int) -> dict:
     del log, diag
     views = []
     for _ in range(repeat):
-        log, diag = open_session(path, use_cache=True, write_cache=False)
+        log, diag = open_target(path, OpenOptions(use_cache=True, write_cache=False))
         t0 = time.perf_counter()
         tm = diag.timing
         SortOrders.of(tm)  # the table's rows in their default order

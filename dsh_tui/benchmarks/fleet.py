@@ -25,7 +25,7 @@ def generated_root(root: Path, n: int, seed: int = 11) -> Path:
     six crashed, one in ten ending in an error, one in twenty a subagent child of the one before."""
     from ..gen.builder import EventBuilder, ToolCall
     from ..gen.storage import write_log
-    from ..model.reading.layout import encode_segment, project_key
+    from ..model.sessions.layout import encode_segment, project_key
     rng = random.Random(seed)
     root.mkdir(parents=True, exist_ok=True)
     t0 = 1_796_000_000_000

@@ -244,7 +244,7 @@ def measure_log(path: Path, workdir: Path, label: str, *, tui: bool = True) -> l
             rows.append(_explorer_row(f"{label}: explorer after load + search (PSS, with {e['helpers']} helpers)",
                                       e, plain))
         # The same through the index cache, as a user meets a log the second time: the entry is
-        # written first (open_session, in a child), then the explorer reads it.
+        # written first (open_target, in a child), then the explorer reads it.
         prime = proc.prime_cache(path, workdir)
         metric = f"{label}: explorer re-opened through the index cache, after load + search (PSS)"
         e = _explore_child(path, workdir, no_cache=False) if prime.rc == 0 else "priming the cache failed"

@@ -123,6 +123,6 @@ def child_env(workdir: Path, *, no_cache: bool = False, **extra: str) -> dict[st
 
 
 def prime_cache(path: Path, workdir: Path) -> Run:
-    """Write ``path``'s index cache entry (open_session, in a child) in the workdir's private cache."""
-    return run([sys.executable, "-c", "import sys; from dsh_tui.model.reading.open import open_session; "
-                "open_session(sys.argv[1])", str(path)], env=child_env(workdir))
+    """Write ``path``'s index cache entry (open_target, in a child) in the workdir's private cache."""
+    return run([sys.executable, "-c", "import sys; from dsh_tui.model.opening.target import open_target; "
+                "open_target(sys.argv[1])", str(path)], env=child_env(workdir))

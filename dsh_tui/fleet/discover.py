@@ -33,7 +33,7 @@ class Discovery:
 
 
 def discover(roots: list[str]) -> Discovery:
-    from ..model.reading.discovery import RootUnreadable, list_target
+    from ..model.sessions.discovery import RootUnreadable, list_target
     from ..model.reading.exportzip import looks_like_zip
     out = Discovery()
     seen: set[str] = set()
@@ -71,7 +71,7 @@ def discover(roots: list[str]) -> Discovery:
             try:
                 breakers = {b["path"]: b["reason"] for b in listing.breaks_listing}
                 if listing.breaks_listing:  # said first, at the root: one session hides every other from dsh
-                    from ..model.reading.rootlisting import root_warning
+                    from ..model.sessions.rootlisting import root_warning
                     out.problems.insert(0, root_warning(listing.breaks_listing))
                 out.problems += listing.problems
                 for e in listing.entries:

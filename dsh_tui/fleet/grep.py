@@ -74,7 +74,7 @@ def grep_session(ref: SessionRef, pattern: str, flags: int = 0, *, max_hits: int
                  max_plain: int | None = None) -> tuple[list[Hit], str | None]:
     """(hits, why the log could not be read)."""
     from ..model.reading.source import LogUnreadable
-    from ..model.reading.target import OpenOptions, Target, load_log
+    from ..model.opening.target import OpenOptions, Target, load_log
     from ..model.presenting.summary import event_data, logical_type
     rx = re.compile(pattern, flags)
     try:

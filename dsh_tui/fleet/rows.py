@@ -113,7 +113,7 @@ def session_rows(ref: SessionRef, *, max_plain: int | None = None, lenient: bool
     """The rows of one session. Never raises for a bad log (its `sessions` row says why)."""
     import time
     from ..model.reading.source import LogUnreadable
-    from ..model.reading.target import OpenOptions, Target, open_target
+    from ..model.opening.target import OpenOptions, Target, open_target
     now = time.time() if now is None else now
     target = Target(Path(ref.path), ref.member)
     try:

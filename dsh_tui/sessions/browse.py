@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ..model.reading.discovery import Listing, filter_entries, group_by_project, tree_marker, walk_tree
-from ..model.reading.entry import SessionEntry
-from ..model.reading.layout import LOG_NAMES, NO_CWD
-from ..model.reading.rootlisting import root_warning
+from ..model.sessions.discovery import Listing, filter_entries, group_by_project, tree_marker, walk_tree
+from ..model.sessions.entry import SessionEntry
+from ..model.sessions.layout import LOG_NAMES, NO_CWD
+from ..model.sessions.rootlisting import root_warning
 from ..safety import one_line
 from ..units import human_size
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..model.diagnosing.diagnosis import Diagnosis, diagnose
-from ..model.reading.open import OpenOptions, open_file
+from ..model.opening.target import OpenOptions, Target, open_target
 from ..model.reading.session import SessionLog
 from ..model.reading.source import BOUNDARY_BYTES, LogUnreadable, RawLog
 
@@ -97,8 +97,8 @@ def follow_step(log: SessionLog, *, lenient: bool = False, max_plain: int | None
 
     def reopen(replaced: str | None) -> FollowStep:
         # The way the explorer opened it: the diagnosis made as the read goes, a big log's facts let go.
-        fresh, diag = open_file(Path(path), OpenOptions(lenient=lenient, max_plain=max_plain, use_cache=False,
-                                                        cancel=cancel))
+        fresh, diag = open_target(Target(Path(path)), OpenOptions(lenient=lenient, max_plain=max_plain,
+                                                                  use_cache=False, cancel=cancel))
         return FollowStep(log, fresh, diag, len(fresh) - before, True, replaced)
 
     if not _identity_known(raw):  # e.g. an older index-cache entry: re-read once rather than trusted

@@ -14,7 +14,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..model.reading.layout import LOG_NAMES, default_root, encode_segment, is_project_dirname
+from ..model.sessions.layout import LOG_NAMES, default_root, encode_segment, is_project_dirname
 from ..safety import one_line
 
 # An id is whatever dsh allows in a session id, minus what cannot be typed on one line; the seq is a count.

@@ -17,9 +17,9 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ..model.reading.discovery import (Listing, RootUnreadable, SessionEntry, build_tree, fill_status,
+from ..model.sessions.discovery import (Listing, RootUnreadable, SessionEntry, build_tree, fill_status,
                                        group_by_project, list_target, tree_marker, walk_tree)
-from ..model.reading.rootlisting import root_warning
+from ..model.sessions.rootlisting import root_warning
 from ..safety import clean, one_line
 from ..units import human_size
 from .browse import session_status, verdict_text

@@ -1,6 +1,6 @@
 """What the explorer and `check` open: a log file, an export ZIP (its root session) or one member
 of it, written ``<zip>!<member>`` as the model names it (`SessionLog.path`). Thin wrappers kept
-for their callers over the model's one way in (model/reading/target.py: `resolve`, `open_target`,
+for their callers over the model's one way in (model/opening/target.py: `resolve`, `open_target`,
 `load_log`), where a ZIP is recognised once. Textual-free."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..model.reading.entry import SessionEntry
-from ..model.reading.target import Target, resolve
+from ..model.sessions.entry import SessionEntry
+from ..model.opening.target import Target, resolve
 
 
 def split_target(path: str | os.PathLike) -> tuple[Path, str | None]:

@@ -18,7 +18,7 @@ from pathlib import Path
 import orjson
 
 from ..model.presenting.filterstack import MAX_CHIPS, Chip, chip_from_json
-from ..model.reading import privatedir
+from ..model.opening import privatedir
 
 VERSION = 1
 MAX_MARKS = 10_000

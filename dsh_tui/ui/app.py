@@ -285,7 +285,7 @@ class ExplorerApp(LnavActions, App[int]):
                                          "open it anyway with --lenient (everything is then marked UNVERIFIED)"))
             return
         self.set_session(log, diag)
-        from ..model.reading import cache
+        from ..model.opening import cache
         note = cache.notice()  # why the index cache is off (an untrusted directory, ...): said once
         if note and note != self._cache_note:
             self._cache_note = note

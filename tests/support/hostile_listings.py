@@ -15,7 +15,7 @@ import orjson
 
 from dsh_tui.demo import compress_frame
 from dsh_tui.gen.storage import encode_log
-from dsh_tui.model.reading.layout import NO_CWD, encode_segment, project_key
+from dsh_tui.model.sessions.layout import NO_CWD, encode_segment, project_key
 
 T0 = 1_796_000_000_000
 CWD = "/home/user/projects/chain"

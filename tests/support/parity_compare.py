@@ -91,7 +91,7 @@ def _meter_threw(f: dict) -> bool:
 
 def root_disagreements(root: Path, facts: dict) -> list[str]:
     """dsh's listing of the whole root refused (one session can do that) iff dsh-tui names a breaker."""
-    from dsh_tui.model.reading.discovery import list_target
+    from dsh_tui.model.sessions.discovery import list_target
     refused = {f["list_refusal"]["message"] for f in facts.values() if f.get("list_refusal")}
     ours = list_target(root).breaks_listing
     if bool(refused) != bool(ours):

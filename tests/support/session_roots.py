@@ -13,7 +13,7 @@ from pathlib import Path
 
 from dsh_tui.demo import EventBuilder, demo_batches, write_log
 from dsh_tui.gen.storage import encode_log
-from dsh_tui.model.reading.layout import NO_CWD, encode_segment, project_key
+from dsh_tui.model.sessions.layout import NO_CWD, encode_segment, project_key
 
 T0 = 1_796_000_000_000  # createdAt base (ms)
 

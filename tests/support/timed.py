@@ -17,7 +17,7 @@ import zstandard
 from dsh_tui.model.diagnosing.timewalk import compute_timing
 from dsh_tui.model.diagnosing.timing import Timing
 from dsh_tui.model.reading.facts import CHUNK, CHUNKS, FACT_EXTRACTORS, ChunkClock
-from dsh_tui.model.reading.open import open_session
+from dsh_tui.model.opening.target import OpenOptions, open_target
 
 
 def _records(path: Path) -> list[dict]:
@@ -28,7 +28,7 @@ def _records(path: Path) -> list[dict]:
 
 def timing_of(path: Path, log=None, diag=None) -> Timing:
     if log is None:
-        log, diag = open_session(path, use_cache=False)
+        log, diag = open_target(path, OpenOptions(use_cache=False))
     if diag.timing.span is not None:  # the scan keeps the times: the real thing
         return diag.timing
     by_index = {f[1]: f for f in log.res.facts if f[0] != CHUNKS}

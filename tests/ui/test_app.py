@@ -467,7 +467,7 @@ async def test_provisional_tail_verdict_paints_before_the_full_decode(tmp_path, 
     import dsh_tui.ui.app as app_module
     from dsh_tui.ui.widgets.header import HeaderPanel
 
-    import dsh_tui.model.reading.open as opener
+    import dsh_tui.model.opening.open as opener
 
     path = write_demo(tmp_path / "demo.jsonl.zstd")
     gate = threading.Event()

@@ -13,7 +13,7 @@ from dsh_tui.cli import ui_target
 from dsh_tui.demo import DEMO_SESSION_ID, EventBuilder, demo_batches
 from dsh_tui.gen.builder import ToolCall
 from dsh_tui.gen.storage import encode_log
-from dsh_tui.model.reading.discovery import build_tree, list_sessions
+from dsh_tui.model.sessions.discovery import build_tree, list_sessions
 from dsh_tui.ui.app import ExplorerApp
 from dsh_tui.ui.screens.browser import BrowserScreen
 from dsh_tui.ui.screens.error import ErrorScreen

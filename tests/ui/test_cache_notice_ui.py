@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dsh_tui.model.reading import cache
+from dsh_tui.model.opening import cache
 from dsh_tui.ui.app import ExplorerApp
 
 from ..support.logs import crash_records

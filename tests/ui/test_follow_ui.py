@@ -11,7 +11,7 @@ import pytest
 from dsh_tui.demo import demo_batches, write_log
 from dsh_tui.gen.synthetic import write_synthetic
 from dsh_tui.sessions.follow import follow_step
-from dsh_tui.model.reading.open import open_session
+from dsh_tui.model.opening.target import open_target
 from dsh_tui.model.reading.session import load_session
 from dsh_tui.model.reading.frames import walk_frames
 from dsh_tui.ui.app import ExplorerApp
@@ -212,8 +212,8 @@ def test_follow_step_reopens_a_log_read_from_the_cache(tmp_path):
     data = path.read_bytes()
     spans = list(walk_frames(data))
     path.write_bytes(data[:spans[len(spans) // 2].start])
-    open_session(path)  # writes the index cache (large enough to be cached)
-    log, _diag = open_session(path)
+    open_target(path)  # writes the index cache (large enough to be cached)
+    log, _diag = open_target(path)
     assert log.from_cache
     assert follow_step(log) is None  # unchanged
     with open(path, "ab") as fh:

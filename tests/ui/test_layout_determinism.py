@@ -14,7 +14,7 @@ from textual.app import App, ComposeResult
 from textual.geometry import Size
 
 from dsh_tui.demo import write_demo
-from dsh_tui.model.reading.open import open_session
+from dsh_tui.model.opening.target import open_target
 from dsh_tui.ui.widgets.header import HeaderPanel
 
 
@@ -30,7 +30,7 @@ class _One(App):
 async def test_header_height_does_not_depend_on_whether_it_was_laid_out(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     path = write_demo(tmp_path / "demo-session.jsonl.zstd")
-    log, diag = open_session(path)
+    log, diag = open_target(path)
     shown = HeaderPanel(id="header")
     shown.show_loading(path)
     async with _One(shown).run_test(size=(80, 24)) as pilot:

@@ -104,15 +104,15 @@ def test_the_markdown_report_counts_the_findings_it_does_not_list_by_kind(write_
 
 def test_a_cached_log_read_past_the_facts_limit_is_not_served_under_it(write_jsonl, monkeypatch, tmp_path, capsys):
     """The facts limit changes the result, so it keys the index cache as --max-plain-size does."""
-    from dsh_tui.model.reading.open import open_session
+    from dsh_tui.model.opening.target import open_target
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     arguments = '{"text":"' + "x" * 300 + '"}'  # (a log under 256 KiB of text is not cached)
     path = write_jsonl([ev("tool/call", k, {"turn": 1, "step": 1, "callId": f"c{k}", "name": "x",
                                             "arguments": arguments}) for k in range(2000)])
     monkeypatch.setenv(scan.MAX_FACTS_ENV, "5000")
-    log, _diag = open_session(path)
+    log, _diag = open_target(path)
     assert len(log) == 2000 and not log.from_cache
-    assert open_session(path)[0].from_cache  # the entry is there
+    assert open_target(path)[0].from_cache  # the entry is there
     monkeypatch.setenv(scan.MAX_FACTS_ENV, "1500")
     capsys.readouterr()
     assert main(["check", str(path)]) == 3
@@ -123,7 +123,7 @@ def test_open_calls_in_packed_rows_are_marked_unpaired_in_place(write_jsonl):
     """Past a packing batch (PACK_AT) the open calls' rows are columns: close_pairing writes their
     status and note there (PairTable.set_fields) instead of reviving each as an object."""
     from dsh_tui.model.diagnosing.diagnosis import diagnose
-    from dsh_tui.model.diagnosing.packed import PACK_AT
+    from dsh_tui.model.columns.packed import PACK_AT
     n = PACK_AT + 500
     log = load_session(write_jsonl([_call(k, k) for k in range(n)]), parallel=False)
     diag = diagnose(log)

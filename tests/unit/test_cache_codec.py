@@ -15,9 +15,10 @@ import orjson
 import pytest
 
 from dsh_tui.gen.synthetic import write_synthetic
-from dsh_tui.model.reading import cachecodec
-from dsh_tui.model.reading.cachecodec import CodecError, decode, encode
-from dsh_tui.model.reading.open import cache_payload, from_payload, open_session
+from dsh_tui.model.opening import cachecodec
+from dsh_tui.model.opening.cachecodec import CodecError, decode, encode
+from dsh_tui.model.opening.open import cache_payload, from_payload
+from dsh_tui.model.opening.target import OpenOptions, open_target
 from dsh_tui.model.diagnosing.pairing import Pair, pairing_from_plain
 from dsh_tui.model.presenting.report import check_json
 from dsh_tui.model.reading.source import LogUnreadable, max_plain_bytes
@@ -98,7 +99,7 @@ def test_a_cycle_is_refused():
 @pytest.mark.parametrize("tree", [
     ["o", "system", [], "id"],  # a name outside the registry
     ["o", "os.system", [], "id"],
-    ["o", "dsh_tui.model.reading.cache.os.system", [], "id"],
+    ["o", "dsh_tui.model.opening.cache.os.system", [], "id"],
     ["o", "Popen", [], ["l", "sh", "-c", "id"]],
     ["o", "Pair", [], "tool"],  # the wrong number of fields
     ["x", 1], ["l", ["q"]], [], [1, 2],  # unknown tags, no tag
@@ -128,7 +129,7 @@ def _logs() -> list[Path]:
 
 def _assert_roundtrip(path: Path, max_plain: int | None = None) -> None:
     try:
-        log, diag = open_session(path, use_cache=False, max_plain=max_plain)
+        log, diag = open_target(path, OpenOptions(use_cache=False, max_plain=max_plain))
     except LogUnreadable:
         return  # nothing to cache
     before = check_json(log, diag)
@@ -185,7 +186,7 @@ def test_a_decode_leaves_no_cycle_behind(tmp_path):
     could free would stay for good: a decode must free its table and the entry's bytes by itself."""
     path = tmp_path / "s__session.jsonl.zstd"
     write_synthetic(path, 3_000)
-    log, diag = open_session(path, use_cache=False)
+    log, diag = open_target(path, OpenOptions(use_cache=False))
     tree, blob = _encoded(cache_payload(log, diag))
     gc.collect()
     was = gc.isenabled()

@@ -17,8 +17,9 @@ import pytest
 
 from dsh_tui.cli import main
 from dsh_tui.demo import write_synthetic
-from dsh_tui.model.reading import cache, cachecodec
-from dsh_tui.model.reading.open import cache_payload, open_session
+from dsh_tui.model.opening import cache, cachecodec
+from dsh_tui.model.opening.open import cache_payload
+from dsh_tui.model.opening.target import OpenOptions, open_target
 from dsh_tui.model.presenting.report import check_json
 from dsh_tui.model.reading.source import LogUnreadable
 
@@ -55,13 +56,13 @@ def _evil_pickle(marker) -> bytes:
     def text(s: str) -> bytes:
         b = s.encode()
         return b"\x8c" + bytes([len(b)]) + b
-    return b"\x80\x04" + text("dsh_tui.model.reading.cache") + text("os.system") + b"\x93" + text(f"touch {marker}") \
+    return b"\x80\x04" + text("dsh_tui.model.opening.cache") + text("os.system") + b"\x93" + text(f"touch {marker}") \
         + b"\x85R."
 
 
 def _lying_pickle(path) -> bytes:
     """A data-only pickle of the old format with the right key: the log's index, and no findings."""
-    log, diag = open_session(path, use_cache=False, write_cache=False)
+    log, diag = open_target(path, OpenOptions(use_cache=False, write_cache=False))
     payload = cache_payload(log, diag)
     payload["diag"].findings, payload["diag"].verdict = [], None
     return pickle.dumps({"format": cache.FORMAT, "version": __import__("dsh_tui").__version__,
@@ -71,7 +72,7 @@ def _lying_pickle(path) -> bytes:
 def _forged_entry(path, secret: bytes) -> bytes:
     """A well-formed entry of the current format with the right key and no findings, MACed with a
     key the attacker chose (not the user's)."""
-    log, diag = open_session(path, use_cache=False, write_cache=False)
+    log, diag = open_target(path, OpenOptions(use_cache=False, write_cache=False))
     payload = cache_payload(log, diag)
     payload["diag"].findings, payload["diag"].verdict = [], None
     key = cache.entry_key(path, plain_limit=log.plain_limit, lenient=False)
@@ -96,7 +97,7 @@ def _restore(directory, snap):
 def test_nothing_planted_in_the_cache_runs_or_changes_the_verdict(cache_home, crashed_log, tmp_path, capsys):
     rc, fresh = _check(capsys, crashed_log, "--no-cache")
     assert rc == 1 and fresh["findings"] and fresh["verdict"]
-    open_session(crashed_log)  # writes the entry and the key
+    open_target(crashed_log)  # writes the entry and the key
     snap = _snapshot(cache_home)
     entry = cache.entry_path(crashed_log).name
     assert sorted(snap) == sorted([entry, cache.KEY_NAME])
@@ -115,7 +116,7 @@ def test_nothing_planted_in_the_cache_runs_or_changes_the_verdict(cache_home, cr
             cache._refused.clear()
             rc, got = _check(capsys, crashed_log)
             assert (rc, got) == (1, fresh), (target, what)
-            log, diag = open_session(crashed_log)
+            log, diag = open_target(crashed_log)
             assert check_json(log, diag)["findings"] == fresh["findings"], (target, what)
             assert not marker.exists(), (target, what)
             if target == entry:  # a bad entry is ignored and rewritten (by `check` itself), never trusted
@@ -125,19 +126,19 @@ def test_nothing_planted_in_the_cache_runs_or_changes_the_verdict(cache_home, cr
 def test_a_key_planted_by_another_user_is_refused(cache_home, crashed_log, capsys):
     """Another user's key, with an entry MACed by it that claims no findings: the key is refused."""
     rc, fresh = _check(capsys, crashed_log, "--no-cache")
-    open_session(crashed_log)
+    open_target(crashed_log)
     attacker = b"\x07" * 32
     (cache_home / cache.KEY_NAME).write_bytes(attacker)
     cache.entry_path(crashed_log).write_bytes(_forged_entry(crashed_log, attacker))
     os.chown(cache_home / cache.KEY_NAME, OTHER_UID, -1)
     assert _check(capsys, crashed_log) == (rc, fresh)
-    log, _diag = open_session(crashed_log)
+    log, _diag = open_target(crashed_log)
     assert not log.from_cache and "owned by uid 54321" in cache.notice()
 
 
 @pytest.mark.parametrize("how", ["mode-0644", "short", "long", "symlink", "directory", "fifo"])
 def test_a_bad_key_file_turns_the_cache_off_with_one_notice(cache_home, crashed_log, tmp_path, how):
-    open_session(crashed_log)
+    open_target(crashed_log)
     key = cache_home / cache.KEY_NAME
     victim = tmp_path / "victim"
     victim.write_bytes(b"v" * 32)
@@ -151,7 +152,7 @@ def test_a_bad_key_file_turns_the_cache_off_with_one_notice(cache_home, crashed_
         {"symlink": lambda: key.symlink_to(victim), "directory": key.mkdir, "fifo": lambda: os.mkfifo(key)}[how]()
     entry = cache.entry_path(crashed_log)
     before = entry.read_bytes()
-    log, _diag = open_session(crashed_log)
+    log, _diag = open_target(crashed_log)
     assert not log.from_cache
     assert entry.read_bytes() == before and victim.read_bytes() == b"v" * 32  # nothing written, nothing followed
     note = cache.notice()
@@ -161,8 +162,8 @@ def test_a_bad_key_file_turns_the_cache_off_with_one_notice(cache_home, crashed_
 
 @pytest.mark.parametrize("how", ["group-writable", "other-owner", "symlink", "parent-world-writable"])
 def test_an_untrusted_directory_turns_the_cache_off(cache_home, crashed_log, tmp_path, how):
-    open_session(crashed_log)  # a good entry is there: it must not be served from an untrusted place
-    assert open_session(crashed_log)[0].from_cache
+    open_target(crashed_log)  # a good entry is there: it must not be served from an untrusted place
+    assert open_target(crashed_log)[0].from_cache
     cache._refused.clear()
     if how == "group-writable":
         os.chmod(cache_home, 0o770)
@@ -175,7 +176,7 @@ def test_an_untrusted_directory_turns_the_cache_off(cache_home, crashed_log, tmp
         cache_home.rename(moved)
         cache_home.symlink_to(moved)
     listing = sorted(os.listdir(cache_home))
-    log, _diag = open_session(crashed_log)
+    log, _diag = open_target(crashed_log)
     assert not log.from_cache
     assert sorted(os.listdir(cache_home)) == listing  # nothing written there either
     note = cache.notice()
@@ -189,7 +190,7 @@ def test_a_directory_made_by_another_user_is_refused_before_any_entry_is_written
     cache_home.parent.mkdir(parents=True, mode=0o777)
     os.chmod(cache_home.parent, 0o777)
     os.chown(cache_home.parent, OTHER_UID, -1)
-    open_session(crashed_log)
+    open_target(crashed_log)
     assert not cache_home.exists()
     assert "owned by uid 54321" in cache.notice()
 
@@ -197,7 +198,7 @@ def test_a_directory_made_by_another_user_is_refused_before_any_entry_is_written
 def test_directories_and_files_are_made_private_whatever_the_umask(cache_home, crashed_log):
     old = os.umask(0)
     try:
-        open_session(crashed_log)
+        open_target(crashed_log)
     finally:
         os.umask(old)
     for d in (cache_home.parent, cache_home):
@@ -209,7 +210,7 @@ def test_directories_and_files_are_made_private_whatever_the_umask(cache_home, c
 
 
 def test_symlinks_at_entry_and_temp_names_are_never_written_through(cache_home, crashed_log, tmp_path):
-    open_session(crashed_log)
+    open_target(crashed_log)
     victim = tmp_path / "victim"
     victim.write_bytes(b"precious")
     entry = cache.entry_path(crashed_log)
@@ -217,14 +218,14 @@ def test_symlinks_at_entry_and_temp_names_are_never_written_through(cache_home, 
     entry.symlink_to(victim)
     for guess in (entry.with_suffix(f".{os.getpid()}.tmp"), cache_home / "predictable.tmp"):
         guess.symlink_to(victim)  # the old writer's temp name was <entry>.<pid>.tmp
-    log, diag = open_session(crashed_log)
+    log, diag = open_target(crashed_log)
     assert not log.from_cache and victim.read_bytes() == b"precious"
     assert not entry.is_symlink() and entry.is_file()  # the link itself was replaced by a fresh entry
-    assert open_session(crashed_log)[0].from_cache
+    assert open_target(crashed_log)[0].from_cache
 
 
 def test_stale_temps_are_pruned_and_fresh_ones_kept(cache_home, crashed_log, tmp_path):
-    open_session(crashed_log)
+    open_target(crashed_log)
     victim = tmp_path / "victim"
     victim.write_bytes(b"precious")
     old = time.time() - 2 * cache.TMP_MAX_AGE
@@ -235,7 +236,7 @@ def test_stale_temps_are_pruned_and_fresh_ones_kept(cache_home, crashed_log, tmp
     os.utime(cache_home / "cccc.tmp", (old, old), follow_symlinks=False)
     other = tmp_path / "logs" / "other.jsonl"
     write_synthetic(other, 6000, encoding="jsonl")
-    open_session(other)  # a save prunes
+    open_target(other)  # a save prunes
     names = set(os.listdir(cache_home))
     assert "aaaa.tmp" not in names and "cccc.tmp" not in names and "bbbb.tmp" in names
     assert victim.read_bytes() == b"precious"
@@ -247,7 +248,7 @@ def test_old_entries_beyond_the_limit_are_pruned(cache_home, crashed_log, monkey
     for i in range(3):
         path = crashed_log.with_name(f"copy{i}{crashed_log.suffix}")
         path.write_bytes(crashed_log.read_bytes())
-        open_session(path)
+        open_target(path)
         logs.append(path)
         time.sleep(0.01)
     assert [cache.has_entry(p) for p in logs] == [False, True, True]
@@ -258,8 +259,8 @@ _FULL_DISK = """
 import os, resource, signal, sys
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG, as a full disk fails
 resource.setrlimit(resource.RLIMIT_FSIZE, (16 * 1024, 16 * 1024))
-from dsh_tui.model.reading.open import open_session
-log, diag = open_session(sys.argv[1])
+from dsh_tui.model.opening.target import open_target
+log, diag = open_target(sys.argv[1])
 assert not log.from_cache
 print("ok")
 """
@@ -273,12 +274,12 @@ def test_a_failed_write_leaves_no_temp_behind(cache_home, crashed_log):
 
 
 def test_a_cached_log_over_the_plain_limit_is_refused_as_a_fresh_decode_refuses_it(cache_home, crashed_log, capsys):
-    open_session(crashed_log)
+    open_target(crashed_log)
     limit = 100_000  # under the plaintext (and the file) size
     with pytest.raises(LogUnreadable) as fresh:
-        open_session(crashed_log, max_plain=limit, use_cache=False)
+        open_target(crashed_log, OpenOptions(max_plain=limit, use_cache=False))
     with pytest.raises(LogUnreadable) as cached:
-        open_session(crashed_log, max_plain=limit)
+        open_target(crashed_log, OpenOptions(max_plain=limit))
     assert (cached.value.code, cached.value.message) == (fresh.value.code, fresh.value.message) \
         and fresh.value.code == "too-large"
     no_cache = _check(capsys, crashed_log, "--no-cache", "--max-plain-size", str(limit))
@@ -286,21 +287,21 @@ def test_a_cached_log_over_the_plain_limit_is_refused_as_a_fresh_decode_refuses_
 
 
 def test_options_that_change_the_result_are_part_of_the_key(cache_home, crashed_log):
-    log, _diag = open_session(crashed_log)
-    assert open_session(crashed_log)[0].from_cache
-    assert not open_session(crashed_log, lenient=True)[0].from_cache  # lenient: another key (and entry)
-    assert open_session(crashed_log, lenient=True)[0].from_cache
+    log, _diag = open_target(crashed_log)
+    assert open_target(crashed_log)[0].from_cache
+    assert not open_target(crashed_log, OpenOptions(lenient=True))[0].from_cache  # lenient: another key (and entry)
+    assert open_target(crashed_log, OpenOptions(lenient=True))[0].from_cache
     bigger = log.plain_limit * 2
-    assert not open_session(crashed_log, max_plain=bigger)[0].from_cache
-    assert open_session(crashed_log, max_plain=bigger)[0].from_cache
+    assert not open_target(crashed_log, OpenOptions(max_plain=bigger))[0].from_cache
+    assert open_target(crashed_log, OpenOptions(max_plain=bigger))[0].from_cache
 
 
 def test_an_entry_for_another_file_at_this_name_is_not_served(cache_home, crashed_log, tmp_path):
     """A genuine entry of the user's, copied to another log's entry name: the MAC binds the log."""
     other = tmp_path / "logs" / f"other{crashed_log.suffix}"
     write_synthetic(other, 7000, encoding="zstd" if crashed_log.suffix == ".zstd" else "jsonl")
-    open_session(crashed_log)
-    open_session(other)
+    open_target(crashed_log)
+    open_target(other)
     shutil.copyfile(cache.entry_path(other), cache.entry_path(crashed_log))
-    log, _diag = open_session(crashed_log)
+    log, _diag = open_target(crashed_log)
     assert not log.from_cache and len(log) == 6000

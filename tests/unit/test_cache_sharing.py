@@ -15,9 +15,10 @@ import pytest
 from dsh_tui.gen.synthetic import write_synthetic
 from dsh_tui.model.diagnosing.findings import Finding
 from dsh_tui.model.presenting.timing_rows import SortOrders
-from dsh_tui.model.reading.cachecodec import decode, encode
-from dsh_tui.model.diagnosing.perturn import TurnCounts, TurnEnds
-from dsh_tui.model.reading.open import cache_payload, from_payload, open_session
+from dsh_tui.model.opening.cachecodec import decode, encode
+from dsh_tui.model.columns.perturn import TurnCounts, TurnEnds
+from dsh_tui.model.opening.open import cache_payload, from_payload
+from dsh_tui.model.opening.target import OpenOptions, open_target
 from dsh_tui.model.reading.source import max_plain_bytes
 
 from ..support.logs import HEADER, ev
@@ -36,7 +37,7 @@ def _distinct(values) -> int:
 def opened(tmp_path_factory):
     path = tmp_path_factory.mktemp("sharing") / "s__session.jsonl.zstd"
     write_synthetic(path, 3_000)
-    log, diag = open_session(path, use_cache=False)
+    log, diag = open_target(path, OpenOptions(use_cache=False))
     back = roundtrip(cache_payload(log, diag))
     log2, diag2 = from_payload(path, back, log.lenient, max_plain_bytes())
     return diag, diag2
@@ -67,7 +68,7 @@ def test_a_retrys_findings_share_the_message_they_say_alike(tmp_path):
                         for k in range(1, 40) for j, t in enumerate(("llm/retry", "llm/retry-started", "step/start"))]
     path = tmp_path / "session.jsonl"
     path.write_text("\n".join(map(json.dumps, lines)) + "\n")
-    _log, diag = open_session(path, use_cache=False)
+    _log, diag = open_target(path, OpenOptions(use_cache=False))
     said = [f.message for f in diag.findings if f.kind == "LLM_RETRY"]
     assert len(said) == 39 and len(set(said)) == _distinct(said) == 1
 
@@ -117,7 +118,7 @@ def test_the_cache_form_of_the_timing_is_columns(opened):
 def test_turn_ends_and_counts_go_as_columns_and_a_bad_form_is_a_miss(tmp_path):
     path = tmp_path / "s__session.jsonl.zstd"
     write_synthetic(path, 3_000)
-    log, diag = open_session(path, use_cache=False)
+    log, diag = open_target(path, OpenOptions(use_cache=False))
     payload = cache_payload(log, diag)
     assert payload["diag"].turn_ends[0] == "ends" and type(payload["diag"].turn_ends[2]["turn"]) is array
     assert payload["diag"].usage.turns[0] == "counts" and type(payload["diag"].usage.turns[3]) is array

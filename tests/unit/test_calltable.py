@@ -1,4 +1,4 @@
-"""The per-call usage table (model/diagnosing/calltable.py) reads as the dict of (turn, step) it
+"""The per-call usage table (model/columns/calltable.py) reads as the dict of (turn, step) it
 stands for, whatever a log holds there: the usual two small ints (held as one int), a crafted true,
 1.0, -0.0, NaN, a string, None, a negative or huge number; and two parts of a log merged, through
 the pipe's form, equal one table of the whole."""
@@ -9,7 +9,7 @@ import marshal
 
 from hypothesis import given, strategies as st
 
-from dsh_tui.model.diagnosing.calltable import CallTable
+from dsh_tui.model.columns.calltable import CallTable
 
 _PART = st.one_of(st.integers(0, 4), st.integers(0, 4), st.sampled_from([True, False, 1.0, -0.0, 1.5, 2**31, -1, 2**70]),
                   st.just(float("nan")), st.sampled_from(["x", "[1]"]), st.none())

@@ -7,7 +7,7 @@ import pytest
 
 from dsh_tui.cli import main
 from dsh_tui.demo import write_synthetic
-from dsh_tui.model.reading import cache
+from dsh_tui.model.opening import cache
 
 from ..support.logs import DSH_LOGS
 
@@ -55,7 +55,7 @@ def test_check_writes_the_cache_and_answers_from_it_with_the_same_output(cache_h
 def test_check_answers_from_the_entry_it_wrote(cache_home, tmp_path, capsys, monkeypatch):
     path = _logs(tmp_path)[0]
     _out(capsys, str(path))
-    from dsh_tui.model.reading import open as opening
+    from dsh_tui.model.opening import open as opening
     decoded = []
     real = opening.load_session
     monkeypatch.setattr(opening, "load_session", lambda *a, **k: decoded.append(a) or real(*a, **k))

@@ -98,7 +98,7 @@ def test_check_of_a_truncated_export_zip_says_so(tmp_path, capsys):
 def test_check_says_once_why_the_index_cache_is_off(write_jsonl, tmp_path, monkeypatch, capsys):
     """A cache directory others may write is not used; check says so on stderr and its verdict and exit
     code are those of a fresh read."""
-    from dsh_tui.model.reading import cache
+    from dsh_tui.model.opening import cache
 
     from ..support.logs import crash_records
     cache_home = tmp_path / "xdg"

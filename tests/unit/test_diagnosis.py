@@ -6,7 +6,7 @@ import json
 
 from dsh_tui.cli import main
 from dsh_tui.model.diagnosing.diagnosis import diagnose
-from dsh_tui.model.diagnosing.usage import TOKEN_KEYS
+from dsh_tui.model.reading.tokens import TOKEN_KEYS
 from dsh_tui.model.presenting.report import check_json, snippet
 from dsh_tui.model.reading.session import load_session
 
@@ -146,7 +146,7 @@ def test_per_call_usage_of_two_parts_merges_into_the_whole():
     of one call's samples, the last of each winning, chunk or message, in the meter's order."""
     from dsh_tui.model.reading.facts import note_chunk_usage, note_message_usage
     from dsh_tui.model.diagnosing.usage import UsageTally
-    from dsh_tui.model.diagnosing.calltable import CallTable
+    from dsh_tui.model.columns.calltable import CallTable
     events = [("m", 1, 1), ("c", 1, 1), ("m", 1, 1), ("m", 1, 2), ("m", 1, 2), ("c", 2, 1), ("m", 1, 3),
               ("c", 1, 3), ("m", 2, 1), ("c", 1, 2), ("m", 3, 1), ("m", 1, 1), ("c", 3, 1), ("m", 3, 1)]
 
@@ -402,7 +402,7 @@ def test_per_call_usage_is_columns_that_widen_past_int64():
     """The per-call table holds no tuple per call (columns indexed by a call's position); a crafted
     log's counts past int64 or odd keys fall back to list columns with the same values."""
     from array import array
-    from dsh_tui.model.diagnosing.calltable import CallTable
+    from dsh_tui.model.columns.calltable import CallTable
     from dsh_tui.model.diagnosing.usage import UsageTally
     table = CallTable()
     for i in range(300):

@@ -11,7 +11,7 @@ import pytest
 
 from dsh_tui.demo import DEMO_SESSION_ID, write_log
 from dsh_tui.gen.storage import compress_frame, encode_log
-from dsh_tui.model.reading.discovery import (MAX_TREE_INDENT, RootUnreadable, SessionEntry, build_tree,
+from dsh_tui.model.sessions.discovery import (MAX_TREE_INDENT, RootUnreadable, SessionEntry, build_tree,
                                              decode_project_key, decode_segment, default_root, encode_segment,
                                              fill_status, filter_entries, group_by_project, list_sessions,
                                              project_key, read_entry, tree_marker, walk_tree)

@@ -10,7 +10,8 @@ import pytest
 from dsh_tui.demo import DEMO_SESSION_ID, demo_batches
 from dsh_tui.gen.storage import encode_log
 from dsh_tui.model.diagnosing.diagnosis import diagnose
-from dsh_tui.model.reading.discovery import build_tree, fill_status
+from dsh_tui.model.sessions.discovery import build_tree, fill_status
+from dsh_tui.model.sessions.entry import zip_entries as entries_of
 from dsh_tui.model.reading.exportzip import ExportZip, ZipUnreadable, is_export_zip, load_zip_session, safe_member_name
 from dsh_tui.model.reading.session import load_session
 from dsh_tui.model.reading.source import Cancelled, LogUnreadable
@@ -43,7 +44,7 @@ def read_member(path, member: str, **kw) -> bytes:
 
 def zip_entries(path):
     with ExportZip(path) as z:
-        return z.entries()
+        return entries_of(z)
 
 
 def make_zip(path, members: dict[str, bytes], method=zipfile.ZIP_DEFLATED):
@@ -254,7 +255,7 @@ def test_read_member_holds_the_member_once(tmp_path):
 def test_a_listing_and_its_statuses_open_the_zip_once(tmp_path, monkeypatch):
     """`ls` of an export ZIP: one open of the archive for the listing and every member's status,
     each member found by name (before: one open, and a scan of every name, per member)."""
-    from dsh_tui.model.reading.discovery import list_target
+    from dsh_tui.model.sessions.discovery import list_target
     path = make_zip(tmp_path / "dsh-session-x.zip", {"session.jsonl": demo_jsonl(), **{
         f"subagents/{k}/session.jsonl": child_jsonl(str(k)) for k in range(20)}})
     opened = []

@@ -10,10 +10,10 @@ import pytest
 from dsh_tui.gen.synthetic import write_synthetic
 from dsh_tui.model.diagnosing.diagnosis import diagnose
 from dsh_tui.model.presenting.report import check_json
-from dsh_tui.model.reading import open as opener
+from dsh_tui.model.opening import open as opener
 from dsh_tui.model.reading import session
 from dsh_tui.model.reading.split import helper as segments
-from dsh_tui.model.reading.open import OpenOptions, open_file
+from dsh_tui.model.opening.target import OpenOptions, open_target
 from dsh_tui.model.reading.session import load_session
 from dsh_tui.sessions.follow import follow_step
 
@@ -63,7 +63,7 @@ def digest_often(monkeypatch):
 def test_a_linear_read_holds_a_few_windows_of_facts(longer, monkeypatch, digest_often, isolated_xdg):
     monkeypatch.setenv(segments.ENV, "0")
     held = _held(monkeypatch)
-    log, diag = open_file(longer, OpenOptions(use_cache=False, keep_facts=False))
+    log, diag = open_target(longer, OpenOptions(use_cache=False, keep_facts=False))
     ref_log = _assert_same(longer, log, diag)
     total = len(ref_log.res.facts)
     assert len(held) >= 10 and max(held) < total / 5  # never more than a chunk or two's worth
@@ -76,7 +76,7 @@ def test_a_split_read_drops_them_too(synthetic, monkeypatch, digest_often, helpe
     monkeypatch.setattr(segments, "SLICE_PLAIN_BYTES", slice_bytes)
     monkeypatch.setattr(segments, "TAIL_CHUNK_BYTES", 1 << 14)
     held = _held(monkeypatch)
-    log, diag = open_file(synthetic, OpenOptions(use_cache=False, keep_facts=False))
+    log, diag = open_target(synthetic, OpenOptions(use_cache=False, keep_facts=False))
     assert merges  # the tail was read by the helper and merged
     ref_log = _assert_same(synthetic, log, diag)
     assert held and min(held) < len(ref_log.res.facts) / 10
@@ -85,10 +85,10 @@ def test_a_split_read_drops_them_too(synthetic, monkeypatch, digest_often, helpe
 def test_the_explorer_keeps_a_small_logs_facts_and_drops_a_big_ones(synthetic, monkeypatch, digest_often,
                                                                       isolated_xdg):
     monkeypatch.setenv(segments.ENV, "0")
-    log, _diag = open_file(synthetic, OpenOptions(use_cache=False))  # keep_facts=None: the size decides
+    log, _diag = open_target(synthetic, OpenOptions(use_cache=False))  # keep_facts=None: the size decides
     assert log.res.facts and log._scanner is not None  # a live follow indexes appends in place
     monkeypatch.setattr(opener, "KEEP_FACTS_TEXT", 64 << 10)
-    log, diag = open_file(synthetic, OpenOptions(use_cache=False))
+    log, diag = open_target(synthetic, OpenOptions(use_cache=False))
     assert log.res.facts == [] and log._scanner is None
     _assert_same(synthetic, log, diag)
 
@@ -101,7 +101,7 @@ def test_a_followed_log_without_its_facts_is_read_again(tmp_path, monkeypatch, d
     lines = path.read_bytes().splitlines(keepends=True)
     cut = len(lines) * 2 // 3
     path.write_bytes(b"".join(lines[:cut]))
-    log, _diag = open_file(path, OpenOptions(use_cache=False))
+    log, _diag = open_target(path, OpenOptions(use_cache=False))
     assert log._scanner is None
     with open(path, "ab") as fh:
         fh.write(b"".join(lines[cut:]))
@@ -114,9 +114,9 @@ def test_a_followed_log_without_its_facts_is_read_again(tmp_path, monkeypatch, d
 
 def test_the_timing_comes_back_whole_from_the_index_cache(synthetic, monkeypatch, isolated_xdg):
     monkeypatch.setenv(segments.ENV, "0")
-    log, diag = open_file(synthetic, OpenOptions())
+    log, diag = open_target(synthetic, OpenOptions())
     assert diag.clock == ()  # the plain form is made for the cache, not kept beside the timing
-    cached_log, cached = open_file(synthetic, OpenOptions())
+    cached_log, cached = open_target(synthetic, OpenOptions())
     assert cached_log.from_cache
     assert cached.timing.plain() == diag.timing.plain()
     assert cached.clock == ()  # let go once the timing is rebuilt from it
@@ -137,7 +137,7 @@ def test_shared_logs_read_as_with_every_fact(rel, monkeypatch, isolated_xdg):
     monkeypatch.setattr(session, "DIGEST_BYTES", 2048)
     monkeypatch.setenv(segments.ENV, "0")
     try:
-        log, diag = open_file(path, OpenOptions(use_cache=False, keep_facts=False, lenient=True))
+        log, diag = open_target(path, OpenOptions(use_cache=False, keep_facts=False, lenient=True))
     except Exception as exc:  # a log the reader refuses is refused the same way either way
         with pytest.raises(type(exc)):
             _kept(path, True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from dsh_tui.model.diagnosing.usage import tokens
+from dsh_tui.model.reading.tokens import tokens
 from dsh_tui.model.reading import restore
 from dsh_tui.model.reading.facts import _tokens
 from dsh_tui.model.reading.legacy import upgrade

@@ -12,7 +12,7 @@ from dsh_tui.demo import demo_batches, write_log
 from dsh_tui.gen.synthetic import write_synthetic
 from dsh_tui.sessions.follow import follow_step
 from dsh_tui.model.diagnosing.diagnosis import diagnose
-from dsh_tui.model.reading.open import open_session
+from dsh_tui.model.opening.target import open_target
 from dsh_tui.model.reading.session import load_session
 from dsh_tui.model.reading.source import BOUNDARY_BYTES, LogUnreadable
 from dsh_tui.model.reading.frames import walk_frames
@@ -175,8 +175,8 @@ def test_a_cached_log_notices_a_same_size_file_renamed_over_it(tmp_path, isolate
     data = path.read_bytes()
     other = tmp_path / "other.jsonl.zstd"
     write_synthetic(other, 7000, seed=2)
-    open_session(path)  # writes the index cache
-    log, _diag = open_session(path)
+    open_target(path)  # writes the index cache
+    log, _diag = open_target(path)
     assert log.from_cache and log.raw.boundary == data[-BOUNDARY_BYTES:]
     assert follow_step(log) is None
     before = os.stat(path)

@@ -156,7 +156,7 @@ def test_no_read_permission(tmp_path):
     path.chmod(0)
     tmp_path.chmod(0o755)
     drop = ("import os, sys; import dsh_tui.cli, dsh_tui.model.reading.session, dsh_tui.model.diagnosing.diagnosis, "
-            "dsh_tui.model.presenting.report, dsh_tui.model.reading.open, dsh_tui.safety, locale; dsh_tui.cli.check_parser().parse_args([sys.argv[1]]); "
+            "dsh_tui.model.presenting.report, dsh_tui.model.opening.open, dsh_tui.safety, locale; dsh_tui.cli.check_parser().parse_args([sys.argv[1]]); "
             + ("os.setgid(65534); os.setuid(65534); " if os.geteuid() == 0 else "")
             + "sys.exit(dsh_tui.cli.main(['check', sys.argv[1]]))")
     out = subprocess.run([sys.executable, "-c", drop, str(path)], capture_output=True, text=True, timeout=60)

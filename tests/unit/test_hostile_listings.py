@@ -153,7 +153,7 @@ def _tree_in_child(shape: str, n: int) -> dict:
     code = f"""
 import json, sys
 from pathlib import Path
-from dsh_tui.model.reading.discovery import SessionEntry, build_tree, walk_tree
+from dsh_tui.model.sessions.discovery import SessionEntry, build_tree, walk_tree
 n = {n}
 es = [SessionEntry(Path(str(k)), "p", "p", session_id=str(k), created_at=k, origin="subagent",
                    parent_session=str(k - 1) if k else ({shape!r} == "cycle" and str(n - 1) or None))

@@ -6,6 +6,7 @@ The package is walked (pkgutil), so a new module is covered without a list to ke
   interpreter), and the model imports nothing from `dsh_tui.ui` or `dsh_tui.sessions`;
 - no module imports, directly or through others, a module that imports it (read from the source:
   every `import` / `from ... import` of a dsh_tui module, wherever it stands in the file).
+The order of the model's own packages (columns, reading, diagnosing, ...) is test_layers.py's.
 """
 
 from __future__ import annotations

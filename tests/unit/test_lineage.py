@@ -8,8 +8,8 @@ from pathlib import Path
 from dsh_tui.cli import main
 from dsh_tui.demo import EventBuilder
 from dsh_tui.gen.builder import ToolCall
-from dsh_tui.model.reading.entry import SessionEntry
-from dsh_tui.model.diagnosing.lineage import Relative, find_lineage, lineage_lines, session_root, tree_guides
+from dsh_tui.model.sessions.entry import SessionEntry
+from dsh_tui.model.sessions.lineage import Relative, find_lineage, lineage_lines, session_root, tree_guides
 
 from ..support.hostile_listings import bomb_child_root, chain_id, chain_root, chain_zip, deep_header_in_root
 from ..support.session_roots import (T0, TREE_GRANDKID, TREE_KID_A, TREE_KID_B, TREE_PARENT, build_tree_family, header,
@@ -118,7 +118,7 @@ def test_siblings_with_equal_created_at_are_ordered_by_id(tmp_path):
 
 
 def test_truncation_keeps_the_nearest_descendants_and_lists_them_as_a_tree(tmp_path, monkeypatch):
-    monkeypatch.setattr("dsh_tui.model.diagnosing.lineage.MAX_CHILDREN", 3)
+    monkeypatch.setattr("dsh_tui.model.sessions.lineage.MAX_CHILDREN", 3)
     root = tmp_path / "sessions"
     parent = write_session(root, header("p", T0))
     for sid, created, par, depth in (("a", 1, "p", 1), ("b", 2, "p", 1), ("a1", 3, "a", 2), ("a2", 4, "a", 2)):

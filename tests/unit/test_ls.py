@@ -14,7 +14,7 @@ from dsh_tui.sessions import ls as ls_mod
 from dsh_tui.demo import DEMO_SESSION_ID, demo_batches
 from dsh_tui.gen.storage import encode_log
 from dsh_tui.sessions.ls import SCHEMA, main_ls
-from dsh_tui.model.reading.layout import project_key
+from dsh_tui.model.sessions.layout import project_key
 
 from ..support.session_roots import APP, OTHER, T0, build_root, header, write_session
 
@@ -156,8 +156,8 @@ def test_export_zip_as_dir(tmp_path, capsys):
 
 
 def test_new_modules_import_no_textual_or_rich():
-    mods = ["dsh_tui.sessions.ls", "dsh_tui.model.reading.discovery", "dsh_tui.model.reading.exportzip", "dsh_tui.model.presenting.redact",
-            "dsh_tui.model.reading.entry", "dsh_tui.model.reading.layout"]
+    mods = ["dsh_tui.sessions.ls", "dsh_tui.model.sessions.discovery", "dsh_tui.model.reading.exportzip", "dsh_tui.model.presenting.redact",
+            "dsh_tui.model.sessions.entry", "dsh_tui.model.sessions.layout"]
     code = ("import sys, importlib\n"
             f"for m in {mods!r}: importlib.import_module(m)\n"
             "print(','.join(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich'))))")

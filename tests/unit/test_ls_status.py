@@ -8,7 +8,7 @@ import json
 import pytest
 
 from dsh_tui.gen.builder import EventBuilder, ToolCall
-from dsh_tui.model.reading.discovery import fill_status, list_target
+from dsh_tui.model.sessions.discovery import fill_status, list_target
 from dsh_tui.sessions.ls import main_ls
 
 from ..support.session_roots import T0, header, write_session

@@ -1,4 +1,4 @@
-"""The pairs kept as columns (model/diagnosing/pairtable.py): a diagnosis whose pair tables packed (a
+"""The pairs kept as columns (model/columns/pairtable.py): a diagnosis whose pair tables packed (a
 batch of 2 here, 16k on a real log) says what one that kept every pair an object says, through the
 index cache too; the pairs by event and the newest-first order read as the lists they stand for."""
 
@@ -9,13 +9,14 @@ import dataclasses
 import pytest
 
 from dsh_tui.gen.synthetic import write_synthetic
-from dsh_tui.model.diagnosing import pairtable
+from dsh_tui.model.columns import pairtable
 from dsh_tui.model.diagnosing.pairing import Pair, Pairing, close_pairing, feed_facts
-from dsh_tui.model.diagnosing.pairtable import PairTable
+from dsh_tui.model.columns.pairtable import PairTable
 from dsh_tui.model.presenting.detail import event_maps
 from dsh_tui.model.presenting.report import check_json, check_text
-from dsh_tui.model.reading.cachecodec import decode, encode
-from dsh_tui.model.reading.open import cache_payload, from_payload, open_session
+from dsh_tui.model.opening.cachecodec import decode, encode
+from dsh_tui.model.opening.open import cache_payload, from_payload
+from dsh_tui.model.opening.target import OpenOptions, open_target
 from dsh_tui.model.reading.source import LogUnreadable, max_plain_bytes
 
 from ..support.hostile_corpus import build_cases
@@ -37,7 +38,7 @@ def _opened(path, monkeypatch, pack_at):
         if pack_at is not None:
             m.setattr(pairtable, "PACK_AT", pack_at)
         try:
-            return open_session(path, use_cache=False)
+            return open_target(path, OpenOptions(use_cache=False))
         except LogUnreadable:
             return None
 

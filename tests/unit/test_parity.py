@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from dsh_tui.model.reading.open import open_session
+from dsh_tui.model.opening.target import OpenOptions, open_target
 from dsh_tui.model.presenting.report import check_json, json_text
 
 from ..support.reference import install_reference
@@ -38,7 +38,7 @@ def accepted_cases(facts: dict) -> list[tuple[str, str]]:
 
 def what_we_say(path: Path) -> dict:
     """The same facts, read off `check --format json` (its contract carries each of them)."""
-    log, diag = open_session(path, use_cache=False)
+    log, diag = open_target(path, OpenOptions(use_cache=False))
     out = json.loads(json_text(check_json(log, diag)))
     return {"closers": out["repair_closers"], "turn_ends": [[t["turn"], t["reason"]] for t in out["turn_ends"]],
             "end_seed_seqs": out["runs"]["end_seed_seqs"],
@@ -93,13 +93,13 @@ def test_dsh_itself_agrees_on_freshly_written_cases(fresh):
             mismatched[f"{root}/{sid}"] = (ours, theirs)
     for root, sessions in facts.items():  # accepted or refused, as dsh says now
         for sid, f in sessions.items():
-            log, _diag = open_session(case_path(out, root, sid), use_cache=False)
+            log, _diag = open_target(case_path(out, root, sid), OpenOptions(use_cache=False))
             if log.accepted != f["accepted"]:
                 mismatched[f"{root}/{sid} accepted"] = (log.rejection, f.get("refusal"))
-    from dsh_tui.model.diagnosing.lineage import find_lineage
+    from dsh_tui.model.sessions.lineage import find_lineage
     for sid, f in facts["zstd"].items():
         path = case_path(out, "zstd", sid)
-        log, _diag = open_session(path, use_cache=False)
+        log, _diag = open_target(path, OpenOptions(use_cache=False))
         kids = [c.entry.session_id for c in find_lineage(path, sid, fill=False).children if c.depth == 1]
         ours = (log.header.delegated, kids)
         theirs = (bool(log.header.delegation_depth) or f["dsh_subagent"], f["dsh_list_children"])
@@ -115,8 +115,8 @@ def test_delegated_and_children_as_dsh_has_them(sid):
     (origin "subagent" only). A user fork (parentSession + seedLength, depth 0) is top-level."""
     f = FACTS["zstd"][sid]
     path = case_path(CASES / "cases", "zstd", sid)
-    log, diag = open_session(path, use_cache=False)
-    from dsh_tui.model.diagnosing.lineage import find_lineage
+    log, diag = open_target(path, OpenOptions(use_cache=False))
+    from dsh_tui.model.sessions.lineage import find_lineage
     lineage = find_lineage(path, sid, fill=False)
     out = json.loads(json_text(check_json(log, diag, lineage)))
     depth = out["header"].get("delegationDepth", 0)
@@ -150,7 +150,7 @@ def test_accepted_means_dsh_would_load_it(root, sid, capsys):
     from dsh_tui.cli import main
     f = FACTS[root][sid]
     path = case_path(CASES / "cases", root, sid)
-    log, _diag = open_session(path, use_cache=False)
+    log, _diag = open_target(path, OpenOptions(use_cache=False))
     assert log.accepted == f["accepted"], log.rejection
     if f["accepted"]:
         return
@@ -176,29 +176,29 @@ KINDS = {  # parity case -> the finding its event types must give (rule 10)
 
 @pytest.mark.parametrize("sid", sorted(KINDS))
 def test_event_types_with_a_meaning_become_findings(sid):
-    _log, diag = open_session(case_path(CASES / "cases", "zstd", sid), use_cache=False)
+    _log, diag = open_target(case_path(CASES / "cases", "zstd", sid), OpenOptions(use_cache=False))
     assert KINDS[sid] in {f.kind for f in diag.findings}
 
 
 def test_a_crash_during_a_retry_is_not_a_failed_request():
     for sid, words in (("retry-wait-crash", "crashed while waiting to retry"),
                        ("retry-inflight-crash", "crashed during the retried request")):
-        _log, diag = open_session(case_path(CASES / "cases", "zstd", sid), use_cache=False)
+        _log, diag = open_target(case_path(CASES / "cases", "zstd", sid), OpenOptions(use_cache=False))
         assert diag.verdict.kind == "RETRY_INTERRUPTED" and words in diag.verdict.message
         assert diag.verdict.severity == "warning" and "TIMEOUT" in diag.verdict.message
         assert "MODEL_REQUEST_FAILED" not in {f.kind for f in diag.findings}
-    _log, diag = open_session(case_path(CASES / "cases", "zstd", "retries-then-error"), use_cache=False)
+    _log, diag = open_target(case_path(CASES / "cases", "zstd", "retries-then-error"), OpenOptions(use_cache=False))
     assert diag.verdict.kind == "TURN_NOT_COMPLETED" and diag.verdict.code == "TIMEOUT"  # above the open command
     assert {"MODEL_REQUEST_FAILED", "COMMAND_NOT_DONE"} <= {f.kind for f in diag.findings}
 
 
 def test_a_resumed_session_is_judged_by_its_latest_run():
-    _log, diag = open_session(case_path(CASES / "cases", "zstd", "resumed"), use_cache=False)
+    _log, diag = open_target(case_path(CASES / "cases", "zstd", "resumed"), OpenOptions(use_cache=False))
     assert diag.verdict is None and not diag.failed
     repaired = [f for f in diag.findings if f.repaired]
     assert repaired and all(f.run == "earlier" and f.severity == "info" for f in repaired)
     assert any("repaired on resume at seq" in f.message for f in repaired)
-    _log, diag = open_session(case_path(CASES / "cases", "zstd", "resumed-crashed-again"), use_cache=False)
+    _log, diag = open_target(case_path(CASES / "cases", "zstd", "resumed-crashed-again"), OpenOptions(use_cache=False))
     assert diag.verdict.call_id == "call_resumed-crashed-again_3" and diag.verdict.run == "latest"
     assert diag.runs["end_seed_seqs"] == [36] and diag.runs["latest_run_seq"] == 36
 
@@ -208,13 +208,13 @@ def test_a_torn_tail_does_not_prove_a_call_never_ran():
     says the same code, but that it may have run, and does not advise a retry. Torn in its checksum only,
     the batch is read whole and the call is (rightly) TOOL_OUTCOME_UNKNOWN."""
     from dsh_tui.model.diagnosing.findings import MAY_HAVE_RUN
-    log, diag = open_session(case_path(CASES / "cases", "zstd", "torn-call"), use_cache=False)
+    log, diag = open_target(case_path(CASES / "cases", "zstd", "torn-call"), OpenOptions(use_cache=False))
     v = diag.verdict
     assert (v.kind, v.call_id) == ("TOOL_NOT_STARTED", "call_torn-call_a") and v.advice == MAY_HAVE_RUN
     torn_at = FACTS["zstd"]["torn-call"]["resume"]["cut"]  # where dsh's repair cuts: the torn frame's start
     assert log.raw.torn.offset == torn_at
     assert f"lost to the torn tail at byte {torn_at}" in v.message and "Retry it if" not in (v.advice or "")
-    log, diag = open_session(case_path(CASES / "cases", "zstd", "torn-call-checksum"), use_cache=False)
+    log, diag = open_target(case_path(CASES / "cases", "zstd", "torn-call-checksum"), OpenOptions(use_cache=False))
     assert not log.raw.torn.lost and diag.verdict.kind == "TOOL_OUTCOME_UNKNOWN"
     b = next(f for f in diag.findings if f.call_id == "call_torn-call-checksum_b")
     assert b.kind == "TOOL_NOT_STARTED" and "torn" not in b.message  # nothing was lost after it
@@ -238,7 +238,7 @@ def test_a_partial_line_naming_the_call_is_said_so(write_jsonl):
 def test_the_detail_shows_the_torn_bytes():
     """The explorer's detail of the event the torn tail points at holds its bytes: offsets, hex, text."""
     from dsh_tui.model.presenting.detail import detail_sections
-    log, diag = open_session(case_path(CASES / "cases", "zstd", "torn-call"), use_cache=False)
+    log, diag = open_target(case_path(CASES / "cases", "zstd", "torn-call"), OpenOptions(use_cache=False))
     sections = {s.title: s.lines for s in detail_sections(log.event(len(log) - 1), log, diag)}
     at, n = log.raw.torn.offset, log.raw.torn.unreadable_bytes
     torn = sections[f"torn bytes at byte {at:,}"]
@@ -249,9 +249,9 @@ def test_the_detail_shows_the_torn_bytes():
 
 def test_the_header_says_fork_and_resume():
     from dsh_tui.model.presenting.summary import runs_text
-    log, diag = open_session(case_path(CASES / "cases", "zstd", "resumed-crashed-again"), use_cache=False)
+    log, diag = open_target(case_path(CASES / "cases", "zstd", "resumed-crashed-again"), OpenOptions(use_cache=False))
     assert runs_text(log, diag) == "resumed at seq 36 after a crash dsh repaired"
-    log, diag = open_session(case_path(CASES / "cases", "zstd", "src-fork"), use_cache=False)
+    log, diag = open_target(case_path(CASES / "cases", "zstd", "src-fork"), OpenOptions(use_cache=False))
     assert runs_text(log, diag) == ""  # its end-seed at seedLength is the fork, not a resume
 
 
@@ -271,7 +271,7 @@ def test_a_resume_cut_is_predicted_where_dsh_cuts(sid):
     f = FACTS["raw-edited"][sid]
     if not f["accepted"]:
         return
-    log, diag = open_session(case_path(CASES / "cases", "raw-edited", sid), use_cache=False)
+    log, diag = open_target(case_path(CASES / "cases", "raw-edited", sid), OpenOptions(use_cache=False))
     out = json.loads(json_text(check_json(log, diag)))
     if not _truncated(f):
         assert out["resume"] is None
@@ -295,7 +295,7 @@ def test_a_resume_cut_is_said_in_every_format(capsys):
         assert main(["check", str(path), "--no-cache", "--format", fmt]) == 1
         out = capsys.readouterr().out
         assert "RESUME_TRUNCATES" in out and f"byte {offset:,}" in out and "copy the file" in out, fmt
-    log, diag = open_session(path, use_cache=False)
+    log, diag = open_target(path, OpenOptions(use_cache=False))
     from dsh_tui.model.presenting.report import snippet
     text = snippet(log, diag)
     assert "RESUME_TRUNCATES" in text and "copy the file" in text
@@ -310,7 +310,7 @@ def test_damage_dsh_refuses_is_refused_in_its_words(root, sid, capsys):
     the rest marked unverified. The other side of dsh's line is the resume cut above."""
     from dsh_tui.cli import main
     path = case_path(CASES / "cases", root, sid)
-    log, _diag = open_session(path, use_cache=False)
+    log, _diag = open_target(path, OpenOptions(use_cache=False))
     assert log.rejection.code == "CORRUPT_LOG" and log.rejection.message == FACTS[root][sid]["refusal"]["message"]
     assert main(["check", str(path), "--no-cache"]) == 3
     assert FACTS[root][sid]["refusal"]["message"] in capsys.readouterr().err
@@ -333,14 +333,14 @@ def test_a_recovered_stream_failure_is_information(capsys):
     out = json.loads(capsys.readouterr().out)
     kinds = {f["kind"]: f["severity"] for f in out["findings"]}
     assert kinds["MODEL_STREAM_FAILED"] == "info" and kinds["MESSAGE_INTERRUPTED"] == "info" and out["verdict"] is None
-    _log, diag = open_session(case_path(CASES / "cases", "zstd", "finish-error-interrupted"), use_cache=False)
+    _log, diag = open_target(case_path(CASES / "cases", "zstd", "finish-error-interrupted"), OpenOptions(use_cache=False))
     assert {f.severity for f in diag.findings if f.kind == "MODEL_STREAM_FAILED"} == {"warning"}  # not retried
 
 
 def test_a_failure_outranks_a_warning_in_the_verdict():
     """/compact left open between turns: its command/run without command/done (a failure) is the verdict,
     not the newer compaction/start without end (a warning)."""
-    _log, diag = open_session(case_path(CASES / "cases", "zstd", "compact-open-between-turns"), use_cache=False)
+    _log, diag = open_target(case_path(CASES / "cases", "zstd", "compact-open-between-turns"), OpenOptions(use_cache=False))
     kinds = {f.kind: f.severity for f in diag.findings}
     assert kinds == {"COMPACTION_INTERRUPTED": "warning", "COMMAND_NOT_DONE": "failure"}
     assert diag.verdict.kind == "COMMAND_NOT_DONE"
@@ -352,7 +352,7 @@ def test_a_session_that_breaks_dshs_listing_is_named_at_the_root(root, capsys):
     """dsh's list() throws for the whole root on one session whose first zstd frame holds more than the
     header line: `ls` (text and JSON) and the browser's notes say so first, name it, and advise moving it
     out, never deleting it; a root dsh lists has no such warning."""
-    from dsh_tui.model.reading.discovery import list_target
+    from dsh_tui.model.sessions.discovery import list_target
     from dsh_tui.sessions.browse import footer_notes
     from dsh_tui.sessions.ls import main_ls
     refused = {f["list_refusal"]["message"] for f in FACTS[root].values() if f.get("list_refusal")}
@@ -377,7 +377,7 @@ def test_usage_source_says_which_sample_won_as_dshs_meter_folds():
     wins; an equal message after its chunk leaves the chunk the winner (the meter skips it). dsh's meter's
     own totals are in dsh-facts.json (compared for every case above)."""
     def source(sid):
-        log, diag = open_session(case_path(CASES / "cases", "zstd", sid), use_cache=False)
+        log, diag = open_target(case_path(CASES / "cases", "zstd", sid), OpenOptions(use_cache=False))
         out = json.loads(json_text(check_json(log, diag)))
         return [(c["turn"], c["step"], c["sample"]) for c in out["usage"]["source"]["calls"]], out["usage"]
     calls, usage = source("usage-step-comes-back")
@@ -402,7 +402,7 @@ def test_a_resume_cut_before_the_last_run_stays_the_latest_runs(tmp_path):
             {"type": "turn/start", "seq": 4, "time": 5, "data": {"turn": 3}}]
     path = tmp_path / "session.jsonl"
     path.write_text("\n".join(json.dumps(r) if r else '{"type":"tool/ca' for r in [head, *recs]) + "\n")
-    log, diag = open_session(path, use_cache=False)
+    log, diag = open_target(path, OpenOptions(use_cache=False))
     assert log.accepted and diag.runs["end_seed_seqs"] == [3]
     assert diag.verdict.kind == "RESUME_TRUNCATES" and diag.verdict.run == "latest"
     assert diag.resume["deleted_seqs"] == [2, 4]

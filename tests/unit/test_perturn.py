@@ -1,4 +1,4 @@
-"""The per-turn tables the report reads (model/diagnosing/perturn.py): a turn's ends and token counts as
+"""The per-turn tables the report reads (model/columns/perturn.py): a turn's ends and token counts as
 columns read as the list and dict they were made from, in order and by type, a crafted turn or count
 (a string, past 64 bits, None) included, and come back from the index cache's form."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from hypothesis import given, strategies as st
 
-from dsh_tui.model.diagnosing.perturn import TurnCounts, TurnEnds
-from dsh_tui.model.reading.cachecodec import decode, encode
+from dsh_tui.model.columns.perturn import TurnCounts, TurnEnds
+from dsh_tui.model.opening.cachecodec import decode, encode
 
 _TURNS = st.one_of(st.integers(0, 10**6), st.integers(), st.none(), st.just("x"), st.just(True), st.just(2**70))
 _KINDS = st.one_of(st.sampled_from(["completed", "error", "interrupted"]), st.none(), st.text(max_size=3))

@@ -17,6 +17,7 @@ from dsh_tui.model.presenting.report import check_json
 from dsh_tui.model.reading.session import load_session
 from dsh_tui.model.reading.source import Cancelled
 from dsh_tui.model.reading.frames import walk_frames
+from dsh_tui.model.opening.target import OpenOptions, open_target
 
 from ..support.logs import ev, frame, no_children
 from ..support.split import assert_split_equals_linear, with_bad_record
@@ -75,13 +76,13 @@ def test_a_bad_record_in_a_late_slice_is_read_by_the_parent_from_there(synthetic
 
 
 def test_the_diagnosis_advances_between_slices(synthetic, monkeypatch, isolated_xdg, merges, helper_for_small_logs):
-    from dsh_tui.model.reading import open as opener
+    from dsh_tui.model.opening import open as opener
     monkeypatch.setattr(segments, "SLICE_PLAIN_BYTES", 1)
     monkeypatch.setattr(segments, "TAIL_CHUNK_BYTES", 1 << 14)
     fed = []
     real = opener.advance_diagnosis
     monkeypatch.setattr(opener, "advance_diagnosis", lambda head, facts, calls, **kw: fed.append(len(facts)) or real(head, facts, calls, **kw))
-    log, diag = opener.open_session(synthetic, use_cache=False)
+    log, diag = open_target(synthetic, OpenOptions(use_cache=False))
     assert len(fed) == len(merges) - 1 and fed == sorted(fed) and fed[-1] < len(log.res.facts)
     linear = load_session(synthetic, parallel=False)
     assert check_json(log, diag, None) == check_json(linear, diagnose(linear), None)
@@ -271,11 +272,11 @@ def test_real_large_log_reads_the_same_split(merges):
 
 def test_the_diagnosis_begins_on_the_head_while_the_helper_reads_the_tail(synthetic, monkeypatch, isolated_xdg,
                                                                          merges, helper_for_small_logs):
-    from dsh_tui.model.reading import open as opener
+    from dsh_tui.model.opening import open as opener
     begun = []
     real = opener.begin_diagnosis
     monkeypatch.setattr(opener, "begin_diagnosis", lambda facts, calls: begun.append(len(facts)) or real(facts, calls))
-    log, diag = opener.open_session(synthetic, use_cache=False)
+    log, diag = open_target(synthetic, OpenOptions(use_cache=False))
     assert merges and len(begun) == 1 and 0 < begun[0] < len(log.res.facts)
     linear = load_session(synthetic, parallel=False)
     assert check_json(log, diag, None) == check_json(linear, diagnose(linear), None)
@@ -308,15 +309,15 @@ def test_an_early_helper_on_a_file_that_changed_since_is_dropped(synthetic, tmp_
 
 
 def test_an_early_helper_is_closed_whatever_the_open_does(synthetic, tmp_path, isolated_xdg, helper_for_small_logs):
-    from dsh_tui.model.reading import open as opener
-    log, diag = opener.open_session(synthetic)  # decoded, then cached
+    from dsh_tui.model.opening import open as opener
+    log, diag = open_target(synthetic)  # decoded, then cached
     opener.save_to_cache(log, diag)
-    assert opener.open_session(synthetic, early_tail=segments.TailHelper.early(synthetic))[0].from_cache
+    assert open_target(synthetic, OpenOptions(early_tail=segments.TailHelper.early(synthetic)))[0].from_cache
     assert no_children()
     jsonl = tmp_path / "plain.jsonl"
     jsonl.write_bytes(b"not a log\n")
     with pytest.raises(Exception):
-        opener.open_session(jsonl, early_tail=segments.TailHelper.early(jsonl), use_cache=False)
+        open_target(jsonl, OpenOptions(early_tail=segments.TailHelper.early(jsonl), use_cache=False))
     assert no_children()
     cancel = threading.Event()
     cancel.set()
@@ -350,8 +351,8 @@ def test_check_forks_its_helper_early_unless_the_cache_will_answer(synthetic, mo
     monkeypatch.setenv(segments.ENV, "0")
     assert check_out("--no-cache") == split  # no helper at all: the same report
     monkeypatch.delenv(segments.ENV)
-    from dsh_tui.model.reading import open as opener
-    opener.save_to_cache(*opener.open_session(synthetic, use_cache=False))
+    from dsh_tui.model.opening import open as opener
+    opener.save_to_cache(*open_target(synthetic, OpenOptions(use_cache=False)))
     started.clear()
     check_out()
     assert started == [] and no_children()

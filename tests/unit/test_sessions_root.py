@@ -46,7 +46,7 @@ def test_a_dsh_home_through_a_file_is_exit_3(tmp_path, monkeypatch, capsys, xdg,
 
 def _as_another_user(argv) -> tuple[int, str]:
     """``main(argv)`` run in a forked child as uid/gid 65534 (root bypasses permissions): (exit code, stderr)."""
-    import dsh_tui.model.reading.discovery  # noqa: F401 - imported before the fork: the child may not read the source
+    import dsh_tui.model.sessions.discovery  # noqa: F401 - imported before the fork: the child may not read the source
     import dsh_tui.sessions.ls  # noqa: F401
     r, w = os.pipe()
     pid = os.fork()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dsh_tui.demo import demo_batches, write_log, write_synthetic
-from dsh_tui.model.reading.open import open_session
+from dsh_tui.model.opening.target import OpenOptions, open_target
 from dsh_tui.model.reading.tail import tail_verdict
 
 from ..support.logs import shared_log
@@ -16,7 +16,7 @@ def test_tail_matches_full_verdict_on_a_crash(tmp_path, encoding):
     path = tmp_path / f"s.{encoding}"
     facts = write_synthetic(path, 30_000, encoding=encoding)
     tv = tail_verdict(path)
-    _, diag = open_session(path, use_cache=False)
+    _, diag = open_target(path, OpenOptions(use_cache=False))
     assert tv is not None and tv.tail_bytes < path.stat().st_size * 50
     assert (tv.kind, tv.call_id, tv.seq) == (diag.verdict.kind, diag.verdict.call_id, diag.verdict.seq)
     assert tv.call_id == facts["last_call_id"]

@@ -1,4 +1,4 @@
-"""A column of text in one buffer (model/diagnosing/textcolumn.py): what goes in comes back, ASCII or
+"""A column of text in one buffer (model/columns/textcolumn.py): what goes in comes back, ASCII or
 not, a lone surrogate, a value that is not a str, one set after its row was written. The same of a
 column of a few strings, and of a sparse column's values as JSON (a tuple, a NaN, a huge int kept as
 they are)."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from dsh_tui.model.diagnosing.textcolumn import CodedColumn, SparseColumn, TextColumn
+from dsh_tui.model.columns.textcolumn import CodedColumn, SparseColumn, TextColumn
 
 _VALUES = st.one_of(st.text(), st.text(alphabet=st.characters(codec="ascii")), st.none(), st.integers(),
                     st.just("\ud800x"), st.just(""))

@@ -24,7 +24,7 @@ from dsh_tui.model.diagnosing.timing import STALL_MS, Timing
 from dsh_tui.model.reading.facts import (CHUNKS, FACT_EXTRACTORS, R_EVENTS, R_FIRST, R_GAP, R_GAP_AT, R_LAST,
                                          R_UNTIMED, ChunkClock)
 from dsh_tui.model.presenting.timing_rows import SortOrders
-from dsh_tui.model.reading.open import open_session
+from dsh_tui.model.opening.target import OpenOptions, open_target
 
 from ..support.logs import PARITY, shared_log
 from ..support.reference import install_reference
@@ -54,7 +54,7 @@ def events(path: Path) -> list[dict]:
 
 def scan_keeps_times() -> bool:
     """Whether the scan hands facts.py the events' times (the chunk clock and the extractors' time)."""
-    log, _diag = open_session(TIMED, use_cache=False)
+    log, _diag = open_target(TIMED, OpenOptions(use_cache=False))
     return any(f[0] == CHUNKS for f in log.res.facts)
 
 
@@ -64,7 +64,7 @@ needs_times = pytest.mark.skipif(not scan_keeps_times(), reason="the scan does n
 
 @pytest.fixture(scope="module")
 def timed():
-    log, diag = open_session(TIMED, use_cache=False)
+    log, diag = open_target(TIMED, OpenOptions(use_cache=False))
     return log, diag.timing, events(TIMED)
 
 
@@ -186,7 +186,7 @@ def test_check_outputs_carry_the_timing(timed, capsys):
 def test_a_projected_fixture_says_its_times_are_missing(capsys):
     from dsh_tui.cli import main
     path = shared_log("fixtures/acp__escalation-approved__session.jsonl")
-    _log, diag = open_session(path, use_cache=False)
+    _log, diag = open_target(path, OpenOptions(use_cache=False))
     timing = diag.timing
     assert "a projected fixture: its events carry no times" in timing.missing
     assert all(c.duration_ms is None and c.ttft_ms is None for c in timing.calls) and timing.calls
@@ -309,7 +309,7 @@ def test_split_counts_each_moment_once():
 def test_shared_logs_agree_with_their_own_times(rel):
     """Every tool call's and turn's duration is its two events' time difference; every split adds up."""
     path = shared_log(rel)
-    log, diag = open_session(path, use_cache=False)
+    log, diag = open_target(path, OpenOptions(use_cache=False))
     timing, evs = diag.timing, events(path)
     time_of = {e["seq"]: e["time"] for e in evs}
     for tool in timing.tools:
@@ -351,7 +351,7 @@ def test_freshly_written_sleeps_read_back(tmp_path):
     done = subprocess.run([node, "write_timing.mjs", "out"], cwd=ref, check=True, capture_output=True, timeout=300)
     assert json.load(io.StringIO(done.stdout.decode())) == DELAYS
     path = ref / "out" / "zstd" / "--home-user-timing--" / "timed" / "session.jsonl.zstd"
-    _log, diag = open_session(path, use_cache=False)
+    _log, diag = open_target(path, OpenOptions(use_cache=False))
     t = diag.timing
     _within(t.calls[0].ttft_ms, DELAYS["ttft"])
     _within(t.calls[1].stall_ms, DELAYS["stall"])

@@ -1,4 +1,4 @@
-"""Timing records kept as columns (model/diagnosing/packed.py): what goes in comes out, whatever a
+"""Timing records kept as columns (model/columns/packed.py): what goes in comes out, whatever a
 crafted log puts in a field, and a timing pass that packs gives the timing of one that does not."""
 
 from __future__ import annotations
@@ -7,14 +7,15 @@ import orjson
 import pytest
 
 from dsh_tui.gen.synthetic import write_synthetic
-from dsh_tui.model.diagnosing import cells, packed, timewalk
-from dsh_tui.model.diagnosing.cells import NONE, ODD
-from dsh_tui.model.diagnosing.packed import PackedList
+from dsh_tui.model.columns import cells, packed
+from dsh_tui.model.diagnosing import timewalk
+from dsh_tui.model.columns.cells import NONE, ODD
+from dsh_tui.model.columns.packed import PackedList
 from dsh_tui.model.diagnosing.timing import (CALL_INTS, PLAIN_VERSION, ModelCall, ToolTiming, Timing, call_list,
                                             tool_list)
 from dsh_tui.model.presenting.timing_rows import SortOrders
 from dsh_tui.model.presenting.timing_text import timing_json
-from dsh_tui.model.reading.open import OpenOptions, open_file
+from dsh_tui.model.opening.target import OpenOptions, open_target
 
 from ..support.logs import shared_log
 
@@ -82,7 +83,7 @@ def test_plain_form_round_trips_through_packed_lists() -> None:
                                   "large/medium-4550-events__session.jsonl.zstd"])
 def test_a_pass_that_packs_gives_the_same_timing(name: str, monkeypatch) -> None:
     path = shared_log(name)
-    log, diag = open_file(path, OpenOptions(use_cache=False, write_cache=False, keep_facts=True))
+    log, diag = open_target(path, OpenOptions(use_cache=False, write_cache=False, keep_facts=True))
     facts = log.res.facts
     whole = timewalk.compute_timing(facts, log.res.usage_calls, diag.pairing, log.res.projected)
     assert whole.calls.packed == 0  # under PACK_AT records: all kept as objects
@@ -106,7 +107,7 @@ def test_a_pass_that_packs_gives_the_same_timing(name: str, monkeypatch) -> None
 def test_the_cache_carries_calls_as_columns_and_checks_them() -> None:
     from array import array
 
-    from dsh_tui.model.reading.cachecodec import decode, encode
+    from dsh_tui.model.opening.cachecodec import decode, encode
     timing = Timing(call_list(_calls()), tool_list([ToolTiming("c", None, 1, 2, 3, 4, start=5)]))
     plain = timing.plain()
     assert type(plain[1][2]["start"]) is array  # a binary part of the entry, not a JSON number a call
@@ -171,7 +172,7 @@ def test_tool_names_are_one_object_a_name() -> None:
     assert got == names and [type(n) for n in got] == [type(n) for n in names]
     assert len({id(n) for n in got[:6]}) == 2
     path = shared_log("large/medium-4550-events__session.jsonl.zstd")
-    _log, diag = open_file(path, OpenOptions(use_cache=False, write_cache=False))
+    _log, diag = open_target(path, OpenOptions(use_cache=False, write_cache=False))
     walked = [t.name for t in diag.timing.tools]
     assert len({id(n) for n in walked}) == len(set(walked))
     assert len(walked) > len(set(walked))
@@ -195,7 +196,7 @@ def test_the_finished_timing_is_all_columns_and_shares_the_pairings_call_ids(tmp
     monkeypatch.setattr(timewalk, "PACK_AT", 50)
     path = tmp_path / "s__session.jsonl.zstd"
     write_synthetic(path, 20_000)
-    _log, diag = open_file(path, OpenOptions(use_cache=False, write_cache=False))
+    _log, diag = open_target(path, OpenOptions(use_cache=False, write_cache=False))
     t, pairs = diag.timing, diag.pairing.tools
     assert not t.calls.pending and not t.tools.pending and t.tools.packed > 100  # no record left an object
     ids = t.tools.objs["call_id"]

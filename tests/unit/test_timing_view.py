@@ -15,7 +15,7 @@ from dsh_tui.gen.synthetic import write_synthetic
 from dsh_tui.model.diagnosing.timerows import call_row, command_row, tool_row
 from dsh_tui.model.presenting.timing_rows import SORTABLE, SortOrders
 from dsh_tui.model.presenting import timing_rows
-from dsh_tui.model.reading.open import open_session
+from dsh_tui.model.opening.target import OpenOptions, open_target
 from dsh_tui.model.presenting.timing_view import (COLUMNS, NO_CLOCK, WIDE, axis, bar, duration,
                                                   fit_columns, header_cells, row_cells, sparkline, stranded_calls,
                                                   waterfall_lines)
@@ -166,7 +166,7 @@ def test_the_table_made_on_demand_orders_a_log_as_sorting_every_row_did(tmp_path
     row by row, is what sorting the whole list of rows gives."""
     path = tmp_path / "s__session.jsonl.zstd"
     write_synthetic(path, 20_000)
-    _log, diag = open_session(path, use_cache=False)
+    _log, diag = open_target(path, OpenOptions(use_cache=False))
     t = diag.timing
     every = [*map(call_row, t.calls), *map(tool_row, t.tools), *map(command_row, t.commands)]
     assert len({r.kind for r in every}) >= 2 and len(every) > 100
@@ -204,10 +204,10 @@ def test_a_big_table_has_only_its_default_order_ahead_and_each_other_made_on_its
     view the user may never sort: past EAGER_ROWS the worker makes only the default, both ways."""
     path = tmp_path / "s__session.jsonl.zstd"
     write_synthetic(path, 3_000)
-    _log, diag = open_session(path, use_cache=False)
+    _log, diag = open_target(path, OpenOptions(use_cache=False))
     every = SortOrders.ahead(diag.timing)
     assert all(every.ready(c, d) for c in SORTABLE for d in (True, False))  # a small table: every order ahead
-    _log, diag = open_session(path, use_cache=False)
+    _log, diag = open_target(path, OpenOptions(use_cache=False))
     monkeypatch.setattr(timing_rows, "EAGER_ROWS", len(every.rows) - 1)
     big = SortOrders.ahead(diag.timing)
     assert big.ready("duration_ms", True) and big.ready("duration_ms", False)

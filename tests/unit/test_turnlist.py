@@ -1,4 +1,4 @@
-"""The timing's turns kept as columns (model/diagnosing/turnlist.py): a finished timing holds no turn
+"""The timing's turns kept as columns (model/columns/turnlist.py): a finished timing holds no turn
 object, and a turn read back (by position, in order, through the cache) is the one the walk made."""
 
 from __future__ import annotations
@@ -9,19 +9,20 @@ import orjson
 import pytest
 
 from dsh_tui.gen.synthetic import write_synthetic
-from dsh_tui.model.diagnosing import timewalk, turnlist
+from dsh_tui.model.columns import turnlist
+from dsh_tui.model.diagnosing import timewalk
 from dsh_tui.model.diagnosing.timing import Timing, TurnTiming
-from dsh_tui.model.diagnosing.turnlist import TurnList
+from dsh_tui.model.columns.turnlist import TurnList
 from dsh_tui.model.presenting.timing_text import slowest_lines, timing_json
-from dsh_tui.model.reading.cachecodec import decode, encode
-from dsh_tui.model.reading.open import OpenOptions, open_file
+from dsh_tui.model.opening.cachecodec import decode, encode
+from dsh_tui.model.opening.target import OpenOptions, open_target
 
 
 @pytest.fixture(scope="module")
 def synthetic(tmp_path_factory):
     path = tmp_path_factory.mktemp("turns") / "s__session.jsonl.zstd"
     write_synthetic(path, 20_000)
-    return open_file(path, OpenOptions(use_cache=False, write_cache=False, keep_facts=True))
+    return open_target(path, OpenOptions(use_cache=False, write_cache=False, keep_facts=True))
 
 
 def _reachable(root) -> set[type]:

@@ -1,4 +1,4 @@
-"""A closed turn's compact parts (model/diagnosing/turnparts.py): positions as a range, approvals an
+"""A closed turn's compact parts (model/columns/turnparts.py): positions as a range, approvals an
 empty tuple until the first, the split an int64 array read as the dict it stands for, and their cache
 form checked like any cache entry."""
 
@@ -8,11 +8,11 @@ from array import array
 
 import pytest
 
-from dsh_tui.model.diagnosing.cells import NONE, ODD
+from dsh_tui.model.columns.cells import NONE, ODD
 from dsh_tui.model.diagnosing.timewalk import compute_timing
 from dsh_tui.model.diagnosing.timing import PLAIN_VERSION, Timing, TurnTiming
-from dsh_tui.model.diagnosing.turnparts import NO_POSITIONS, NO_SPLIT, SPLIT_KEYS, Split
-from dsh_tui.model.reading.open import OpenOptions, open_file
+from dsh_tui.model.columns.turnparts import NO_POSITIONS, NO_SPLIT, SPLIT_KEYS, Split
+from dsh_tui.model.opening.target import OpenOptions, open_target
 
 from ..support.logs import shared_log
 
@@ -45,7 +45,7 @@ def test_a_closed_turn_keeps_ranges_a_shared_empty_and_its_approvals():
 
 def test_the_turns_of_a_big_log_are_ranges():
     path = shared_log("large/medium-4550-events__session.jsonl.zstd")
-    _log, diag = open_file(path, OpenOptions(use_cache=False, write_cache=False))
+    _log, diag = open_target(path, OpenOptions(use_cache=False, write_cache=False))
     timing = diag.timing
     assert all(type(t.calls) is range and type(t.tools) is range for t in timing.turns)
     assert sum(map(len, (t.calls for t in timing.turns))) == len(timing.calls)
@@ -74,7 +74,7 @@ def test_the_split_reads_as_a_dict():
 
 
 def test_turns_round_trip_through_the_cache_form():
-    from dsh_tui.model.reading.cachecodec import decode, encode
+    from dsh_tui.model.opening.cachecodec import decode, encode
     timing = _timing()
     timing.turns.append(TurnTiming(3, 20, 20, calls=[0], tools=[1, 0], missing=["x"]))  # positions that skip
     timing.turns.append(TurnTiming(4, 21, 21, reason="".join(["comp", "leted"]), open=False))

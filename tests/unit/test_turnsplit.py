@@ -10,7 +10,7 @@ import pytest
 
 from dsh_tui.model.diagnosing.timewalk import compute_timing
 from dsh_tui.model.diagnosing.timing import ModelCall, Timing, ToolTiming, TurnTiming
-from dsh_tui.model.diagnosing.turnparts import NO_POSITIONS, NO_SPLIT
+from dsh_tui.model.columns.turnparts import NO_POSITIONS, NO_SPLIT
 from dsh_tui.model.diagnosing.turnsplit import split_parts, split_turn
 
 

@@ -1,1 +1,1 @@
-"""The index to findings and a verdict: pairing, notes, findings, usage, lineage."""
+"""The index to findings and a verdict: pairing, notes, findings, usage, timing, resume cuts."""

@@ -27,8 +27,8 @@ from .findings import (FAILURE_KINDS, REPAIR_KINDS, TOOL_KINDS, Finding,
 from ..reading.gcpause import gc_paused
 from .notes import Notes, take_notes
 from .pairing import Pairing, close_pairing, feed_facts
-from .pairtable import PairOrder
-from .perturn import TurnEnds
+from ..columns.pairtable import PairOrder
+from ..columns.perturn import TurnEnds
 from .resume import ADVICE as RESUME_ADVICE, KIND as RESUME_KIND, cut_finding_text, predict_cut
 from ..reading.session import SessionLog
 from .timewalk import TimingWalk, share_call_ids

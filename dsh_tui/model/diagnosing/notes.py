@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..reading.facts import FINISH, key_value
-from .interning import shared_name
-from .perturn import TurnEnds
+from ..columns.interning import shared_name
+from ..columns.perturn import TurnEnds
 
 
 @dataclass

@@ -22,8 +22,8 @@ from operator import eq
 from typing import Any
 
 from ..reading.facts import Fact
-from .interning import shared_name
-from .pairtable import PairOrder, PairTable
+from ..columns.interning import shared_name
+from ..columns.pairtable import PairOrder, PairTable
 
 REPAIR_CODES = ("TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN")
 

@@ -15,12 +15,12 @@ from sys import intern
 from typing import Any
 
 from ..reading.facts import CHUNKS, TIME_KEY
-from .calltable import CallTable
-from .cells import TEXT_TYPES
-from .packed import PACK_AT, PackedList, column_values, columns, pack_due
-from .pairtable import PairTable
+from ..columns.calltable import CallTable
+from ..columns.cells import TEXT_TYPES
+from ..columns.packed import PACK_AT, PackedList, column_values, columns, pack_due
+from ..columns.pairtable import PairTable
 from .timing import CommandTiming, ModelCall, Timing, ToolTiming, TurnTiming, note
-from .turnparts import NO_POSITIONS, NO_SPLIT
+from ..columns.turnparts import NO_POSITIONS, NO_SPLIT
 from .turnsplit import split_parts
 
 _SAFE = 2**53 - 1

@@ -23,12 +23,12 @@ from operator import attrgetter, itemgetter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from .interning import shared_name
-from .cells import int_array, int_cells
-from .packed import PackedList, column_values, columns
+from ..columns.interning import shared_name
+from ..columns.cells import int_array, int_cells
+from ..columns.packed import PackedList, column_values, columns
 from .timerows import Row, call_row, command_row, display_name, tool_row
-from .turnlist import TurnList, TurnTiming, turn_list
-from .turnparts import commands_from_plain
+from ..columns.turnlist import TurnList, TurnTiming, turn_list
+from ..columns.turnparts import commands_from_plain
 
 STALL_MS = 30_000  # default threshold of the "stall" anomaly: a gap between a call's outputs longer than this
 

@@ -4,7 +4,7 @@ closes (timewalk.py)."""
 from __future__ import annotations
 
 from .timing import ModelCall, Timing, TurnTiming, note
-from .turnparts import NO_SPLIT, Split
+from ..columns.turnparts import NO_SPLIT, Split
 
 # What a moment counts as when several are going on (a Split's figures are these, then idle: SPLIT_KEYS).
 _ORDER = ("approval", "tool", "retry", "model")

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass, field
-from math import isfinite
 from operator import add, sub
 from typing import Any
 
-from .calltable import CallTable
-from .perturn import TurnCounts
+from ..columns.calltable import CallTable
+from ..columns.perturn import TurnCounts
+from ..reading.tokens import TOKEN_KEYS
 
-TOKEN_KEYS = ("inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", "reasoningTokens")
 DSH_METER_KEYS = TOKEN_KEYS[:4]  # dsh's meter buckets (inputTokens is its "uncachedInputTokens")
 
 
@@ -66,21 +65,6 @@ class Usage:
 
 SOURCE_RULE = ("dsh's meter: a sample (assistant/message usage or a usage chunk) replaces the previous one only "
                "when that is of the same (turn, step), else it adds; the last adjacent sample of a call wins")
-
-
-def _count(v: Any) -> int:
-    if type(v) is int:
-        return v
-    # A line read leniently can hold 1e999 or NaN: no count, not a crash.
-    return int(v) if type(v) is float and isfinite(v) else 0
-
-
-def tokens(usage: Any) -> tuple[int, ...] | None:
-    """The TOKEN_KEYS counts of a usage object, as ints (what is not a finite number counts 0); None
-    if it is not an object. Done once per fact, in the scan, so summing is plain tuple arithmetic."""
-    if not isinstance(usage, dict):
-        return None
-    return tuple(map(_count, map(usage.get, TOKEN_KEYS)))
 
 
 def compute_usage(log, tally: UsageTally | None = None) -> Usage:

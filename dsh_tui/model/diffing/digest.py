@@ -334,7 +334,8 @@ def _verdict(diag, lo: int, hi: int, whole: bool) -> dict | None:
 
 
 def _tokens(diag, turns: list[TurnDigest], whole: bool) -> dict[str, int]:
-    from ..diagnosing.usage import DSH_METER_KEYS, TOKEN_KEYS
+    from ..diagnosing.usage import DSH_METER_KEYS
+    from ..reading.tokens import TOKEN_KEYS
     if whole:
         return dict(diag.usage.dsh_total)
     out = dict.fromkeys(DSH_METER_KEYS, 0)

@@ -307,7 +307,7 @@ def check_json(log: SessionLog, diag: Diagnosis, lineage=None, *, lazy: bool = F
     ``snippet`` is the field people paste: masked as the markdown's is, raw only on request."""
     raw, r = log.raw, log.res
     many = Items if lazy else list
-    from ..diagnosing.lineage import lineage_json
+    from ..sessions.lineage import lineage_json
     from .findingcap import counts_by_kind, split_by_kind
     listed, dropped = split_by_kind(diag.findings)
     return {
@@ -422,7 +422,7 @@ def check_text(log: SessionLog, diag: Diagnosis, *, markdown: bool = False, line
     if v is not None and stranded(diag, v):
         out.append(f"{bullet}also left by the crash: {stranded(diag, v)}")
     if lineage is not None and (lineage.parent or lineage.children):
-        from ..diagnosing.lineage import lineage_lines
+        from ..sessions.lineage import lineage_lines
         out.append(title("Lineage (same session root)"))
         out += [f"{bullet}{line}" for line in lineage_lines(lineage)]
     out += _grouped_findings(diag.findings, title, bullet)

@@ -17,7 +17,7 @@ from math import isnan, nan
 from operator import attrgetter, eq, is_not, not_
 from typing import Any, overload
 
-from ..diagnosing.cells import NONE, int_cells, int_values
+from ..columns.cells import NONE, int_cells, int_values
 from ..diagnosing.timerows import Row, call_row, command_row, sort_rows, tool_row
 from ..diagnosing.timing import Timing
 from .timing_view import COLUMNS, WIDE

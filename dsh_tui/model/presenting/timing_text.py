@@ -12,8 +12,8 @@ from ...safety import one_line
 from ..diagnosing.findings import turn_said
 from ..diagnosing.timerows import Row, call_row, sort_rows, tool_row
 from ..diagnosing.timing import STALL_MS, Timing, TurnTiming
-from ..diagnosing.turnlist import turn_totals
-from ..diagnosing.turnparts import SPLIT_KEYS as PART_KEYS, Split
+from ..columns.turnlist import turn_totals
+from ..columns.turnparts import SPLIT_KEYS as PART_KEYS, Split
 from .timing_view import IMPLAUSIBLE, MAX_SPAN_MS, NO_CLOCK
 
 TOP = 20  # slowest calls and stalls listed in the JSON

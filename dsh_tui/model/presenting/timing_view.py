@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ...safety import one_line
-from ..diagnosing.packed import columns
+from ..columns.packed import columns
 from ..diagnosing.timerows import Row
 from ..diagnosing.timing import ANOMALY_KINDS, Timing, TurnTiming
 

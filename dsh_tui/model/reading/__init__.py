@@ -1,1 +1,1 @@
-"""The log's bytes to an index: frames, the scan, the split read, the index cache, opening."""
+"""The log's bytes to an index: frames, the scan, the split read, dsh's load checks, an export ZIP."""

@@ -20,8 +20,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .deepvalue import short_repr
-from .entry import SessionEntry, apply_header
-from .header import parse_header
 from .session import SessionLog, session_from_raw
 from .source import (MAX_PLAIN_ENV, PARTIAL_KEEP, Cancelled, LogUnreadable, RawLog, TornTail, iter_plain,
                      max_plain_bytes)
@@ -267,39 +265,7 @@ class ExportZip:
             raise LogUnreadable("not-a-session-log", f"{where} is neither JSONL nor zstd: not a dsh session log")
         return session_from_raw(raw, lenient=lenient, cancel=cancel)
 
-    def entries(self) -> list[SessionEntry]:
-        """A SessionEntry per session member, from each member's first line only.
-
-        ``entry.path`` is the zip, ``entry.member`` the member; use with build_tree (children
-        carry parentSession) and discovery.fill_status. Raises ZipUnreadable (no session.jsonl).
-        """
-        sessions = self.members()
-        out: list[SessionEntry] = []
-        for member in [sessions.root, *sessions.children]:
-            entry = SessionEntry(self.path, "", self.path.name, member=member, encoding="jsonl", mtime=self.mtime,
-                                 dir_name=member.rsplit("/", 2)[-2] if "/" in member else "")
-            out.append(entry)
-            try:
-                info = self.info(member)
-                entry.size = info.file_size
-                line = self._first_line(info)
-            except ZipUnreadable as exc:
-                entry.status, entry.header_error = "unreadable", exc.message
-                continue
-            except Exception as exc:  # a member the zip module cannot open or inflate
-                entry.status, entry.header_error = "unreadable", f"member does not decompress: {exc}"
-                continue
-            header = parse_header(line) if line else None
-            if header is not None and isinstance(header.raw, dict) and header.raw.get("type") == "session":
-                apply_header(entry, header)
-                if header.rejection is not None:
-                    entry.status, entry.header_error = "rejected", header.rejection.message
-            else:
-                entry.status = "corrupt"
-                entry.header_error = header.rejection.message if header and header.rejection else "no header line"
-        return out
-
-    def _first_line(self, info: zipfile.ZipInfo) -> bytes | None:
+    def first_line(self, info: zipfile.ZipInfo) -> bytes | None:
         """The member's first line (without the newline); None when none ends within HEADER_CAP bytes."""
         buf = bytearray()
         with self._zf.open(info) as fh:

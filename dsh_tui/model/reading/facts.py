@@ -35,8 +35,8 @@ import sys
 
 import orjson
 
-from ..diagnosing.calltable import CallTable
-from ..diagnosing.usage import TOKEN_KEYS, tokens
+from ..columns.calltable import CallTable
+from .tokens import TOKEN_KEYS, tokens
 from .deepvalue import said, short_repr
 
 PREVIEW = 240

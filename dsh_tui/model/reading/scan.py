@@ -22,7 +22,7 @@ from typing import Any
 
 import orjson
 
-from ..diagnosing.calltable import CallTable
+from ..columns.calltable import CallTable
 from .facts import (CHUNK, FACT_EXTRACTORS, FINISH, LEGACY_CANDIDATES, MESSAGE, R_EVENTS, R_GAP, R_GAP_AT, R_LAST,
                     ChunkClock, finish_fact, is_usage_chunk, join_tail_runs, note_chunk_usage,
                     note_message_usage)

@@ -9,7 +9,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
-from ..diagnosing.calltable import CallTable
+from ..columns.calltable import CallTable
 from .facts import Fact
 from .restore import Refusals
 from .source import Corruption

@@ -17,7 +17,7 @@ from typing import Any, Iterator
 
 import zstandard
 
-from ..diagnosing.calltable import CallTable
+from ..columns.calltable import CallTable
 from .damage import damage_refusal, loaded_events
 from .header import Header, Rejection, parse_header
 from .restore import RESTORE, Problem, Refusals, fold_problem, without_content

@@ -12,7 +12,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.worker import get_current_worker
 
-from ...model.diagnosing.lineage import find_lineage, link_findings
+from ...model.sessions.lineage import find_lineage, link_findings
 from ...model.presenting.detail import event_maps
 from ...model.presenting.summary import END_SEED, field_text, shown
 from ...safety import one_line

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...model.diagnosing.lineage import session_root
+from ...model.sessions.lineage import session_root
 from ...sessions.targets import entry_target, split_target
 from ..screens.browser import BrowserScreen
 from .base import Controller

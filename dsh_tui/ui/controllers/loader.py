@@ -13,10 +13,10 @@ from functools import partial
 from textual.worker import WorkerState
 
 from ...model.reading.gcpause import gc_paused
-from ...model.reading.open import save_to_cache
+from ...model.opening.open import save_to_cache
 from ...model.reading.source import Cancelled, LogUnreadable
 from ...model.reading.tail import tail_verdict
-from ...model.reading.target import OpenOptions, open_target
+from ...model.opening.target import OpenOptions, open_target
 from ..messages import LoadProgress, TailVerdictFound
 from ..screens.error import ErrorScreen
 from ..widgets.header import HeaderPanel

@@ -17,7 +17,7 @@ from ...model.presenting.detail import detail_sections
 from ...model.presenting.summary import light_event, seed_boundary
 from ...model.reading.source import Cancelled
 from ...safety import one_line
-from ...model.reading.target import OpenOptions, load_log
+from ...model.opening.target import OpenOptions, load_log
 from ...sessions.targets import entry_target
 from ..widgets.timeline import TimelineList
 from .base import Controller

@@ -26,8 +26,8 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from ...sessions.browse import (browser_rows, display_root, entry_details, footer_notes, head_text, layout_for,
                                 summary_line)
-from ...model.reading.discovery import Listing, RootUnreadable, build_tree, fill_status, list_target
-from ...model.reading.entry import SessionEntry
+from ...model.sessions.discovery import Listing, RootUnreadable, build_tree, fill_status, list_target
+from ...model.sessions.entry import SessionEntry
 from ...safety import one_line
 from ..messages import NewestWins
 from ..widgets.sessions import FitLines, SessionHighlighted, SessionList

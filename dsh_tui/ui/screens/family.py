@@ -11,7 +11,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...sessions.browse import status_of
-from ...model.diagnosing.lineage import tree_guides
+from ...model.sessions.lineage import tree_guides
 from ...safety import one_line
 from ..nocolor import colourless
 from ..widgets.picklist import PickList

@@ -40,11 +40,11 @@ from typing import Any
 import orjson
 
 from ..diagnosing.diagnosis import Diagnosis, Finding
-from .header import Header, Rejection
+from ..reading.header import Header, Rejection
 from ..diagnosing.pairing import Pair, Pairing, TurnState
-from .restore import Problem, Refusals
-from .scanresult import ScanResult, SeqGap, UnknownType
-from .source import Corruption, RawLog, TornTail
+from ..reading.restore import Problem, Refusals
+from ..reading.scanresult import ScanResult, SeqGap, UnknownType
+from ..reading.source import Corruption, RawLog, TornTail
 from ..diagnosing.usage import Usage
 
 # Exact classes, never "anything in this module": what a payload may hold besides plain values.

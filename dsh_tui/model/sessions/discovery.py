@@ -18,7 +18,7 @@ from typing import Any
 
 import zstandard
 
-from .entry import SessionEntry, apply_header, read_entry
+from .entry import SessionEntry, apply_header, read_entry, zip_entries
 from .rootlisting import listing_breakers
 from .layout import (FLAT_TMP_RE, LOG_NAMES, NO_CWD, TMP_RE, decode_project_key, decode_segment, default_root,
                      encode_segment, is_project_dirname, project_key)
@@ -121,14 +121,14 @@ def list_target(target: str | os.PathLike, *, dctx: zstandard.ZstdDecompressor |
     """
     target = Path(target)
     if target.is_file():
-        from .exportzip import ExportZip, ZipUnreadable, looks_like_zip
+        from ..reading.exportzip import ExportZip, ZipUnreadable, looks_like_zip
         if looks_like_zip(target):
             try:
                 archive = ExportZip(target)
             except ZipUnreadable as exc:
                 raise RootUnreadable(exc.message) from None
             try:
-                return Listing(target, archive.entries(), problems=list(archive.members().problems),
+                return Listing(target, zip_entries(archive), problems=list(archive.members().problems),
                                archive=archive)
             except ZipUnreadable as exc:
                 archive.close()
@@ -203,9 +203,9 @@ def fill_status(entry: SessionEntry, *, cancel=None, max_plain: int | None = Non
     (``listing.archive``), so a listing's members are read without re-opening it for each.
     """
     from ..diagnosing.diagnosis import diagnose
-    from .session import LogRejected
-    from .source import Cancelled, LogUnreadable
-    from .target import OpenOptions, Target, load_log
+    from ..reading.session import LogRejected
+    from ..reading.source import Cancelled, LogUnreadable
+    from ..opening.target import OpenOptions, Target, load_log
     try:
         if entry.member is not None and archive is not None and archive.path == entry.path:
             log = archive.load(entry.member, max_plain=max_plain, cancel=cancel)  # the listing's open ZIP

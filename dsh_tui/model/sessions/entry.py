@@ -11,13 +11,16 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import zstandard
 
-from .header import Header, parse_header
+from ..reading.header import Header, parse_header
 from .layout import NO_CWD, decode_segment, encode_segment, project_key
-from .frames import ZSTD_MAGIC, FrameError, decode_frame, walk_frames
+from ..reading.frames import ZSTD_MAGIC, FrameError, decode_frame, walk_frames
+
+if TYPE_CHECKING:
+    from ..reading.exportzip import ExportZip
 
 READ_CHUNK = 8 * 1024
 MAX_HEADER_BYTES = 1024 * 1024  # compressed bytes read / plaintext decoded for one header
@@ -211,3 +214,37 @@ def _identity_notes(entry: SessionEntry) -> None:
         entry.notes.append(f"header has no cwd but the log is not under {NO_CWD}/")
     elif entry.cwd is not None and entry.cwd and project_key(entry.cwd) != entry.project_dir:
         entry.notes.append("header cwd maps to a different project directory")
+
+
+def zip_entries(archive: ExportZip) -> list[SessionEntry]:
+    """A SessionEntry per session member, from each member's first line only.
+
+    ``entry.path`` is the zip, ``entry.member`` the member; use with build_tree (children
+    carry parentSession) and discovery.fill_status. Raises ZipUnreadable (no session.jsonl).
+    """
+    from ..reading.exportzip import ZipUnreadable
+    sessions = archive.members()
+    out: list[SessionEntry] = []
+    for member in [sessions.root, *sessions.children]:
+        entry = SessionEntry(archive.path, "", archive.path.name, member=member, encoding="jsonl",
+                             mtime=archive.mtime, dir_name=member.rsplit("/", 2)[-2] if "/" in member else "")
+        out.append(entry)
+        try:
+            info = archive.info(member)
+            entry.size = info.file_size
+            line = archive.first_line(info)
+        except ZipUnreadable as exc:
+            entry.status, entry.header_error = "unreadable", exc.message
+            continue
+        except Exception as exc:  # a member the zip module cannot open or inflate
+            entry.status, entry.header_error = "unreadable", f"member does not decompress: {exc}"
+            continue
+        header = parse_header(line) if line else None
+        if header is not None and isinstance(header.raw, dict) and header.raw.get("type") == "session":
+            apply_header(entry, header)
+            if header.rejection is not None:
+                entry.status, entry.header_error = "rejected", header.rejection.message
+        else:
+            entry.status = "corrupt"
+            entry.header_error = header.rejection.message if header and header.rejection else "no header line"
+    return out

@@ -108,7 +108,7 @@ def file_key(path: Path, st: os.stat_result | None = None) -> dict[str, Any]:
 
 def entry_key(path: Path, st: os.stat_result | None = None, *, plain_limit: int, lenient: bool) -> dict[str, Any]:
     """What an entry for ``path`` must match: the file (`file_key`) and the options that change the result."""
-    from .scan import max_facts  # ($DSH_TUI_MAX_FACTS: an entry read past the default is not served under it)
+    from ..reading.scan import max_facts  # ($DSH_TUI_MAX_FACTS: an entry read past the default is not served under it)
     return {**file_key(path, st), "plain_limit": int(plain_limit), "lenient": bool(lenient),
             "fact_limit": max_facts()}
 
@@ -137,7 +137,7 @@ def has_entry(path: Path) -> bool:
 def load(path: Path, key: dict[str, Any]) -> dict[str, Any] | None:
     """The cached payload for ``path`` if its entry is authentic and made for ``key`` (`entry_key`), else None."""
     from . import cachecodec
-    from .gcpause import gc_paused
+    from ..reading.gcpause import gc_paused
     context = _context(key)
     directory = _open_dir(create=False)
     if directory is None:

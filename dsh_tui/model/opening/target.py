@@ -1,7 +1,7 @@
 """One way in: what to open (`Target`: a log file, an export ZIP or one of its members) and how
 (`OpenOptions`), decided once, and `open_target`, which opens it: from the index cache when fresh,
 else decoded, diagnosed and (best effort) cached. `check`, `ls`, the explorer and the browser all
-open a log through it (open.py's `open_session` is a thin wrapper kept for tests and benchmarks).
+open a log through it, and so do the tests and benchmarks (open.py is its path for a file).
 Textual-free.
 
 A ZIP is recognised once, here: ``x.zip`` is its root session, ``x.zip!subagents/a/session.jsonl``
@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..diagnosing.diagnosis import diagnose
-from .exportzip import ROOT_MEMBER, is_export_zip, load_zip_session, looks_like_zip
+from ..reading.exportzip import ROOT_MEMBER, is_export_zip, load_zip_session, looks_like_zip
 from .open import OpenOptions, open_file
-from . import session
+from ..reading import session
 
 __all__ = ["OpenOptions", "Target", "load_log", "open_target", "resolve"]
 

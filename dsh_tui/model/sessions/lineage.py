@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..reading.discovery import RootUnreadable, fill_status, list_sessions
-from ..reading.entry import SessionEntry
+from .discovery import RootUnreadable, fill_status, list_sessions
+from .entry import SessionEntry, zip_entries
 from ..reading.exportzip import ExportZip, ZipUnreadable, is_export_zip
 
 MAX_CHILDREN = 64
@@ -75,7 +75,7 @@ def find_lineage(path: Path, session_id: str | None, *, cancel=None, fill: bool 
         if is_export_zip(path):
             root = path
             archive = ExportZip(path)
-            entries = archive.entries()
+            entries = zip_entries(archive)
         else:
             root = session_root(path)
             if root is None:

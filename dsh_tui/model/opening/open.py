@@ -15,18 +15,17 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import cache
-from ..diagnosing.calltable import CallTable
+from ..columns.calltable import CallTable
 from ..diagnosing.diagnosis import Diagnosis, diagnose
 from ..diagnosing.diagnosis import advance as advance_diagnosis, begin as begin_diagnosis
-from ..diagnosing.perturn import TurnCounts, TurnEnds
-from ..diagnosing.usage import TOKEN_KEYS
+from ..columns.perturn import TurnCounts, TurnEnds
+from ..reading.tokens import TOKEN_KEYS
 from ..diagnosing.pairing import pairing_from_plain, pairing_plain
-from .exportzip import load_zip_session, looks_like_zip
-from .header import Header
-from .plainstore import FileStore, FrameStore
-from .scanresult import ScanResult
-from .session import SessionLog, load_session
-from .source import RawLog, max_plain_bytes
+from ..reading.header import Header
+from ..reading.plainstore import FileStore, FrameStore
+from ..reading.scanresult import ScanResult
+from ..reading.session import SessionLog, load_session
+from ..reading.source import RawLog, max_plain_bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,23 +49,6 @@ class OpenOptions:
 # The facts cost about half the text they come from (34 MiB for the 936k-event log's 61 MiB): kept,
 # a 10M-event log's would be ~370 MiB. Below this much text they are kept for a cheap live follow.
 KEEP_FACTS_TEXT = 96 << 20
-
-
-def open_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: int | None = None,
-                 cancel=None, progress=None, use_cache: bool = True,
-                 write_cache: bool = True, before_decode=None, head_share: float | None = None,
-                 early_tail=None) -> tuple[SessionLog, Diagnosis]:
-    """The explorer's older entry, kept for it: `target.open_target` with these options (a ZIP
-    member is not recognised here; `open_target` does)."""
-    options = OpenOptions(lenient, max_plain, use_cache, write_cache, cancel, progress, before_decode, head_share,
-                          early_tail)
-    if looks_like_zip(path):
-        if early_tail is not None:
-            early_tail.close()
-        log = load_zip_session(path, lenient=lenient, max_plain=max_plain, cancel=cancel, progress=progress)
-        log.followable = False
-        return log, diagnose(log)
-    return open_file(Path(path), options)
 
 
 def open_file(path: Path, options: OpenOptions) -> tuple[SessionLog, Diagnosis]:
@@ -174,7 +156,7 @@ def cache_payload(log: SessionLog, diag: Diagnosis) -> dict:
 
 def save_to_cache(log: SessionLog, diag: Diagnosis) -> None:
     """Cache a freshly decoded log (best effort; small logs decode faster than a cache read).
-    The entry is keyed by the options it was opened with (`open_session` notes the plaintext limit)."""
+    The entry is keyed by the options it was opened with (`open_file` notes the plaintext limit)."""
     path = log.path
     if log.from_cache or not cache.enabled() or len(log.store) < 256 * 1024:
         return
