@@ -14,12 +14,11 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass, field
 
-from ..reading.contextfacts import CALL, MAX_DIFFS, RESULT
+from ..reading.contextfacts import CALL, COMMAND_VERBS as VERBS, MAX_DIFFS, RESULT
 from .select import records
 
 MAX_FILES = 10_000  # paths kept; past it counted only
-VERBS = {"cat": "read", "head": "read", "tail": "read", "less": "read", "wc": "read",
-         "rm": "delete", "touch": "write"}
+_NO_CALL = (None, None)  # (tool, path arguments) of a result whose call is not known
 TOOL_OPS = {"write": "write", "edit": "edit", "multi_edit": "edit", "multiedit": "edit", "read": "read",
             "delete": "delete", "remove": "delete", "create": "write", "str_replace": "edit", "apply_patch": "edit"}
 _SHELL = set("|&;<>()$`*?[]{}~!\\\"'\n")
@@ -78,13 +77,13 @@ class Files:
 def files_touched(log, recs=None) -> Files:
     """``recs``: the records of every tool/call and tool/result in log order (read here if None)."""
     out = Files()
-    calls: dict[int, tuple[str | None, dict]] = {}  # a call's seq -> (tool, what of its arguments a path is read from)
+    calls: dict[int, tuple] = {}  # a call's seq -> (tool, its path arguments: contextfacts.path_args)
     for r in (records(log, (CALL, RESULT)) if recs is None else recs):
         if r[0] == CALL:
             calls[r[2]] = (r[4], r[6])
             continue
         _type, i, seq, call_seq, rewrite, _error, _text, meta = r
-        tool, call = calls.get(call_seq, (None, {})) if call_seq is not None else (None, {})
+        tool, call = calls.get(call_seq, _NO_CALL) if call_seq is not None else _NO_CALL
         if rewrite:
             continue  # a prune's rewrite of an earlier result: that result counted already
         if meta is not None and "diffs" in meta:
@@ -92,7 +91,7 @@ def files_touched(log, recs=None) -> Files:
         elif meta is not None:  # a read: {path, lines}
             out.add(meta["path"], Op(_op(tool, "read"), seq, i, call_seq, tool))
         elif tool == "bash":
-            for op, path in bash_paths(call.get("command")):
+            for op, path in bash_paths(call[2] if call else None):
                 out.add(path, Op(op, seq, i, call_seq, tool))
         elif tool in ("delete", "remove"):
             path = _arg_path(call)
@@ -101,7 +100,7 @@ def files_touched(log, recs=None) -> Files:
     return out
 
 
-def _from_diffs(out: Files, diffs: list, call: dict, tool, seq: int, i: int, call_seq) -> None:
+def _from_diffs(out: Files, diffs: list, call: tuple | None, tool, seq: int, i: int, call_seq) -> None:
     by_path: dict[str, Op] = {}
     for h in diffs[:MAX_DIFFS * 10]:
         if not isinstance(h, dict) or not isinstance(h.get("path"), str):
@@ -124,11 +123,9 @@ def _op(tool: str | None, default: str) -> str:
     return TOOL_OPS.get((tool or "").lower(), default)
 
 
-def _arg_path(a: dict) -> str | None:
-    for key in ("file_path", "path"):
-        if isinstance(a.get(key), str) and a[key]:
-            return a[key]
-    return None
+def _arg_path(call: tuple | None) -> str | None:
+    """The path a call's ``file_path`` or ``path`` argument names (contextfacts.path_args)."""
+    return next((p for p in call[:2] if p), None) if call else None
 
 
 def bash_paths(command) -> list[tuple[str, str]]:

@@ -32,7 +32,7 @@ class Call:
     seq: int
     turn: object
     name: str
-    key: tuple  # (name, the arguments' hash, their length): equal arguments, without keeping them
+    key: tuple  # (name, the arguments' hash): equal arguments, without keeping them
     outcome: tuple | None = None  # (isError, result text head) once its result is read
     pos: int = 0  # its place among the calls
 
@@ -45,7 +45,7 @@ def calls(log, recs=None) -> list[Call]:
         if r[0] == CALL:
             _type, i, seq, turn, name, key, _paths = r
             name = name if name is not None else "?"
-            c = Call(i, seq, value(turn), name, (name, *key), pos=len(out))
+            c = Call(i, seq, value(turn), name, (name, key), pos=len(out))
             out.append(c)
             by_seq[seq] = c
             continue

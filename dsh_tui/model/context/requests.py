@@ -59,7 +59,15 @@ def headers(log, recs=None) -> list[Header]:
     """Every request header in log order, each with its ``changes`` from the one before it (``recs``:
     the headers' records, when the caller has them)."""
     recs = records(log, (HEADER,)) if recs is None else recs
-    return with_changes([Header(*r[1:]) for r in recs])
+    dicts: dict[tuple, tuple] = {}  # a header body -> its config dicts: one pair for the headers that repeat it
+    out = []
+    for _type, i, seq, body in recs:
+        reason, provider, model, config, ad, names, total, chars, digest = body
+        got = dicts.get(body)
+        if got is None:
+            got = dicts[body] = (dict(config), dict(ad) if ad is not None else None)
+        out.append(Header(i, seq, reason, provider, model, got[0], got[1], names, total, chars, digest))
+    return with_changes(out)
 
 
 def with_changes(hs: list[Header]) -> list[Header]:

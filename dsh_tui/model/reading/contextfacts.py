@@ -9,11 +9,16 @@ both ways give one answer.
 
 A record is a flat tuple of plain values (the tail helper marshals them across its pipe):
 
-    tool/call          (type, index, seq, turn, name, (args hash, args length), path arguments)
+    tool/call          (type, index, seq, turn, name, the arguments' hash, path arguments)
     tool/result        (type, index, seq, call seq, a surface rewrite, isError, text head, meta)
     assistant/message  (type, index, seq, turn, step, input tokens)
-    request/header     (type, index, seq, reason, provider, model, config, adapter defaults,
-                        tool names, tools offered, system prompt length, system prompt hash)
+    request/header     (type, index, seq, body): body is (reason, provider, model, config items,
+                        adapter defaults' items, tool names, tools offered, system prompt length,
+                        system prompt hash), one tuple for the headers that repeat it
+
+Path arguments are (file_path, path, command), or None when the call names none of them; the text
+head is kept for a failed result only (the loops compare failures' texts). A big log holds tens of
+thousands of these while it is read: each field is what a view reads, nothing more.
 
 A value a hostile log nests (a turn that is an object, a config value that is a list) is kept as
 ``(its JSON text, True)`` or, past what can be serialised, ``(a bounded preview, False)``: marshal
@@ -41,13 +46,16 @@ MAX_FILES_ARG = 4096  # a path argument or a bash command longer than this is no
 MAX_DIFFS = 200  # hunks kept per operation (ten times as many read, for their paths)
 MAX_HUNK = 4096  # characters kept of a hunk's old and new text
 _PLAIN = frozenset({type(None), str, int, float, bool})
+# The bash commands whose files the files view lists (context/files.py: the operation each does).
+COMMAND_VERBS = {"cat": "read", "head": "read", "tail": "read", "less": "read", "wc": "read",
+                 "rm": "delete", "touch": "write"}
 
 
 def stable_hash(text: str) -> int:
-    """A hash equal in every process (``hash`` of a str is salted per process: the tail helper's
-    would not match the parent's)."""
+    """A 96-bit hash equal in every process (``hash`` of a str is salted per process: the tail
+    helper's would not match the parent's)."""
     raw = text.encode("utf-8", "surrogatepass")
-    return int.from_bytes(blake2b(raw, digest_size=8).digest(), "little")
+    return int.from_bytes(blake2b(raw, digest_size=12).digest(), "little")
 
 
 def flat(value: Any) -> Any:
@@ -68,13 +76,12 @@ def value(kept: Any) -> Any:
     return kept
 
 
-def arguments_key(args: Any) -> tuple[int, int]:
-    """What two calls' arguments are compared by: their hash and length (not the text itself)."""
+def arguments_key(args: Any) -> int:
+    """What two calls' arguments are compared by: their hash (not the text itself)."""
     if not isinstance(args, str):
         kept = flat(args)
-        args = kept if type(kept) is not tuple else kept[0]
-        args = args[:MAX_ARGS] if isinstance(args, str) else repr(args)
-    return stable_hash(args), len(args)
+        args = kept[0][:MAX_ARGS] if type(kept) is tuple else repr(kept)
+    return stable_hash(args)
 
 
 def record(etype: str, index: int, seq: int, data: Any, ev: dict, memo: dict) -> tuple:
@@ -93,12 +100,13 @@ def record(etype: str, index: int, seq: int, data: Any, ev: dict, memo: dict) ->
         content = msg.get("content") if type(msg) is dict else None
         block = content[0] if type(content) is list and content and type(content[0]) is dict else {}
         text = ""
-        for b in block.get("content") or ():
+        for b in block.get("content") or () if block.get("isError") else ():
             if type(b) is dict and type(b.get("text")) is str:
                 text = b["text"][:TEXT_HEAD]
                 break
-        return (RESULT, index, seq, call_seq, type(ev.get("surfaceOp")) is dict, bool(block.get("isError")),
-                text, slim_meta(d.get("meta")))
+        failed = bool(block.get("isError"))
+        return (RESULT, index, seq, call_seq, type(ev.get("surfaceOp")) is dict, failed,
+                text if failed else "", slim_meta(d.get("meta")))
     if etype == MESSAGE:
         return (MESSAGE, index, seq, flat(d.get("turn")), flat(d.get("step")), input_tokens(d.get("usage")))
     return _header(index, seq, d, memo)
@@ -110,23 +118,17 @@ def _header(index: int, seq: int, d: dict, memo: dict) -> tuple:
     tools = h.get("tools") if type(h.get("tools")) is list else []
     names = tuple(sys.intern(t["name"]) if type(t) is dict and type(t.get("name")) is str else "?"
                   for t in tools[:MAX_TOOLS])
-    names = memo.setdefault(names, names)  # one tuple for the tool list most headers repeat
     system = h.get("system")
     ad = h.get("adapterDefaults")
-    return (HEADER, index, seq, _str(d.get("reason")), _str(config.get("provider")), _str(config.get("model")),
-            _scalars(config, memo), _scalars(ad, memo) if type(ad) is dict else None, names, len(tools),
-            len(system) if type(system) is str else None,
-            stable_hash(system) if type(system) is str else None)
+    body = (_str(d.get("reason")), _str(config.get("provider")), _str(config.get("model")), _items(config),
+            _items(ad) if type(ad) is dict else None, names, len(tools),
+            len(system) if type(system) is str else None, stable_hash(system) if type(system) is str else None)
+    return (HEADER, index, seq, memo.setdefault(body, body))  # one body for the headers that repeat it
 
 
-def _scalars(d: dict, memo: dict) -> dict:
-    """A config object's first keys with their values (nested ones as `flat` keeps them)."""
-    out = {str(k): flat(v) for k, v in list(d.items())[:MAX_CONFIG_KEYS]}
-    try:
-        key = tuple(out.items())
-        return memo.setdefault(key, out)
-    except TypeError:  # (never: flat keeps only hashable values; kept as it is if not)
-        return out
+def _items(d: dict) -> tuple:
+    """A config object's first keys with their values (nested ones as `flat` keeps them: hashable)."""
+    return tuple((str(k), flat(v)) for k, v in list(d.items())[:MAX_CONFIG_KEYS])
 
 
 def _str(v: Any) -> str | None:
@@ -151,18 +153,24 @@ def as_int(value: Any) -> int | None:
     return None
 
 
-def path_args(raw: Any) -> dict:
-    """The arguments a path may be read from (``file_path``, ``path``, a bash ``command``), short
-    strings only: kept per call until its result comes."""
+def path_args(raw: Any) -> tuple | None:
+    """The arguments a path may be read from: (``file_path``, ``path``, a bash ``command``), short
+    strings only (None for any other), or None when there are none."""
     a = _args(raw)
-    return {k: v for k in ("file_path", "path", "command") if isinstance(v := a.get(k), str) and len(v) <= MAX_FILES_ARG}
+    if not a:
+        return None
+    out = tuple(v if isinstance(v := a.get(k), str) and len(v) <= MAX_FILES_ARG else None
+                for k in ("file_path", "path", "command"))
+    if out[2] is not None and out[2].split(None, 1)[:1] != [] and out[2].split(None, 1)[0] not in COMMAND_VERBS:
+        out = (out[0], out[1], None)  # a command the files view never reads (most of them): not kept
+    return out if out != (None, None, None) else None
 
 
 def _args(raw: Any) -> dict:
-    if not isinstance(raw, str) or len(raw) > 1 << 20 or not raw.startswith("{"):
+    if not isinstance(raw, str) or len(raw) > 1 << 20:
         return {}
-    if '"path"' not in raw and '"file_path"' not in raw and '"command"' not in raw:
-        return {}  # most calls name no path: no second parse of their arguments
+    if '"path"' not in raw and '"file_path"' not in raw and '"command"' not in raw and "\\u" not in raw:
+        return {}  # no such key, even escaped: no second parse of the arguments
     try:
         v = orjson.loads(raw)
     except orjson.JSONDecodeError:
