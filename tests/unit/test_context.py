@@ -95,7 +95,7 @@ def test_header_diffs_are_the_changes_written(log, events):
     assert [h.seq for h in hs] == [e["seq"] for e in written]
     assert [h.reason for h in hs] == [e["data"]["reason"] for e in written]
     for h, e in zip(hs, written):
-        assert h.tools == [t["name"] for t in e["data"]["header"]["tools"]]
+        assert list(h.tools) == [t["name"] for t in e["data"]["header"]["tools"]]
     assert hs[0].changes == {}
     assert hs[1].changes == {"tools_added": ["edit"], "tools_removed": ["write"],
                              "config": {"reasoningEffort": [None, "high"]},

@@ -11,14 +11,13 @@ from functools import cached_property
 from typing import Any
 
 from ...safety import one_line
-from .files import Files, files_touched
-from .files import path_args, slim_meta
-from .loops import arguments_key, calls, loop_findings
-from .requests import Header, Request, in_force, read_header, request_before, requests, with_changes
-from .select import events
-from .surface import COMPACTION_RECORDS, Context, context_at, surface
-from .select import indices_of
+from ..reading.contextfacts import CALL, CONTEXT_TYPES, HEADER, MESSAGE, RESULT
 from ..reading.gcpause import gc_paused
+from .files import Files, files_touched
+from .loops import calls, loop_findings
+from .requests import Header, Request, headers, in_force, request_before, requests
+from .select import indices_of, records
+from .surface import COMPACTION_RECORDS, Context, context_at, surface
 
 LIMIT = 1_000  # entries per JSON list
 HEADER_LIMIT = 200  # headers listed (each holds its tool names); changed ones first past it
@@ -28,52 +27,36 @@ FILES_SHOWN = 20  # files listed in the markdown report
 class Insight:
     def __init__(self, log) -> None:
         self.log = log
-        self._lock = threading.Lock()  # the views' workers may ask at once: one walk
+        self._lock = threading.Lock()  # the views' workers may ask at once: one read
 
-    def _walk(self) -> None:
-        """One pass over every event the views read (a frame decoded once for all of them), each
-        kept only as the little its view needs."""
+    def _records(self, kind: str) -> list[tuple]:
+        """The context records of one kind: as the scan kept them, else read once for all kinds (a
+        frame decoded once for all the events it holds)."""
         with self._lock:
-            if "calls" in self.__dict__:
-                return  # another thread's walk read it meanwhile
-            with gc_paused():
-                self._read()
-
-    def _read(self) -> None:
-        log = self.log
-        msgs, heads, tools = [], [], []
-        sink = {"assistant/message": msgs, "request/header": heads, "tool/call": tools, "tool/result": tools}
-        for i, ev in events(log, tuple(sink)):
-            kept = sink.get(ev.get("type"))
-            if kept is heads:
-                heads.append(read_header(log, i, ev))
-            elif kept is not None:
-                kept.append((i, _slim(ev)))
-        self.__dict__["requests"] = requests(log, msgs)
-        self.__dict__["headers"] = with_changes(heads)
-        self.__dict__["files"] = files_touched(log, tools)
-        self.__dict__["calls"] = calls(log, tools)
+            by_kind = self.__dict__.get("_by_kind")
+            if by_kind is None:
+                with gc_paused():
+                    by_kind = {CALL: [], HEADER: [], MESSAGE: []}  # calls and results share a list: paired in order
+                    for r in records(self.log, tuple(CONTEXT_TYPES)):
+                        by_kind[CALL if r[0] == RESULT else r[0]].append(r)
+                self.__dict__["_by_kind"] = by_kind
+        return by_kind[kind]
 
     @cached_property
     def requests(self) -> list[Request]:
-        self._walk()
-        return self.__dict__["requests"]
+        return requests(self.log, self._records(MESSAGE))
 
     @cached_property
     def headers(self) -> list[Header]:
-        self._walk()
-        return self.__dict__["headers"]
+        return headers(self.log, self._records(HEADER))
 
     @cached_property
     def files(self) -> Files:
-        self._walk()
-        return self.__dict__["files"]
+        return files_touched(self.log, self._records(CALL))
 
     @cached_property
     def loops(self) -> list:
-        if "calls" not in self.__dict__:
-            self._walk()
-        return loop_findings(self.log, self.files, cs=self.__dict__["calls"])
+        return loop_findings(self.log, self.files, cs=calls(self.log, self._records(CALL)))
 
     @cached_property
     def surface(self) -> tuple:
@@ -84,33 +67,6 @@ class Insight:
         fold, records = self.surface
         with gc_paused():  # tens of thousands of small tuples: a collector pass over the log's heap each time
             return context_at(self.log, at, cached=fold, records=records)
-
-
-def _slim(ev: dict) -> dict:
-    """An event with only what the views read of it, so the walk holds no big payload until it ends:
-    a message's usage, a call's name and what its arguments are compared and read a path by, a
-    result's outcome and meta. (A header is made into its `Header` as it is read.)"""
-    data = ev.get("data")
-    etype = ev.get("type")
-    if not isinstance(data, dict):
-        return ev
-    if etype == "assistant/message":
-        return {"type": etype, "data": {k: data.get(k) for k in ("turn", "step", "usage")}}
-    if etype == "tool/call":
-        args = data.get("arguments")
-        small = {k: data.get(k) for k in ("turn", "step", "name")}
-        small["argkey"] = arguments_key(args)
-        small["pathargs"] = path_args(args)
-        return {"type": etype, "data": small}
-    if etype != "tool/result":
-        return ev
-    msg = data.get("message")
-    content = msg.get("content") if isinstance(msg, dict) else None
-    block = content[0] if isinstance(content, list) and content and isinstance(content[0], dict) else {}
-    text = next((b["text"][:240] for b in block.get("content") or [] if isinstance(b, dict)
-                 and isinstance(b.get("text"), str)), "")
-    slim_block = {"isError": block.get("isError"), "content": [{"type": "text", "text": text}]}
-    return {**ev, "data": {**data, "message": {"content": [slim_block]}, "meta": slim_meta(data.get("meta"))}}
 
 
 def add_loop_findings(diag, found: list) -> None:

@@ -14,15 +14,11 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass, field
 
-import orjson
-
-from .select import events
+from ..reading.contextfacts import CALL, COMMAND_VERBS as VERBS, MAX_DIFFS, RESULT
+from .select import records
 
 MAX_FILES = 10_000  # paths kept; past it counted only
-MAX_DIFFS = 200  # hunks kept per operation
-MAX_HUNK = 4096  # characters kept of a hunk's old and new text
-VERBS = {"cat": "read", "head": "read", "tail": "read", "less": "read", "wc": "read",
-         "rm": "delete", "touch": "write"}
+_NO_CALL = (None, None)  # (tool, path arguments) of a result whose call is not known
 TOOL_OPS = {"write": "write", "edit": "edit", "multi_edit": "edit", "multiedit": "edit", "read": "read",
             "delete": "delete", "remove": "delete", "create": "write", "str_replace": "edit", "apply_patch": "edit"}
 _SHELL = set("|&;<>()$`*?[]{}~!\\\"'\n")
@@ -78,29 +74,24 @@ class Files:
         return [f for f in self.files.values() if f.changed]
 
 
-def files_touched(log, evs=None) -> Files:
-    """``evs``: the (index, event) of every tool/call and tool/result in log order (read here if None)."""
+def files_touched(log, recs=None) -> Files:
+    """``recs``: the records of every tool/call and tool/result in log order (read here if None)."""
     out = Files()
-    calls: dict[int, tuple[str | None, dict]] = {}  # a call's seq -> (tool, what of its arguments a path is read from)
-    for i, ev in (evs if evs is not None else events(log, ("tool/call", "tool/result"))):
-        d = ev.get("data") if isinstance(ev.get("data"), dict) else {}
-        if ev.get("type") == "tool/call":
-            name = d.get("name") if isinstance(d.get("name"), str) else None
-            calls[log.seq_of(i)] = (name, d["pathargs"] if "pathargs" in d else path_args(d.get("arguments")))
+    calls: dict[int, tuple] = {}  # a call's seq -> (tool, its path arguments: contextfacts.path_args)
+    for r in (records(log, (CALL, RESULT)) if recs is None else recs):
+        if r[0] == CALL:
+            calls[r[2]] = (r[4], r[6])
             continue
-        sources = ev.get("sourceEventSeqs")
-        call_seq = sources[0] if isinstance(sources, list) and sources and type(sources[0]) is int else None
-        tool, call = calls.get(call_seq, (None, {})) if call_seq is not None else (None, {})
-        seq = log.seq_of(i)
-        meta = d.get("meta")
-        if isinstance(ev.get("surfaceOp"), dict):
+        _type, i, seq, call_seq, rewrite, _error, _text, meta = r
+        tool, call = calls.get(call_seq, _NO_CALL) if call_seq is not None else _NO_CALL
+        if rewrite:
             continue  # a prune's rewrite of an earlier result: that result counted already
-        if isinstance(meta, dict) and isinstance(meta.get("diffs"), list):
+        if meta is not None and "diffs" in meta:
             _from_diffs(out, meta["diffs"], call, tool, seq, i, call_seq)
-        elif isinstance(meta, dict) and isinstance(meta.get("path"), str) and "lines" in meta:
+        elif meta is not None:  # a read: {path, lines}
             out.add(meta["path"], Op(_op(tool, "read"), seq, i, call_seq, tool))
         elif tool == "bash":
-            for op, path in bash_paths(call.get("command")):
+            for op, path in bash_paths(call[2] if call else None):
                 out.add(path, Op(op, seq, i, call_seq, tool))
         elif tool in ("delete", "remove"):
             path = _arg_path(call)
@@ -109,30 +100,7 @@ def files_touched(log, evs=None) -> Files:
     return out
 
 
-def path_args(raw) -> dict:
-    """The arguments a path may be read from (``file_path``, ``path``, a bash ``command``), short
-    strings only: kept per call until its result comes."""
-    a = _args(raw)
-    return {k: v for k in ("file_path", "path", "command") if isinstance(v := a.get(k), str) and len(v) <= 4096}
-
-
-def slim_meta(meta):
-    """What of a result's meta this module reads: the hunks (each cut to MAX_HUNK), a read's path."""
-    if not isinstance(meta, dict):
-        return None
-    if isinstance(meta.get("diffs"), list):
-        return {"diffs": [{"path": h.get("path"), "oldText": _cut(h.get("oldText")), "newText": _cut(h.get("newText"))}
-                          for h in meta["diffs"][:MAX_DIFFS * 10] if isinstance(h, dict)]}
-    if isinstance(meta.get("path"), str) and "lines" in meta:
-        return {"path": meta["path"], "lines": True}
-    return None
-
-
-def _cut(text):
-    return text[:MAX_HUNK] if isinstance(text, str) else text
-
-
-def _from_diffs(out: Files, diffs: list, call: dict, tool, seq: int, i: int, call_seq) -> None:
+def _from_diffs(out: Files, diffs: list, call: tuple | None, tool, seq: int, i: int, call_seq) -> None:
     by_path: dict[str, Op] = {}
     for h in diffs[:MAX_DIFFS * 10]:
         if not isinstance(h, dict) or not isinstance(h.get("path"), str):
@@ -140,10 +108,9 @@ def _from_diffs(out: Files, diffs: list, call: dict, tool, seq: int, i: int, cal
         op = by_path.get(h["path"])
         if op is None:
             op = by_path[h["path"]] = Op(_op(tool, "edit"), seq, i, call_seq, tool)
-        if len(op.diffs) < MAX_DIFFS:
-            old = h.get("oldText")
+        if len(op.diffs) < MAX_DIFFS:  # (contextfacts.slim_meta cut the texts, and made a non-string None)
             new = h.get("newText")
-            op.diffs.append((_cut(old) if isinstance(old, str) else None, _cut(new) if isinstance(new, str) else ""))
+            op.diffs.append((h.get("oldText"), new if new is not None else ""))
     if not by_path:  # a write that created the file: the path the call named
         path = _arg_path(call)
         if path:
@@ -156,21 +123,9 @@ def _op(tool: str | None, default: str) -> str:
     return TOOL_OPS.get((tool or "").lower(), default)
 
 
-def _args(raw) -> dict:
-    if not isinstance(raw, str) or len(raw) > 1 << 20:
-        return {}
-    try:
-        v = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        return {}
-    return v if isinstance(v, dict) else {}
-
-
-def _arg_path(a: dict) -> str | None:
-    for key in ("file_path", "path"):
-        if isinstance(a.get(key), str) and a[key]:
-            return a[key]
-    return None
+def _arg_path(call: tuple | None) -> str | None:
+    """The path a call's ``file_path`` or ``path`` argument names (contextfacts.path_args)."""
+    return next((p for p in call[:2] if p), None) if call else None
 
 
 def bash_paths(command) -> list[tuple[str, str]]:

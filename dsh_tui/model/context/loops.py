@@ -14,15 +14,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..diagnosing.findings import Finding
+from ..reading.contextfacts import CALL, RESULT, value
 from ...safety import one_line
 from .files import Files
-from .select import events
+from .select import records
 
 LOOP_KINDS = ("REPEATED_CALL", "FILE_CHURN", "SAME_ERROR_RETRY")
 REPEATS = 3
 WRITES = 3
 MAX_FINDINGS = 1_000  # per kind; past it counted in the last one's message
-MAX_ARGS = 1 << 16  # arguments that are not a string: compared by their repr's first 64 KiB
 SHOWN_SEQS = 20
 
 
@@ -32,50 +32,28 @@ class Call:
     seq: int
     turn: object
     name: str
-    key: tuple  # (name, the arguments' hash, their length): equal arguments, without keeping them
+    key: tuple  # (name, the arguments' hash): equal arguments, without keeping them
     outcome: tuple | None = None  # (isError, result text head) once its result is read
     pos: int = 0  # its place among the calls
 
 
-def calls(log, evs=None) -> list[Call]:
-    """``evs``: the (index, event) of every tool/call and tool/result in log order (read here if None)."""
+def calls(log, recs=None) -> list[Call]:
+    """``recs``: the records of every tool/call and tool/result in log order (read here if None)."""
     out: list[Call] = []
     by_seq: dict[int, Call] = {}
-    for i, ev in (evs if evs is not None else events(log, ("tool/call", "tool/result"))):
-        d = ev.get("data") if isinstance(ev.get("data"), dict) else {}
-        if ev.get("type") == "tool/call":
-            name = d.get("name") if isinstance(d.get("name"), str) else "?"
-            key = d["argkey"] if "argkey" in d else arguments_key(d.get("arguments"))
-            c = Call(i, log.seq_of(i), d.get("turn"), name, (name, *key), pos=len(out))
+    for r in (records(log, (CALL, RESULT)) if recs is None else recs):
+        if r[0] == CALL:
+            _type, i, seq, turn, name, key, _paths = r
+            name = name if name is not None else "?"
+            c = Call(i, seq, value(turn), name, (name, key), pos=len(out))
             out.append(c)
-            by_seq[c.seq] = c
+            by_seq[seq] = c
             continue
-        sources = ev.get("sourceEventSeqs")
-        if not isinstance(sources, list) or not sources or isinstance(ev.get("surfaceOp"), dict):
-            continue
-        c = by_seq.get(sources[0]) if type(sources[0]) is int else None
+        _type, _i, _seq, call_seq, rewrite, is_error, text, _meta = r
+        c = by_seq.get(call_seq) if call_seq is not None and not rewrite else None
         if c is not None:
-            c.outcome = _outcome(d)
+            c.outcome = (is_error, text)
     return out
-
-
-def arguments_key(args) -> tuple[int, int]:
-    """What two calls' arguments are compared by: their hash and length (not the text: a walk keeps
-    one of these per call)."""
-    args = args if isinstance(args, str) else repr(args)[:MAX_ARGS]
-    return hash(args), len(args)
-
-
-def _outcome(data) -> tuple:
-    msg = data.get("message") if isinstance(data, dict) else None
-    content = msg.get("content") if isinstance(msg, dict) else None
-    block = content[0] if isinstance(content, list) and content and isinstance(content[0], dict) else {}
-    text = ""
-    for b in block.get("content") or []:
-        if isinstance(b, dict) and isinstance(b.get("text"), str):
-            text = b["text"][:240]
-            break
-    return bool(block.get("isError")), text
 
 
 def loop_findings(log, files: Files | None = None, *, repeats: int = REPEATS, writes: int = WRITES,

@@ -15,10 +15,9 @@ import bisect
 from dataclasses import dataclass, field
 from typing import Any
 
-from .select import as_int, envelope, events, indices_of
+from ..reading.contextfacts import HEADER, MESSAGE, value
+from .select import indices_of, records
 from .surface import COMPACTION_RECORDS
-
-MAX_TOOLS = 500  # tool names kept per header (a hostile header can offer a million)
 
 
 @dataclass
@@ -28,9 +27,9 @@ class Header:
     reason: str | None
     provider: str | None
     model: str | None
-    config: dict
+    config: dict  # key -> value as contextfacts.flat keeps it (one dict for the headers that repeat it)
     adapter_defaults: dict | None
-    tools: list[str]
+    tools: tuple[str, ...]  # (shared by the headers that offer the same tools)
     tools_total: int
     system_chars: int | None  # the system prompt's length (None: absent)
     system_hash: int | None
@@ -56,27 +55,19 @@ class Request:
                 "compactions_before": list(self.compactions)}
 
 
-def read_header(log, i: int, ev: dict | None = None) -> Header:
-    d = (ev if ev is not None else envelope(log, i)).get("data")
-    d = d if isinstance(d, dict) else {}
-    h = d.get("header") if isinstance(d.get("header"), dict) else {}
-    config = h.get("config") if isinstance(h.get("config"), dict) else {}
-    tools_raw = h.get("tools") if isinstance(h.get("tools"), list) else []
-    names = [t.get("name") if isinstance(t, dict) and isinstance(t.get("name"), str) else "?" for t in tools_raw[:MAX_TOOLS]]
-    system = h.get("system")
-    ad = h.get("adapterDefaults")
-    return Header(i, log.seq_of(i), d.get("reason") if isinstance(d.get("reason"), str) else None,
-                  _str(config.get("provider")), _str(config.get("model")), _scalars(config),
-                  _scalars(ad) if isinstance(ad, dict) else None, names, len(tools_raw),
-                  len(system) if isinstance(system, str) else None,
-                  hash(system) if isinstance(system, str) else None)
-
-
-def headers(log, evs=None) -> list[Header]:
-    """Every request header in log order, each with its ``changes`` from the one before it (``evs``:
-    the (index, event) of each, when the caller reads them with others)."""
-    return with_changes([read_header(log, i, ev) for i, ev in (evs if evs is not None
-                                                                 else events(log, ("request/header",)))])
+def headers(log, recs=None) -> list[Header]:
+    """Every request header in log order, each with its ``changes`` from the one before it (``recs``:
+    the headers' records, when the caller has them)."""
+    recs = records(log, (HEADER,)) if recs is None else recs
+    dicts: dict[tuple, tuple] = {}  # a header body -> its config dicts: one pair for the headers that repeat it
+    out = []
+    for _type, i, seq, body in recs:
+        reason, provider, model, config, ad, names, total, chars, digest = body
+        got = dicts.get(body)
+        if got is None:
+            got = dicts[body] = (dict(config), dict(ad) if ad is not None else None)
+        out.append(Header(i, seq, reason, provider, model, got[0], got[1], names, total, chars, digest))
+    return with_changes(out)
 
 
 def with_changes(hs: list[Header]) -> list[Header]:
@@ -99,12 +90,12 @@ def diff(a: Header, b: Header) -> dict:
         out["tools_added"] = added
     if removed:
         out["tools_removed"] = removed
-    config = {k: [a.config.get(k), b.config.get(k)] for k in sorted(set(a.config) | set(b.config), key=str)
-              if a.config.get(k) != b.config.get(k)}
+    config = {k: [value(a.config.get(k)), value(b.config.get(k))]
+              for k in sorted(set(a.config) | set(b.config), key=str) if a.config.get(k) != b.config.get(k)}
     if config:
         out["config"] = config
     if a.adapter_defaults != b.adapter_defaults:
-        out["adapter_defaults"] = [a.adapter_defaults, b.adapter_defaults]
+        out["adapter_defaults"] = [_values(a.adapter_defaults), _values(b.adapter_defaults)]
     if a.system_hash != b.system_hash or a.system_chars != b.system_chars:
         out["system"] = [a.system_chars, b.system_chars]
     return out
@@ -116,25 +107,18 @@ def in_force(hs: list[Header], at: int) -> Header | None:
     return hs[k] if k >= 0 else None
 
 
-def requests(log, evs=None) -> list[Request]:
-    """Every model request (assistant/message) with its input tokens and the compactions before it."""
-    records = indices_of(log, COMPACTION_RECORDS)
+def requests(log, recs=None) -> list[Request]:
+    """Every model request (assistant/message) with its input tokens and the compactions before it
+    (``recs``: the messages' records, when the caller has them)."""
+    compactions = indices_of(log, COMPACTION_RECORDS)
     out: list[Request] = []
     prev = -1
-    for i, ev in (evs if evs is not None else events(log, ("assistant/message",))):
-        d = ev.get("data") if isinstance(ev.get("data"), dict) else {}
-        lo, hi = bisect.bisect_right(records, prev), bisect.bisect_right(records, i)
-        out.append(Request(i, log.seq_of(i), d.get("turn"), d.get("step"), input_tokens(d.get("usage")),
-                           tuple(log.seq_of(r) for r in records[lo:hi])))
+    for _type, i, seq, turn, step, tokens in (records(log, (MESSAGE,)) if recs is None else recs):
+        lo, hi = bisect.bisect_right(compactions, prev), bisect.bisect_right(compactions, i)
+        out.append(Request(i, seq, value(turn), value(step), tokens,
+                           tuple(log.seq_of(r) for r in compactions[lo:hi])))
         prev = i
     return out
-
-
-def input_tokens(usage: Any) -> int | None:
-    if not isinstance(usage, dict):
-        return None
-    parts = [as_int(usage.get(k)) for k in ("inputTokens", "cacheReadTokens", "cacheWriteTokens")]
-    return sum(p for p in parts if p is not None) if parts[0] is not None else None
 
 
 def request_before(reqs: list[Request], at: int) -> Request | None:
@@ -143,10 +127,5 @@ def request_before(reqs: list[Request], at: int) -> Request | None:
     return reqs[k] if k >= 0 else None
 
 
-def _str(v: Any) -> str | None:
-    return v if isinstance(v, str) else None
-
-
-def _scalars(d: dict) -> dict:
-    """A config object's keys with their values (a nested value kept as it is: compared, not shown)."""
-    return {str(k): v for k, v in list(d.items())[:200]}
+def _values(d: dict | None) -> dict | None:
+    return None if d is None else {k: value(v) for k, v in d.items()}

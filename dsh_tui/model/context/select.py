@@ -6,11 +6,23 @@ import itertools
 from array import array
 from typing import Any, Iterable, Iterator
 
+from ..reading.contextfacts import CONTEXT_TYPES, record
 from ..reading.jsonparse import parse_json
 from ..reading.legacy import upgrade
 from ..reading.vocabulary import PACKED_ROWS
 
 SURFACE = ("user/message", "assistant/message", "tool/result")
+
+
+def records(log, kinds: tuple[str, ...]) -> list[tuple]:
+    """The context records (reading/contextfacts.py) of the events of ``kinds``, in log order: the
+    ones the scan kept, or, for an index read from the cache, made now from the events."""
+    kept = getattr(log.res, "context", None)
+    if kept is not None:
+        return kept if set(kinds) >= CONTEXT_TYPES else [r for r in kept if r[0] in kinds]
+    memo: dict = {}
+    seq_of = log.seq_of
+    return [record(ev.get("type"), i, seq_of(i), ev.get("data"), ev, memo) for i, ev in events(log, kinds)]
 
 
 def indices_of(log, names: Iterable[str]) -> array:
@@ -58,15 +70,6 @@ def envelope(log, i: int) -> dict:
     etype = obj.get("type")
     new_type, new_data, tag = upgrade(etype, obj.get("data"), log.seq_of(i), log.session_id)
     return obj if tag is None else {**obj, "type": new_type, "data": new_data}
-
-
-def as_int(value: Any) -> int | None:
-    """A JSON count as an int (a bool or a non-finite number is none)."""
-    if type(value) is int:
-        return value
-    if type(value) is float and value.is_integer():
-        return int(value)
-    return None
 
 
 WINDOW = 4 << 20  # plaintext read at once: frames decoded once each, not per event

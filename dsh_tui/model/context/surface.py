@@ -14,7 +14,8 @@ import bisect
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .select import SURFACE, as_int, data_of, envelope, indices_of
+from ..reading.contextfacts import as_int
+from .select import SURFACE, data_of, envelope, indices_of
 
 COMPACTION_RECORDS = ("compaction/summary", "compaction/prune")
 MAX_REPLACEMENTS = 5_000  # folded; a log with more is folded up to there (each costs a pass over the nodes)

@@ -26,6 +26,7 @@ from ..columns.calltable import CallTable
 from .facts import (CHUNK, FACT_EXTRACTORS, FINISH, LEGACY_CANDIDATES, MESSAGE, R_EVENTS, R_GAP, R_GAP_AT, R_LAST,
                     ChunkClock, finish_fact, is_usage_chunk, join_tail_runs, note_chunk_usage,
                     note_message_usage)
+from .contextfacts import CONTEXT_TYPES, record as context_record
 from .deepvalue import said, spelled
 from .jsonparse import parse_json
 from .legacy import upgrade
@@ -82,6 +83,8 @@ class Scanner:
 
     def __init__(self, body_start: int, session_id: str | None, *, cancel=None, where: object = "the log") -> None:
         self.res = ScanResult(body_start)
+        self.res.context = []  # kept from the first event on (an index read from the cache has none)
+        self.context_memo: dict = {}  # contextfacts.record's: a repeated tool list or config kept once
         self.session_id = session_id
         self.cancel = cancel
         self.where = where  # the log's name, for the refusal of a log that is mostly not records
@@ -112,12 +115,12 @@ class Scanner:
         out.bounded = False  # its counts are its slice's: the parent checks the whole after `merge`
         return out
 
-    def take_facts(self) -> tuple[list, tuple]:
-        """The facts and per-call usage read so far, handed over and let go of (a segment's slice):
-        (facts, the usage table's plain form for `merge`)."""
+    def take_facts(self) -> tuple[list, tuple, list]:
+        """The facts, per-call usage and context records read so far, handed over and let go of (a
+        segment's slice): (facts, the usage table's plain form, records) for `merge`."""
         res = self.res
-        out = (res.facts, res.usage_calls.pack())
-        res.facts, res.usage_calls = [], CallTable()
+        out = (res.facts, res.usage_calls.pack(), res.context)
+        res.facts, res.usage_calls, res.context = [], CallTable(), []
         return out
 
     def finish(self) -> ScanResult:
@@ -189,7 +192,7 @@ class Scanner:
         facts0 = len(facts)
         nev = self.index_base + len(ev_type)
         rf_append, et_append, facts_append = rec_first_ev.append, ev_type.append, facts.append
-        clock = self.clock
+        clock, context = self.clock, res.context
         for line in lines:
             try:
                 obj = loads(line)
@@ -321,6 +324,8 @@ class Scanner:
                     facts_append((etype_fact, nev, seq, fact))
                     if etype_fact == MESSAGE:
                         note_message_usage(usage_calls, fact, data, seq)
+                    if context is not None and etype_fact in CONTEXT_TYPES:
+                        context.append(context_record(etype_fact, nev, seq, data, obj, self.context_memo))
                 elif etype == CHUNK and is_usage_chunk(ch := data.get("chunk")):
                     note_chunk_usage(usage_calls, data, ch, seq)  # chunks off the hot path (projected, first record)
                 elif etype == CHUNK and type(ch) is dict and ch.get("type") == "finish":
@@ -332,6 +337,8 @@ class Scanner:
                     self._refuse(LEGACY, 0, nev, seq, "MALFORMED_LEGACY", f"contains {problem} at seq {seq}")
                 if etype in SHAPED:
                     self._check_shape(etype, data, obj, nev, seq)
+            if context is not None and type(data) is not dict and etype in CONTEXT_TYPES:
+                context.append(context_record(etype, nev, seq, data, obj, self.context_memo))
             et_append(tid)
             nev += 1
             rec += 1
@@ -439,10 +446,11 @@ class Scanner:
             starts = self._starts = _line_starts(lines[:n] if n < len(lines) else lines, self._base)
         return starts[k]
 
-    def merge(self, other: Scanner, base: int, first_seq: int, index_base: int, facts: list, calls: Any) -> None:
+    def merge(self, other: Scanner, base: int, first_seq: int, index_base: int, facts: list, calls: Any,
+              context: list) -> None:
         """Append what ``other`` read of a later segment (from plaintext byte ``base`` on, its first seq
-        ``first_seq``, its events numbered from ``index_base``; its ``facts`` and per-call ``calls``) as
-        if this scanner had read on: the split read's merge (model/reading/split/)."""
+        ``first_seq``, its events numbered from ``index_base``; its ``facts``, per-call ``calls`` and
+        ``context`` records) as if this scanner had read on: the split read's merge (model/reading/split/)."""
         res, t = self.res, other.res
         rec0, nev0, skip0 = len(res.rec_start), len(res.ev_type), self.skipped
         if self.expected != first_seq:  # the boundary gap, exactly as a linear scan records it
@@ -486,6 +494,8 @@ class Scanner:
             res.facts.extend(facts)
         join_tail_runs(res.facts, start, self.clock, other.clock, shift)  # a run the segment boundary cut
         res.usage_calls.merge(calls)
+        if res.context is not None:
+            res.context.extend([(r[0], r[1] + shift, *r[2:]) for r in context] if shift else context)
         if res.first_issue is None and t.first_issue is not None:  # (a boundary gap was noted above)
             kind, r, offset, line, detail = t.first_issue
             res.first_issue = (kind, r + rec0, offset + base if offset >= 0 else -1, line + rec0 + skip0, detail)

@@ -79,6 +79,9 @@ class ScanResult:
     # The first line dsh's own loader stops at (Scanner._note_issue): (kind, record, offset, line,
     # detail), or None. What dsh then does (refuse, or cut the file there on resume): damage.py, resume.py.
     first_issue: tuple | None = None
+    # What the context views read of each call, result, message and header (contextfacts.py), in log
+    # order; None when the index came from the cache (context/ then reads the events).
+    context: list[tuple] | None = None
 
     def end_of(self, r: int) -> int:
         """The offset of record ``r``'s newline (where it would be, for an unterminated last line)."""

@@ -29,8 +29,8 @@ def merge_tail(scanner: Scanner, raw: RawLog, tail: TailIndex, base: int, limit:
     if total > limit:
         raise LogUnreadable("too-large", f"{raw.path} decompresses to more than {limit:,} bytes; refusing "
                             "(raise --max-plain-size)")
-    facts, calls = marshal.loads(tail.facts) if type(tail.facts) is bytes else tail.facts
-    scanner.merge(tail.scanner, base, tail.first_seq, tail.index_base, facts, calls)
+    facts, calls, context = marshal.loads(tail.facts) if type(tail.facts) is bytes else tail.facts
+    scanner.merge(tail.scanner, base, tail.first_seq, tail.index_base, facts, calls, context)
     raw.frame_offsets.extend(tail.frame_offsets)
     raw.frame_plain.extend(array("Q", map(base.__add__, tail.frame_plain)))
     raw.frames = (raw.frames or 0) + tail.frames

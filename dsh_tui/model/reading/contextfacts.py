@@ -1,0 +1,195 @@
+"""What the context views read of an event, kept by the scan as it parses each line.
+
+`check` reports the requests, the headers, the files touched and the loops (model/context/). Read
+from the log after the scan, they cost a second decode and parse of every call, result, message and
+header (about as long as the scan itself on a big log); kept here as the scan parses each line, they
+cost a few tuples. The context package builds everything from these records; when a log has none
+(its index came from the cache), it reads the events and makes the same records with `record`, so
+both ways give one answer.
+
+A record is a flat tuple of plain values (the tail helper marshals them across its pipe):
+
+    tool/call          (type, index, seq, turn, name, the arguments' hash, path arguments)
+    tool/result        (type, index, seq, call seq, a surface rewrite, isError, text head, meta)
+    assistant/message  (type, index, seq, turn, step, input tokens)
+    request/header     (type, index, seq, body): body is (reason, provider, model, config items,
+                        adapter defaults' items, tool names, tools offered, system prompt length,
+                        system prompt hash), one tuple for the headers that repeat it
+
+Path arguments are (file_path, path, command), or None when the call names none of them; the text
+head is kept for a failed result only (the loops compare failures' texts). A big log holds tens of
+thousands of these while it is read: each field is what a view reads, nothing more.
+
+A value a hostile log nests (a turn that is an object, a config value that is a list) is kept as
+``(its JSON text, True)`` or, past what can be serialised, ``(a bounded preview, False)``: marshal
+refuses deep values, and context/ turns them back (`value`).
+"""
+
+from __future__ import annotations
+
+import sys
+from hashlib import blake2b
+from typing import Any
+
+import orjson
+
+from .deepvalue import short_repr
+
+CALL, RESULT, MESSAGE, HEADER = (sys.intern(t) for t in
+                                  ("tool/call", "tool/result", "assistant/message", "request/header"))
+CONTEXT_TYPES = frozenset({CALL, RESULT, MESSAGE, HEADER})
+TEXT_HEAD = 240  # characters kept of a result's first text block
+MAX_ARGS = 1 << 16  # arguments that are not a string: compared by their JSON text's first 64 KiB
+MAX_TOOLS = 500  # tool names kept per header (a hostile header can offer a million)
+MAX_CONFIG_KEYS = 200
+MAX_FILES_ARG = 4096  # a path argument or a bash command longer than this is not read for a path
+MAX_DIFFS = 200  # hunks kept per operation (ten times as many read, for their paths)
+MAX_HUNK = 4096  # characters kept of a hunk's old and new text
+_PLAIN = frozenset({type(None), str, int, float, bool})
+# The bash commands whose files the files view lists (context/files.py: the operation each does).
+COMMAND_VERBS = {"cat": "read", "head": "read", "tail": "read", "less": "read", "wc": "read",
+                 "rm": "delete", "touch": "write"}
+
+
+def stable_hash(text: str) -> int:
+    """A 96-bit hash equal in every process (``hash`` of a str is salted per process: the tail
+    helper's would not match the parent's)."""
+    raw = text.encode("utf-8", "surrogatepass")
+    return int.from_bytes(blake2b(raw, digest_size=12).digest(), "little")
+
+
+def flat(value: Any) -> Any:
+    """A JSON value as a record keeps it: a scalar as it is, anything else as its JSON text."""
+    if type(value) in _PLAIN:
+        return value
+    try:
+        return (orjson.dumps(value).decode(), True)
+    except (TypeError, orjson.JSONEncodeError):  # past orjson's 254 levels (a record may nest 3,000)
+        return (short_repr(value, 200), False)
+
+
+def value(kept: Any) -> Any:
+    """``flat``'s value back (a value too deep to serialise stays its preview text)."""
+    if type(kept) is tuple:
+        text, whole = kept
+        return orjson.loads(text) if whole else text
+    return kept
+
+
+def arguments_key(args: Any) -> int:
+    """What two calls' arguments are compared by: their hash (not the text itself)."""
+    if not isinstance(args, str):
+        kept = flat(args)
+        args = kept[0][:MAX_ARGS] if type(kept) is tuple else repr(kept)
+    return stable_hash(args)
+
+
+def record(etype: str, index: int, seq: int, data: Any, ev: dict, memo: dict) -> tuple:
+    """The record of an event of one of CONTEXT_TYPES (``data``: its data as upgraded; ``ev``: the
+    envelope; ``memo``: shared per read, so a repeated tool list or config is kept once)."""
+    d = data if type(data) is dict else {}
+    if etype is CALL or etype == CALL:
+        name = d.get("name")
+        args = d.get("arguments")
+        return (CALL, index, seq, flat(d.get("turn")), sys.intern(name) if type(name) is str else None,
+                arguments_key(args), path_args(args))
+    if etype == RESULT:
+        sources = ev.get("sourceEventSeqs")
+        call_seq = sources[0] if type(sources) is list and sources and type(sources[0]) is int else None
+        msg = d.get("message")
+        content = msg.get("content") if type(msg) is dict else None
+        block = content[0] if type(content) is list and content and type(content[0]) is dict else {}
+        text = ""
+        for b in block.get("content") or () if block.get("isError") else ():
+            if type(b) is dict and type(b.get("text")) is str:
+                text = b["text"][:TEXT_HEAD]
+                break
+        failed = bool(block.get("isError"))
+        return (RESULT, index, seq, call_seq, type(ev.get("surfaceOp")) is dict, failed,
+                text if failed else "", slim_meta(d.get("meta")))
+    if etype == MESSAGE:
+        return (MESSAGE, index, seq, flat(d.get("turn")), flat(d.get("step")), input_tokens(d.get("usage")))
+    return _header(index, seq, d, memo)
+
+
+def _header(index: int, seq: int, d: dict, memo: dict) -> tuple:
+    h = d.get("header") if type(d.get("header")) is dict else {}
+    config = h.get("config") if type(h.get("config")) is dict else {}
+    tools = h.get("tools") if type(h.get("tools")) is list else []
+    names = tuple(sys.intern(t["name"]) if type(t) is dict and type(t.get("name")) is str else "?"
+                  for t in tools[:MAX_TOOLS])
+    system = h.get("system")
+    ad = h.get("adapterDefaults")
+    body = (_str(d.get("reason")), _str(config.get("provider")), _str(config.get("model")), _items(config),
+            _items(ad) if type(ad) is dict else None, names, len(tools),
+            len(system) if type(system) is str else None, stable_hash(system) if type(system) is str else None)
+    return (HEADER, index, seq, memo.setdefault(body, body))  # one body for the headers that repeat it
+
+
+def _items(d: dict) -> tuple:
+    """A config object's first keys with their values (nested ones as `flat` keeps them: hashable)."""
+    return tuple((str(k), flat(v)) for k, v in list(d.items())[:MAX_CONFIG_KEYS])
+
+
+def _str(v: Any) -> str | None:
+    return v if isinstance(v, str) else None
+
+
+def input_tokens(usage: Any) -> int | None:
+    """What a model request sent: inputTokens + cacheReadTokens + cacheWriteTokens (dsh's counts are
+    disjoint); None without an inputTokens count."""
+    if not isinstance(usage, dict):
+        return None
+    parts = [as_int(usage.get(k)) for k in ("inputTokens", "cacheReadTokens", "cacheWriteTokens")]
+    return sum(p for p in parts if p is not None) if parts[0] is not None else None
+
+
+def as_int(value: Any) -> int | None:
+    """A JSON count as an int (a bool or a non-finite number is none)."""
+    if type(value) is int:
+        return value
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return None
+
+
+def path_args(raw: Any) -> tuple | None:
+    """The arguments a path may be read from: (``file_path``, ``path``, a bash ``command``), short
+    strings only (None for any other), or None when there are none."""
+    a = _args(raw)
+    if not a:
+        return None
+    out = tuple(v if isinstance(v := a.get(k), str) and len(v) <= MAX_FILES_ARG else None
+                for k in ("file_path", "path", "command"))
+    if out[2] is not None and out[2].split(None, 1)[:1] != [] and out[2].split(None, 1)[0] not in COMMAND_VERBS:
+        out = (out[0], out[1], None)  # a command the files view never reads (most of them): not kept
+    return out if out != (None, None, None) else None
+
+
+def _args(raw: Any) -> dict:
+    if not isinstance(raw, str) or len(raw) > 1 << 20:
+        return {}
+    if '"path"' not in raw and '"file_path"' not in raw and '"command"' not in raw and "\\u" not in raw:
+        return {}  # no such key, even escaped: no second parse of the arguments
+    try:
+        v = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return {}
+    return v if isinstance(v, dict) else {}
+
+
+def slim_meta(meta: Any) -> dict | None:
+    """What of a result's meta the files view reads: the hunks (each cut to MAX_HUNK), a read's path."""
+    if not isinstance(meta, dict):
+        return None
+    if isinstance(meta.get("diffs"), list):
+        return {"diffs": [{"path": h.get("path") if type(h.get("path")) is str else None,
+                           "oldText": _cut(h.get("oldText")), "newText": _cut(h.get("newText"))}
+                          for h in meta["diffs"][:MAX_DIFFS * 10] if isinstance(h, dict)]}
+    if isinstance(meta.get("path"), str) and "lines" in meta:
+        return {"path": meta["path"], "lines": True}
+    return None
+
+
+def _cut(text: Any) -> str | None:
+    return text[:MAX_HUNK] if isinstance(text, str) else None

@@ -1,0 +1,92 @@
+"""The context records the scan keeps (reading/contextfacts.py) are the ones read back from the events
+when an index came from the cache: `check` and the views give one answer either way."""
+
+from __future__ import annotations
+
+import marshal
+from pathlib import Path
+
+import pytest
+
+from dsh_tui.model.context import export
+from dsh_tui.model.context.select import records
+from dsh_tui.model.reading.contextfacts import CONTEXT_TYPES
+from dsh_tui.model.reading.session import load_session
+from tests.support.logs import DSH_LOGS, HEADER, PARITY, ev, lines_of, result
+
+CASE = PARITY / "context" / "root" / "--home-user-context--" / "context" / "session.jsonl.zstd"
+
+
+def _walked(log) -> list[tuple]:
+    kept, log.res.context = log.res.context, None
+    try:
+        return records(log, tuple(CONTEXT_TYPES))
+    finally:
+        log.res.context = kept
+
+
+def _answers(log) -> tuple:
+    ins = export.Insight(log)
+    return ([r.as_dict() for r in ins.requests], [h.as_dict() for h in ins.headers],
+            export.files_json(ins), [(f.kind, f.seq, f.message) for f in ins.loops])
+
+
+def _same_either_way(log) -> None:
+    scanned = log.res.context
+    assert scanned is not None
+    assert scanned == _walked(log)
+    marshal.loads(marshal.dumps(scanned))  # the tail helper sends them through its pipe
+    from_scan = _answers(log)
+    kept, log.res.context = log.res.context, None
+    try:
+        assert _answers(log) == from_scan
+    finally:
+        log.res.context = kept
+
+
+def _hostile(tmp_path: Path) -> Path:
+    deep = "@DEEP@"  # 2,900 levels, written as text (no serialiser writes them)
+    recs = [HEADER, ev("turn/start", 0, {"turn": {"nested": [1, 2]}})]
+    seq = 1
+    header = {"reason": "initial", "header": {"config": {"provider": "p", "model": "m", "deep": deep,
+                                                          "list": [1, {"a": 2}]},
+                                               "adapterDefaults": {"t": [1.5]}, "system": "@SURROGATE@",
+                                               "tools": [{"name": "bash"}, {"nope": 1}, "x"]}}
+    recs.append(ev("request/header", seq, header))
+    seq += 1
+    for k in range(4):  # the same object-typed arguments four times: one REPEATED_CALL
+        recs.append(ev("tool/call", seq, {"turn": {"nested": [1, 2]}, "step": 1, "callId": f"c{k}",
+                                          "name": "edit", "arguments": {"path": "a.py", "deep": deep}}))
+        seq += 1
+        recs.append(result(seq, f"c{k}", is_error=True, text="boom",
+                           meta={"diffs": [{"path": "a.py", "oldText": 7, "newText": deep}, "junk"]}))
+        recs[-1]["sourceEventSeqs"] = [seq - 1]
+        seq += 1
+    recs.append(ev("tool/result", seq, "not an object", sourceEventSeqs=["x"]))
+    seq += 1
+    recs.append(ev("assistant/message", seq, {"turn": [1], "step": deep, "usage": {"inputTokens": 5.0}}))
+    path = tmp_path / "session.jsonl"
+    text = b"\n".join(lines_of(recs)) + b"\n"
+    text = text.replace(b'"@DEEP@"', b"[" * 2_900 + b'"x"' + b"]" * 2_900).replace(b"@SURROGATE@", b"s\\ud83d")
+    path.write_bytes(text)
+    return path
+
+
+def test_a_hostile_log_gives_the_same_records_and_answers(tmp_path):
+    log = load_session(_hostile(tmp_path), lenient=True)
+    _same_either_way(log)
+    ins = export.Insight(log)
+    assert [f.kind for f in ins.loops].count("REPEATED_CALL") == 1
+    assert "deep" in ins.headers[0].config and ins.headers[0].tools == ("bash", "?", "?")
+
+
+def test_dsh_written_context_case_gives_the_same_records_and_answers():
+    _same_either_way(load_session(CASE))
+
+
+@pytest.mark.parametrize("rel", ["large/medium-4550-events__session.jsonl.zstd"])
+def test_a_shared_log_gives_the_same_records_and_answers(rel):
+    path = DSH_LOGS / rel
+    if not path.exists():
+        pytest.skip(f"shared log {rel} not available (../shared absent)")
+    _same_either_way(load_session(path))
