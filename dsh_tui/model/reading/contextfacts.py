@@ -28,7 +28,10 @@ refuses deep values, and context/ turns them back (`value`).
 from __future__ import annotations
 
 import sys
-from hashlib import blake2b
+try:  # hashlib's own blake2b, without hashlib's 3 ms import (OpenSSL) on every check
+    from _blake2 import blake2b
+except ImportError:  # an interpreter without it
+    from hashlib import blake2b
 from typing import Any
 
 import orjson
