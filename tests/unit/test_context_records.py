@@ -58,7 +58,7 @@ def _hostile(tmp_path: Path) -> Path:
         recs.append(ev("tool/call", seq, {"turn": {"nested": [1, 2]}, "step": 1, "callId": f"c{k}",
                                           "name": "edit", "arguments": {"path": "a.py", "deep": deep}}))
         seq += 1
-        recs.append(result(seq, f"c{k}", is_error=True, text="boom",
+        recs.append(result(seq, f"c{k}", is_error=True, text="boom @SURROGATE@",
                            meta={"diffs": [{"path": "a.py", "oldText": 7, "newText": deep}, "junk"]}))
         recs[-1]["sourceEventSeqs"] = [seq - 1]
         seq += 1
@@ -90,3 +90,27 @@ def test_a_shared_log_gives_the_same_records_and_answers(rel):
     if not path.exists():
         pytest.skip(f"shared log {rel} not available (../shared absent)")
     _same_either_way(load_session(path))
+
+
+def test_the_index_cache_gives_back_the_records_the_scan_kept(isolated_xdg):
+    """A log opened from the index cache has the scan's records as they were (no second read of its
+    events); a cache written without them (a string that is not UTF-8) reads the events instead."""
+    from dsh_tui.model.opening.target import OpenOptions, open_target
+    path = DSH_LOGS / "large" / "medium-4550-events__session.jsonl.zstd"
+    if not path.exists():
+        pytest.skip("shared log not available (../shared absent)")
+    fresh, _ = open_target(path, OpenOptions(use_cache=True, write_cache=True))
+    assert not fresh.from_cache and fresh.res.context
+    cached, _ = open_target(path, OpenOptions(use_cache=True, write_cache=True))
+    assert cached.from_cache
+    assert cached.res.context == fresh.res.context
+    assert _answers(cached) == _answers(fresh)
+
+
+def test_records_that_json_cannot_carry_are_left_to_the_events(tmp_path):
+    from dsh_tui.model.reading import contextfacts
+    log = load_session(_hostile(tmp_path), lenient=True)
+    assert contextfacts.dumps(log.res.context) is None  # a failed result's text holds a lone surrogate
+    log.res.context = [r for r in log.res.context if r[0] != "tool/result"]
+    assert contextfacts.loads(contextfacts.dumps(log.res.context)) == log.res.context
+    assert contextfacts.loads(b"[[1]]") is None and contextfacts.loads("[]") is None

@@ -55,10 +55,10 @@ COMMAND_VERBS = {"cat": "read", "head": "read", "tail": "read", "less": "read", 
 
 
 def stable_hash(text: str) -> int:
-    """A 96-bit hash equal in every process (``hash`` of a str is salted per process: the tail
+    """A 64-bit hash equal in every process (``hash`` of a str is salted per process: the tail
     helper's would not match the parent's)."""
     raw = text.encode("utf-8", "surrogatepass")
-    return int.from_bytes(blake2b(raw, digest_size=12).digest(), "little")
+    return int.from_bytes(blake2b(raw, digest_size=8).digest(), "little")
 
 
 def flat(value: Any) -> Any:
@@ -196,3 +196,45 @@ def slim_meta(meta: Any) -> dict | None:
 
 def _cut(text: Any) -> str | None:
     return text[:MAX_HUNK] if isinstance(text, str) else None
+
+
+def dumps(records: list[tuple] | None) -> bytes | None:
+    """The records as JSON, for the index cache (its generic codec took ~0.4 s to write the 44k
+    records of the 936k log, this ~10 ms); None when a string in them is not valid UTF-8 (the
+    records are then made again from the events)."""
+    if records is None:
+        return None
+    try:
+        return orjson.dumps(records)
+    except orjson.JSONEncodeError:
+        return None
+
+
+def loads(data: Any) -> list[tuple] | None:
+    """`dumps`'s records back, the same tuples the scan made; None for anything else."""
+    if type(data) is not bytes:
+        return None
+    try:
+        return [_rebuilt(r, memo) for memo in ({},) for r in orjson.loads(data)]
+    except (orjson.JSONDecodeError, ValueError, TypeError, KeyError, IndexError):
+        return None
+
+
+def _flat_back(v: Any) -> Any:
+    return tuple(v) if type(v) is list else v
+
+
+def _rebuilt(r: list, memo: dict) -> tuple:
+    kind = r[0]
+    if kind == CALL:
+        return (CALL, r[1], r[2], _flat_back(r[3]), r[4], r[5], tuple(r[6]) if r[6] is not None else None)
+    if kind == RESULT:
+        return (RESULT, *r[1:8])
+    if kind == MESSAGE:
+        return (MESSAGE, r[1], r[2], _flat_back(r[3]), _flat_back(r[4]), r[5])
+    if kind == HEADER:
+        b = r[3]
+        items = [tuple((k, _flat_back(v)) for k, v in x) if x is not None else None for x in (b[3], b[4])]
+        body = (b[0], b[1], b[2], items[0], items[1], tuple(b[5]), *b[6:9])
+        return (HEADER, r[1], r[2], memo.setdefault(body, body))
+    raise ValueError(kind)
