@@ -114,3 +114,20 @@ def test_records_that_json_cannot_carry_are_left_to_the_events(tmp_path):
     log.res.context = [r for r in log.res.context if r[0] != "tool/result"]
     assert contextfacts.loads(contextfacts.dumps(log.res.context)) == log.res.context
     assert contextfacts.loads(b"[[1]]") is None and contextfacts.loads("[]") is None
+
+
+def test_a_header_that_changes_one_to_true_is_a_change(tmp_path):
+    """Python's == takes 1, 1.0 and true for one value: a header repeating the one before is known by
+    its JSON text, so a config that turns 1 into true is read as the change it is."""
+    from dsh_tui.model.context.requests import headers
+    config = {"provider": "p", "model": "m", "maxTokens": 1}
+    recs = [HEADER]
+    for seq, value in enumerate([1, True, 1.0, 1]):
+        recs.append(ev("request/header", seq, {"reason": "change", "header": {"config": {**config, "maxTokens": value}}}))
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(b"\n".join(lines_of(recs)) + b"\n")
+    log = load_session(path, lenient=True)
+    _same_either_way(log)
+    hs = headers(log)
+    assert [type(h.config["maxTokens"]) for h in hs] == [int, bool, float, int]
+    assert [bool(h.changes) for h in hs] == [False, True, True, True]

@@ -59,13 +59,13 @@ def headers(log, recs=None) -> list[Header]:
     """Every request header in log order, each with its ``changes`` from the one before it (``recs``:
     the headers' records, when the caller has them)."""
     recs = records(log, (HEADER,)) if recs is None else recs
-    dicts: dict[tuple, tuple] = {}  # a header body -> its config dicts: one pair for the headers that repeat it
+    dicts: dict[int, tuple] = {}  # a header body -> its config dicts: one pair for the headers that share it
     out = []
     for _type, i, seq, body in recs:
         reason, provider, model, config, ad, names, total, chars, digest = body
-        got = dicts.get(body)
+        got = dicts.get(id(body))  # by identity: == would take 1 and true for one value
         if got is None:
-            got = dicts[body] = (dict(config), dict(ad) if ad is not None else None)
+            got = dicts[id(body)] = (dict(config), dict(ad) if ad is not None else None)
         out.append(Header(i, seq, reason, provider, model, got[0], got[1], names, total, chars, digest))
     return with_changes(out)
 
@@ -80,8 +80,8 @@ def with_changes(hs: list[Header]) -> list[Header]:
 def diff(a: Header, b: Header) -> dict:
     """What changed from header ``a`` to ``b``: only the keys that did."""
     out: dict[str, Any] = {}
-    if (a.tools, a.config, a.adapter_defaults, a.system_hash, a.system_chars) == \
-            (b.tools, b.config, b.adapter_defaults, b.system_hash, b.system_chars):
+    if ((a.tools, a.system_hash, a.system_chars) == (b.tools, b.system_hash, b.system_chars)
+            and _same(a.config, b.config) and _same(a.adapter_defaults, b.adapter_defaults)):
         return out
     had, has = set(a.tools), set(b.tools)
     added = [t for t in b.tools if t not in had]
@@ -91,10 +91,10 @@ def diff(a: Header, b: Header) -> dict:
     if removed:
         out["tools_removed"] = removed
     config = {k: [value(a.config.get(k)), value(b.config.get(k))]
-              for k in sorted(set(a.config) | set(b.config), key=str) if a.config.get(k) != b.config.get(k)}
+              for k in sorted(set(a.config) | set(b.config), key=str) if _differs(a.config.get(k), b.config.get(k))}
     if config:
         out["config"] = config
-    if a.adapter_defaults != b.adapter_defaults:
+    if not _same(a.adapter_defaults, b.adapter_defaults):
         out["adapter_defaults"] = [_values(a.adapter_defaults), _values(b.adapter_defaults)]
     if a.system_hash != b.system_hash or a.system_chars != b.system_chars:
         out["system"] = [a.system_chars, b.system_chars]
@@ -125,6 +125,19 @@ def request_before(reqs: list[Request], at: int) -> Request | None:
     """The last model request at or before event ``at``."""
     k = bisect.bisect_right([r.index for r in reqs], at) - 1
     return reqs[k] if k >= 0 else None
+
+
+def _differs(x: Any, y: Any) -> bool:
+    """Two config values differ: by JSON type too (Python's == takes 1, 1.0 and true for one)."""
+    return type(x) is not type(y) or x != y
+
+
+def _same(a: dict | None, b: dict | None) -> bool:
+    if a is b:
+        return True  # the headers that share a body share its dicts
+    if a is None or b is None or a.keys() != b.keys():
+        return False
+    return not any(_differs(v, b[k]) for k, v in a.items())
 
 
 def _values(d: dict | None) -> dict | None:

@@ -90,43 +90,73 @@ def arguments_key(args: Any) -> int:
 def record(etype: str, index: int, seq: int, data: Any, ev: dict, memo: dict) -> tuple:
     """The record of an event of one of CONTEXT_TYPES (``data``: its data as upgraded; ``ev``: the
     envelope; ``memo``: shared per read, so a repeated tool list or config is kept once)."""
-    d = data if type(data) is dict else {}
-    if etype is CALL or etype == CALL:
-        name = d.get("name")
-        args = d.get("arguments")
-        return (CALL, index, seq, flat(d.get("turn")), sys.intern(name) if type(name) is str else None,
-                arguments_key(args), path_args(args))
-    if etype == RESULT:
-        sources = ev.get("sourceEventSeqs")
-        call_seq = sources[0] if type(sources) is list and sources and type(sources[0]) is int else None
-        msg = d.get("message")
-        content = msg.get("content") if type(msg) is dict else None
-        block = content[0] if type(content) is list and content and type(content[0]) is dict else {}
-        text = ""
-        for b in block.get("content") or () if block.get("isError") else ():
+    return RECORDERS[etype](index, seq, data if type(data) is dict else {}, ev, memo)
+
+
+def _call(index: int, seq: int, d: dict, ev: dict, memo: dict) -> tuple:
+    name, args, turn = d.get("name"), d.get("arguments"), d.get("turn")
+    return (CALL, index, seq, turn if type(turn) in _PLAIN else flat(turn),
+            sys.intern(name) if type(name) is str else None, arguments_key(args), path_args(args))
+
+
+def _result(index: int, seq: int, d: dict, ev: dict, memo: dict) -> tuple:
+    sources = ev.get("sourceEventSeqs")
+    call_seq = sources[0] if type(sources) is list and sources and type(sources[0]) is int else None
+    msg = d.get("message")
+    content = msg.get("content") if type(msg) is dict else None
+    block = content[0] if type(content) is list and content and type(content[0]) is dict else _EMPTY
+    text = ""
+    failed = bool(block.get("isError"))
+    if failed:
+        for b in block.get("content") or ():
             if type(b) is dict and type(b.get("text")) is str:
                 text = b["text"][:TEXT_HEAD]
                 break
-        failed = bool(block.get("isError"))
-        return (RESULT, index, seq, call_seq, type(ev.get("surfaceOp")) is dict, failed,
-                text if failed else "", slim_meta(d.get("meta")))
-    if etype == MESSAGE:
-        return (MESSAGE, index, seq, flat(d.get("turn")), flat(d.get("step")), input_tokens(d.get("usage")))
-    return _header(index, seq, d, memo)
+    meta = d.get("meta")
+    return (RESULT, index, seq, call_seq, type(ev.get("surfaceOp")) is dict, failed, text,
+            slim_meta(meta) if meta is not None else None)
 
 
-def _header(index: int, seq: int, d: dict, memo: dict) -> tuple:
-    h = d.get("header") if type(d.get("header")) is dict else {}
-    config = h.get("config") if type(h.get("config")) is dict else {}
+def _message(index: int, seq: int, d: dict, ev: dict, memo: dict) -> tuple:
+    turn, step, usage = d.get("turn"), d.get("step"), d.get("usage")
+    return (MESSAGE, index, seq, turn if type(turn) in _PLAIN else flat(turn),
+            step if type(step) in _PLAIN else flat(step), input_tokens(usage))
+
+
+def _header(index: int, seq: int, d: dict, ev: dict, memo: dict) -> tuple:
+    h = d.get("header") if type(d.get("header")) is dict else _EMPTY
+    try:  # its JSON text: == on the objects would take 1, 1.0 and true for one value
+        text = orjson.dumps(h)
+    except (TypeError, orjson.JSONEncodeError):
+        text = None
+    last = memo.get(_LAST_HEADER)
+    if text is not None and last is not None and last[0] == text:  # most headers repeat the one before
+        fields = last[1]
+    else:
+        fields = _header_fields(h)
+        memo[_LAST_HEADER] = (text, fields)
+    reason = _str(d.get("reason"))
+    kept = memo.get((reason, id(fields)))
+    if kept is None:  # one body for the headers in a row that repeat it (fields kept: its id stays its own)
+        kept = memo[(reason, id(fields))] = (fields, (reason, *fields))
+    return (HEADER, index, seq, kept[1])
+
+
+def _header_fields(h: dict) -> tuple:
+    config = h.get("config") if type(h.get("config")) is dict else _EMPTY
     tools = h.get("tools") if type(h.get("tools")) is list else []
     names = tuple(sys.intern(t["name"]) if type(t) is dict and type(t.get("name")) is str else "?"
                   for t in tools[:MAX_TOOLS])
     system = h.get("system")
     ad = h.get("adapterDefaults")
-    body = (_str(d.get("reason")), _str(config.get("provider")), _str(config.get("model")), _items(config),
+    return (_str(config.get("provider")), _str(config.get("model")), _items(config),
             _items(ad) if type(ad) is dict else None, names, len(tools),
             len(system) if type(system) is str else None, stable_hash(system) if type(system) is str else None)
-    return (HEADER, index, seq, memo.setdefault(body, body))  # one body for the headers that repeat it
+
+
+_EMPTY: dict = {}
+_LAST_HEADER = object()  # memo key: (the last header object read, its fields)
+RECORDERS = {CALL: _call, RESULT: _result, MESSAGE: _message, HEADER: _header}
 
 
 def _items(d: dict) -> tuple:
@@ -141,8 +171,11 @@ def _str(v: Any) -> str | None:
 def input_tokens(usage: Any) -> int | None:
     """What a model request sent: inputTokens + cacheReadTokens + cacheWriteTokens (dsh's counts are
     disjoint); None without an inputTokens count."""
-    if not isinstance(usage, dict):
+    if type(usage) is not dict:  # (orjson makes no dict subclass)
         return None
+    a, b, c = usage.get("inputTokens"), usage.get("cacheReadTokens"), usage.get("cacheWriteTokens")
+    if type(a) is int and type(b) is int and type(c) is int:
+        return a + b + c  # the usual object: exact ints
     parts = [as_int(usage.get(k)) for k in ("inputTokens", "cacheReadTokens", "cacheWriteTokens")]
     return sum(p for p in parts if p is not None) if parts[0] is not None else None
 

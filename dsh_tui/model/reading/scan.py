@@ -26,7 +26,7 @@ from ..columns.calltable import CallTable
 from .facts import (CHUNK, FACT_EXTRACTORS, FINISH, LEGACY_CANDIDATES, MESSAGE, R_EVENTS, R_GAP, R_GAP_AT, R_LAST,
                     ChunkClock, finish_fact, is_usage_chunk, join_tail_runs, note_chunk_usage,
                     note_message_usage)
-from .contextfacts import CONTEXT_TYPES, record as context_record
+from .contextfacts import CONTEXT_TYPES, RECORDERS, record as context_record
 from .deepvalue import said, spelled
 from .jsonparse import parse_json
 from .legacy import upgrade
@@ -324,8 +324,8 @@ class Scanner:
                     facts_append((etype_fact, nev, seq, fact))
                     if etype_fact == MESSAGE:
                         note_message_usage(usage_calls, fact, data, seq)
-                    if context is not None and etype_fact in CONTEXT_TYPES:
-                        context.append(context_record(etype_fact, nev, seq, data, obj, self.context_memo))
+                    if context is not None and (recorder := RECORDERS.get(etype_fact)) is not None:
+                        context.append(recorder(nev, seq, data, obj, self.context_memo))
                 elif etype == CHUNK and is_usage_chunk(ch := data.get("chunk")):
                     note_chunk_usage(usage_calls, data, ch, seq)  # chunks off the hot path (projected, first record)
                 elif etype == CHUNK and type(ch) is dict and ch.get("type") == "finish":
