@@ -121,4 +121,4 @@ def test_check_without_the_cache_loads_no_zip_hash_or_redaction_module(tmp_path)
     """Start-up is part of `check`'s time: what only ZIP exports, the index cache and bug reports
     need stays unloaded."""
     assert _modules_after_check(tmp_path, ["--no-cache"],
-                                "m in ('zipfile', 'hashlib', 'dsh_tui.model.presenting.redact')").endswith("[]")
+                                "m in ('zipfile', 'hashlib', 'regex', 'dsh_tui.model.presenting.redact')").endswith("[]")

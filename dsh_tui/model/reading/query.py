@@ -15,8 +15,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-import regex
-
 SCAN_TIMEOUT = 0.5  # s per regex call on one scan window (a sane pattern takes ms on 2 MiB)
 ROW_TIMEOUT = 0.01  # s per row's highlight: a row is a few hundred characters
 PATTERN_CHARS = 1000  # longer patterns are refused (the prompt's own bound)
@@ -83,6 +81,7 @@ class Query:
 
 def make_query(text: str, use_regex: bool = False) -> Query:
     """The query for ``text``; raises `BadPattern` (one line) when a regex does not compile."""
+    import regex  # here: ~10-35 ms to import, and `check` never searches
     if not use_regex:
         return Query(text, False, False, None, regex.compile(regex.escape(text), regex.IGNORECASE) if text else None)
     if len(text) > PATTERN_CHARS:
