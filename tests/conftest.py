@@ -88,3 +88,26 @@ def pytest_collection_modifyitems(config, items) -> None:
     """The UI suite's second run under the stock render (one test, about half the suite's time, in a
     child process) goes first: across xdist's workers it then runs beside the rest, not after it."""
     items.sort(key=lambda item: item.get_closest_marker("stock") is None)
+
+
+def _printable(text: str) -> str:
+    """``text`` as valid UTF-8: a lone surrogate (a hostile log's \\ud83d) escaped."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failing test whose report holds a lone surrogate (a log's \\ud83d in an assertion) is sent
+    from an xdist worker with it escaped: execnet cannot send such a string, and the whole run ended
+    in an INTERNALERROR instead of naming the failure."""
+    outcome = yield
+    rep = outcome.get_result()
+    if rep.longrepr is not None and not isinstance(rep.longrepr, tuple):
+        text = str(rep.longrepr)
+        if _printable(text) is not text:
+            rep.longrepr = _printable(text)
+    rep.sections = [(_printable(title), _printable(body)) for title, body in rep.sections]
