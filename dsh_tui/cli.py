@@ -95,7 +95,7 @@ def _check(argv: list[str]) -> int:
     if not log.accepted and not args.lenient:
         msg = f"{args.file}: rejected: {log.rejection.message} (read it anyway with --lenient)"
         if args.format == "json":
-            _print_json(_rejected_json(log, diag))
+            write_check_json(sys.stdout.write, log, diag, refused=True)  # streamed, as an accepted log's
         return _fail(msg)
     if at_seq is not None and (missing := missing_seq(log, at_seq)) is not None:  # ID@999: not silently the verdict
         return _fail(f"{given}: {missing}", EXIT_USAGE)
@@ -151,18 +151,6 @@ def _early_check_helper(args):
     except (OSError, ImportError):
         return None  # the decode reports what is wrong with the file
     return split.TailHelper.early(args.file, args.max_plain_size, split.STEAL_HEAD_SHARE, nice=0, steal=True)
-
-
-def _rejected_json(log, diag) -> dict:
-    """A refused log's JSON: every key of the contract (what the decode saw), no findings or verdict:
-    dsh would not load it, and nothing is judged past a refusal without --lenient."""
-    from .model.presenting.report import check_json
-    return {**check_json(log, diag), "findings": [], "verdict": None, "snippet": None}
-
-
-def _print_json(obj: dict) -> None:
-    from .model.presenting.report import json_text  # terminal controls escaped; valid UTF-8 JSON even with lone surrogates
-    sys.stdout.write(json_text(obj) + "\n")
 
 
 def ui_target(file: str | None, demo: bool, at: str | None = None) -> tuple[str, Path, str | None, int | None]:

@@ -301,10 +301,12 @@ def json_text(obj: Any) -> str:
 
 
 def check_json(log: SessionLog, diag: Diagnosis, lineage=None, *, lazy: bool = False,
-               raw_snippet: bool = False) -> dict[str, Any]:
+               raw_snippet: bool = False, refused: bool = False) -> dict[str, Any]:
     """The `check --format json` object (``json_text`` prints it). ``lazy``: its long lists (findings,
     turn ends, per-turn usage and timing) as `jsonstream.Items`, made as `json_pieces` writes them.
-    ``snippet`` is the field people paste: masked as the markdown's is, raw only on request."""
+    ``snippet`` is the field people paste: masked as the markdown's is, raw only on request.
+    ``refused``: a log dsh would not load, read without --lenient: every key of the contract (what
+    the decode saw), no findings, verdict or snippet (nothing is judged past a refusal)."""
     raw, r = log.raw, log.res
     many = Items if lazy else list
     from ..sessions.lineage import lineage_json
@@ -338,10 +340,10 @@ def check_json(log: SessionLog, diag: Diagnosis, lineage=None, *, lazy: bool = F
         "legacy_shapes": dict(r.legacy),
         "envelope_issues": r.envelope_issues,
         "lenient_json_records": r.lenient_records,
-        "findings": many(_human(f.as_dict()) for f in listed),
+        "findings": [] if refused else many(_human(f.as_dict()) for f in listed),
         "findings_by_kind": counts_by_kind(diag.findings),
         "findings_dropped": dropped,  # past MAX_LISTED of a kind: counted, with their seq range
-        "verdict": _human(diag.verdict.as_dict()) if diag.verdict else None,
+        "verdict": _human(diag.verdict.as_dict()) if diag.verdict and not refused else None,
         "open_turn": diag.open_turn,
         "repair_closers": diag.closers,
         "resume": diag.resume,  # null, or what dsh's repair cuts away on resume (diagnosing/resume.py)
@@ -351,7 +353,7 @@ def check_json(log: SessionLog, diag: Diagnosis, lineage=None, *, lazy: bool = F
                   "approval": len(diag.pairing.approvals)},
         "usage": diag.usage.as_dict(many),
         "timing": timing_json(log, diag.timing, many),
-        "snippet": snippet(log, diag, mask=not raw_snippet),
+        "snippet": None if refused else snippet(log, diag, mask=not raw_snippet),
         "dsh_tui_version": __version__,
         **_context_extra(log, diag),
     }
@@ -363,10 +365,11 @@ def _context_extra(log: SessionLog, diag: Diagnosis) -> dict[str, Any]:
     return check_json_extra(insight(log), diag)
 
 
-def write_check_json(write, log: SessionLog, diag: Diagnosis, lineage=None, *, raw_snippet: bool = False) -> None:
+def write_check_json(write, log: SessionLog, diag: Diagnosis, lineage=None, *, raw_snippet: bool = False,
+                     refused: bool = False) -> None:
     """`check --format json`: `json_text` of `check_json` and a newline, passed to ``write`` a piece at
     a time (the long lists are never held whole, as a tree or as text)."""
-    for piece in json_pieces(check_json(log, diag, lineage, lazy=True, raw_snippet=raw_snippet)):
+    for piece in json_pieces(check_json(log, diag, lineage, lazy=True, raw_snippet=raw_snippet, refused=refused)):
         write(piece)
     write("\n")
 
