@@ -13,7 +13,7 @@ from __future__ import annotations
 from array import array
 from dataclasses import dataclass, field
 from operator import add, sub
-from typing import Any
+from typing import Any, Iterator
 
 from ..columns.calltable import CallTable
 from ..columns.perturn import TurnCounts
@@ -30,9 +30,10 @@ class Usage:
     turns: dict[Any, tuple[int, ...]] | TurnCounts = field(default_factory=dict)
     calls: int = 0
     from_message: int = 0  # calls whose last usage is the assistant/message's (else a usage chunk's)
-    # Which sample won for each counted run of a call's samples, in the meter's order:
-    # (turn, step, seq of the sample, True if a usage chunk's).
-    won: list = field(default_factory=list)
+    # Which sample won for each counted run of a call's samples, in the meter's order, as `won_rows`
+    # gives them: (turn, step, seq of the sample, True if a usage chunk's). Kept as columns
+    # (`_won_columns`): a tuple of four objects a call was ~15 MiB on a 10M-event log.
+    won: list | tuple = field(default_factory=list)
     # What dsh's meter counts when dsh loads only a prefix of the log (a resume cut, resume.py): that
     # prefix's fold, in its four buckets; None when dsh loads the whole log.
     dsh_loaded: dict | None = None
@@ -60,7 +61,14 @@ class Usage:
                 "source": {"rule": SOURCE_RULE,
                            "calls": many({"turn": t, "step": st, "seq": seq,
                                           "sample": "usage chunk" if chunk else "assistant/message"}
-                                         for t, st, seq, chunk in self.won)}}
+                                         for t, st, seq, chunk in self.won_rows())}}
+
+    def won_rows(self) -> Iterator[tuple]:
+        won = self.won
+        if type(won) is not tuple:
+            return iter(won)
+        codes, seqs, chunk, odd = won
+        return ((*(odd[k] if c < 0 else (c >> 32, c & _LOW)), seqs[k], bool(chunk[k])) for k, c in enumerate(codes))
 
 
 SOURCE_RULE = ("dsh's meter: a sample (assistant/message usage or a usage chunk) replaces the previous one only "
@@ -169,12 +177,32 @@ class UsageTally:
                 self.sums += row
             self.at = {turn: k for k, turn in enumerate(order)}
         out = Usage(calls=self.calls, from_message=self.from_message, dsh_nan=table.nan,
-                    won=[(*key, seq, bool(chunk)) for key, seq, chunk, _counts in table.rows()])
+                    won=_won_columns(table))
         out.inherited = dict(zip(TOKEN_KEYS, self.inherited))
         out.turns = TurnCounts.of_rows(list(self.at), self.sums, _W)
         out.session = {key: sum(self.sums[i::_W]) for i, key in enumerate(TOKEN_KEYS)}  # the sum of its turns
         return out
 
 
+def _won_columns(table: CallTable) -> tuple:
+    """(each call's key coded as turn << 32 | step, or -1 with the key in ``odd`` by position; the
+    seqs; the chunk flags; odd): `Usage.won_rows` reads them back."""
+    codes, odd = array("q"), {}
+    for k, key in enumerate(table.keys()):
+        t, s = key
+        if type(t) is int and type(s) is int and 0 <= t < _TOP and 0 <= s < _TOP:
+            codes.append(t << 32 | s)
+        else:  # a bool, a float, a string, a negative or huge number: kept as it was read
+            codes.append(-1)
+            odd[k] = key
+    seqs = table.cols[0]
+    try:
+        seqs = array("q", seqs)
+    except OverflowError:  # (a crafted log's seq past int64: its list)
+        seqs = list(seqs)
+    return (codes, seqs, bytes(table.chunk), odd)
+
+
+_TOP, _LOW = 1 << 31, (1 << 32) - 1
 _W = len(TOKEN_KEYS)
 _ZEROS = array("q", [0] * _W)
