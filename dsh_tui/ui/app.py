@@ -47,10 +47,10 @@ from .controllers.timing import TimingController
 from .controllers.insight import InsightController
 from .controllers.timeline import TimelineController
 from .controllers.viewout import ViewOutController
-from .lnav import LnavActions
 from .controllers.views import SavedViewController
 from .keydocs import explorer_help
 from .keygate import KeyGate
+from .actions import dispatch
 from .keys import BINDINGS as KEY_BINDINGS
 from .messages import GotoSeqCount, LoadProgress, PairHighlighted, RowHighlighted, SeqCountChanged, TailVerdictFound
 from .messages import LaterRowsChanged
@@ -76,10 +76,7 @@ from .widgets.pairs import PairsPane
 from .widgets.progress import LoadBar
 from .widgets.sparkline import ActivityBar
 
-BROWSER_HIDES = frozenset(b.action.split("(", 1)[0] for b in KEY_BINDINGS) - {"quit"}  # the explorer's own keys
-
-
-class ExplorerApp(LnavActions, App[int]):
+class ExplorerApp(App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "dsh-tui"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
@@ -180,10 +177,10 @@ class ExplorerApp(LnavActions, App[int]):
         clear_notices(self)
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        if (action in BROWSER_HIDES or action == "try_back") and self.browser_active():
+        if action == "do" and self.browser_active():
             return False  # the browser's keys only; the explorer's wait until a session is open
-        if action == "back":  # shown in the footer only when there is somewhere to go back to;
-            return True if self.can_go_back() else False  # else b falls through to try_back
+        if action == "do" and parameters[0] in ("back", "try-back"):  # Back shows in the footer only when
+            return (parameters[0] == "back") == self.can_go_back()  # there is somewhere to go back to
         return super().check_action(action, parameters)
 
     @property
@@ -509,31 +506,32 @@ class ExplorerApp(LnavActions, App[int]):
     def _fleet_open(self, message: FleetScreen.Open) -> None:
         self.history.opened_from_fleet(message)
 
-    # -- actions (the bindings in keys.py) ----------------------------------------------------------
-    def action_help(self) -> None:
+    # -- actions: the registry's handlers (ui/actions.py), run by ``do`` ---------------------------------
+    async def action_do(self, action_id: str) -> None:
+        """A key, or a palette command, of the explorer: its handler, as the registry names it."""
+        await dispatch(self, action_id)
+
+    def help(self) -> None:
         self.push_screen(HelpScreen(explorer_help(self.current_keymap())))
 
     def current_keymap(self) -> dict[str, str]:
         """The keymap in effect (binding id -> keys), as ``set_keymap`` was given it."""
         return dict(self.settings.keymap)
 
-    def action_full_header(self) -> None:
+    def full_header(self) -> None:
         if self.log_ is not None:
             self.push_screen(HeaderScreen(header_sections(self.log_, self.diag)))
 
-    def action_toggle_wrap(self) -> None:
-        self.detail.toggle_wrap()
-
-    def action_toggle_pairs(self) -> None:
+    def toggle_pairs(self) -> None:
         self.screen.toggle_class("-pairs-flip")
 
-    def action_zoom(self) -> None:
+    def zoom(self) -> None:
         if self.screen.maximized is not None:
             self.screen.minimize()
         elif self.focused is not None:
             self.screen.maximize(self.focused)
 
-    def action_enter(self) -> None:
+    def enter(self) -> None:
         if self.timeline.enter():  # the merged timeline: open the child at that event
             return
         if self.focused is self.events:
@@ -546,117 +544,36 @@ class ExplorerApp(LnavActions, App[int]):
             self.jump_to(next(i for i in (p.open, p.ask, p.close) if i is not None))
         self.events.focus()
 
-    def action_first_event(self) -> None:
+    def first_event(self) -> None:
         if self.log_ is not None:
             self.events.action_first()
 
-    def action_last_event(self) -> None:
+    def last_event(self) -> None:
         if self.log_ is not None:
             self.events.action_last()
 
-    def action_goto(self) -> None:
-        self.jumps.ask_goto()
-
-    def action_verdict(self) -> None:
-        self.jumps.verdict()
-
-    def action_finding(self, direction: int) -> None:
-        self.jumps.finding(direction)
-
-    def action_partner(self) -> None:
-        self.jumps.partner()
-
-    def action_search(self) -> None:
-        self.search.ask()
-
-    def action_search_reverse(self) -> None:
-        self.search.ask(reverse=True)
-
-    def action_add_chip(self, include: bool) -> None:
-        self.chips.ask(include)
-
-    def action_pick_chips(self) -> None:
-        self.chips.pick()
-
-    def action_toggle_raw(self) -> None:
+    def toggle_raw(self) -> None:
         self.events.toggle_raw()
         self.set_events_title()
 
-    def action_toggle_mark(self) -> None:
-        self.marks.toggle()
-
-    def action_mark(self, direction: int) -> None:
-        self.marks.step(direction)
-
-    def action_copy_marks(self) -> None:
-        self.marks.copy()
-
-    def action_clear_marks(self) -> None:
-        self.marks.clear()
-
-    def action_next_hit(self, direction: int) -> None:
+    def next_hit(self, direction: int) -> None:
         if not self.search.next_hit(direction):
             self.jumps.finding(direction)  # no search: n and N step through the findings
 
-    def action_filter(self) -> None:
-        self.filters.pick()
+    def shift_rows(self, direction: int) -> None:
+        """< and >: scroll the rows' text (the events list's, or the merged timeline's)."""
+        if self.log_ is None:
+            return
+        target = self.timeline.list_shown() or self.events
+        if target.shift_text(direction):
+            self.set_events_title()
+            self.timeline.set_title()
 
-    def action_clear_filter(self) -> None:
-        self.filters.clear()
-
-    def action_copy_report(self) -> None:
-        self.copy.report()
-
-    def action_copy_report_markdown(self) -> None:
-        self.copy.report_markdown()
-
-    def action_copy_raw(self) -> None:
-        self.copy.raw()
-
-    def action_copy_call_id(self) -> None:
-        self.copy.call_id()
-
-    def action_permalink(self) -> None:
-        self.copy.permalink()
-
-    def action_save_event(self) -> None:
-        self.copy.save_event()
-
-    def action_checklist(self) -> None:
+    def checklist(self) -> None:
         if self.log_ is not None:
             from ..model.presenting.checklist import ten_minute_pass
             from .screens.checklist import ChecklistScreen
             self.push_screen(ChecklistScreen(ten_minute_pass(self.log_, self.diag)), self.jump_to)
-
-    def action_toggle_follow(self) -> None:
-        self.follow.toggle()
-
-    def action_parent(self) -> None:
-        self.family.parent()
-
-    def action_children(self) -> None:
-        self.family.children()
-
-    def action_anomaly(self, direction: int) -> None:
-        self.anomalies.step(direction)
-
-    def action_anomaly_kind(self) -> None:
-        self.anomalies.pick()
-
-    def action_timing(self) -> None:
-        self.timing_view.open()
-
-    def action_context(self) -> None:
-        self.insight.context()
-
-    def action_requests(self) -> None:
-        self.insight.requests()
-
-    def action_files(self) -> None:
-        self.insight.files()
-
-    def action_json_tree(self) -> None:
-        self.insight.json_tree()
 
     @on(RowHighlighted)
     def _cursor_moved_anomalies(self, message: RowHighlighted) -> None:
@@ -664,11 +581,8 @@ class ExplorerApp(LnavActions, App[int]):
         self.timing_view.cursor_moved(message.index)
         self.timeline.events_moved()  # a jump (n, :, v) lands in the events list: show it
 
-    def action_try_back(self) -> None:
-        """The palette's Back: back, or say there is nowhere to go (b: screens/main.py)."""
-        self.action_back()
-
-    def action_back(self) -> None:
+    def back(self) -> None:
+        """b (back, or try-back where there is nowhere to go: it says so)."""
         if not self.load_finished:  # still reading: stop, so no error screen pops up later
             self.cancel_event.set()
             self.workers.cancel_group(self, "load")
@@ -685,7 +599,12 @@ class ExplorerApp(LnavActions, App[int]):
 
     def get_system_commands(self, screen):
         yield from super().get_system_commands(screen)
-        yield from explorer_commands(self, self.current_keymap())
+        yield from explorer_commands(self.run_command, self.current_keymap())
+
+    async def run_command(self, action_id: str) -> None:
+        """A palette command of the explorer (none while the browser is shown: its keys wait too)."""
+        if not self.browser_active():
+            await dispatch(self, action_id)
 
 
 _RAN: list = []  # the apps run, kept to the end of the process

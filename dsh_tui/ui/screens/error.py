@@ -70,4 +70,4 @@ class ErrorScreen(Screen[None]):
         """Back to the previous session or the browser (ui/navigation.py), when there is one."""
         if self.can_go_back():
             self.app.pop_screen()
-            self.app.call_later(self.app.run_action, "back")
+            self.app.call_later(self.app.run_action, "do('back')")
