@@ -15,9 +15,9 @@ from textual.screen import Screen
 
 from dsh_tui.ui import keys
 from dsh_tui.ui.actions import ACTIONS, COMMANDS, handler, help_rows, palette_actions
-from dsh_tui.ui.app import ExplorerApp
 from dsh_tui.ui.keydocs import TABLES, all_bindings, explorer_help, key_table_markdown, key_text, row_keys
 from dsh_tui.ui.screens.browser import BrowserScreen
+from dsh_tui.ui.screens.explorer import ExplorerScreen
 from dsh_tui.ui.screens.help import HelpScreen
 from dsh_tui.ui.screens.timing import TimingScreen
 from dsh_tui.ui.screens.error import ErrorScreen
@@ -45,7 +45,7 @@ def _pairs(bindings) -> list[tuple[str, str]]:
 
 
 def test_the_widgets_use_the_tables_the_help_is_built_from():
-    assert ExplorerApp.BINDINGS is keys.BINDINGS
+    assert ExplorerScreen.BINDINGS is keys.BINDINGS
     assert EventList.BINDINGS is keys.COUNT_BINDINGS
     assert CommandLine.BINDINGS is keys.PROMPT_BINDINGS
     assert ReportModal.BINDINGS is keys.REPORT_BINDINGS
@@ -117,7 +117,7 @@ async def test_every_explorer_action_names_a_handler(demo):
         await ready(app, pilot)
         entries = [a for a in ACTIONS.values() if a.scope == "explorer" and not a.run.startswith("app.")]
         for entry in entries + list(COMMANDS.values()):
-            method, _ = handler(app, entry.run)
+            method, _ = handler(app.explorer, entry.run)
             assert callable(method), entry
 
 
