@@ -18,9 +18,11 @@ from textual.worker import WorkerState
 from ...model.diagnosing.timing import ANOMALY_KINDS
 from ...model.presenting.timing_view import ANY, KIND_NAMES, LOOP, SHORT
 from .base import Controller
+from .ports import AnomalyPort
 
 
 class AnomalyController(Controller):
+    port: AnomalyPort  # what it may reach of the explorer (controllers/ports.py)
     groups = ("loops",)
 
     def __init__(self, port) -> None:
@@ -29,7 +31,7 @@ class AnomalyController(Controller):
         self.active = False  # shown in the events pane once e, E or a was used
         self._lists: dict[str, list[int]] = {}
         self._diag = None  # the diagnosis the lists were taken from (live follow makes a new one)
-        self.note = ""  # "e/E error 2 of 5": in the events pane's title (ExplorerApp.set_events_title)
+        self.note = ""  # "e/E error 2 of 5": in the events pane's title (the screen's set_events_title)
 
     def reset(self) -> None:
         self._lists, self._diag = {}, None

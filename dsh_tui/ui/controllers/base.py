@@ -9,6 +9,8 @@ from typing import Any, Callable
 
 from textual.worker import Worker
 
+from .ports import Port
+
 
 @dataclass(frozen=True)
 class SessionChanged:
@@ -23,6 +25,7 @@ class SessionChanged:
 
 
 class Controller:
+    port: Port  # what it may reach of the explorer (controllers/ports.py)
     groups: tuple[str, ...] = ()  # worker groups whose state changes come to ``worker_changed``
 
     def __init__(self, port) -> None:

@@ -22,6 +22,7 @@ from ...model.reading.source import Cancelled
 from ...safety import one_line
 from ..views import narrowed
 from .base import Controller
+from .ports import ChipsPort
 
 
 class ChipsReady(Message):
@@ -31,6 +32,7 @@ class ChipsReady(Message):
 
 
 class ChipsController(Controller):
+    port: ChipsPort  # what it may reach of the explorer (controllers/ports.py)
     groups = ("chips",)
 
     def __init__(self, port) -> None:

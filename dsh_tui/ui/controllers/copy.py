@@ -23,6 +23,7 @@ from ...safety import escape_json, one_line
 from ..export import save_event_json
 from ..screens.report import ReportModal
 from .base import Controller
+from .ports import CopyPort
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,7 @@ def finding_at(diag, index: int | None):
 
 
 class CopyController(Controller):
+    port: CopyPort  # what it may reach of the explorer (controllers/ports.py)
     groups = ("copy",)
 
     _advice: tuple[str | None] | None = None  # osc52sign.advice, asked once (it may ask tmux)

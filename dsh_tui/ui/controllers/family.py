@@ -20,6 +20,7 @@ from ...sessions.targets import entry_target
 from ..screens.family import ChildrenScreen, ConfirmScreen
 from ..widgets.header import short_id
 from .base import Controller, SessionChanged
+from .ports import FamilyPort
 
 DIM, KEY = "$text-muted", "bold"
 LOUD_ERROR = "bold reverse $error"
@@ -32,6 +33,7 @@ class LineageFound(Message):
 
 
 class FamilyController(Controller):
+    port: FamilyPort  # what it may reach of the explorer (controllers/ports.py)
     groups = ("lineage",)
 
     def __init__(self, port) -> None:

@@ -13,6 +13,7 @@ from textual.worker import WorkerState
 from ..screens.filter import FilterScreen
 from ..views import RowSource, build_filter, filter_specs
 from .base import Controller
+from .ports import FilterPort
 
 
 class FilterReady(Message):
@@ -22,6 +23,7 @@ class FilterReady(Message):
 
 
 class FilterController(Controller):
+    port: FilterPort  # what it may reach of the explorer (controllers/ports.py)
     groups = ("filter",)
 
     def __init__(self, port) -> None:

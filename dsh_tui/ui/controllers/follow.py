@@ -20,6 +20,7 @@ from ...safety import one_line
 from ...sessions.follow import FollowStep, follow_step
 from ..views import RowSource, build_filter
 from .base import Controller, SessionChanged
+from .ports import FollowPort
 
 FOLLOWING = ("following", "bold $success")
 PAUSED = ("paused", "bold $warning")
@@ -34,6 +35,7 @@ class FollowFailed(Message):
 
 
 class FollowController(Controller):
+    port: FollowPort  # what it may reach of the explorer (controllers/ports.py)
     groups = ("follow",)
 
     def __init__(self, port, interval: float = 1.0) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from ...model.diagnosing.lineage import session_root
 from ...sessions.targets import split_target
 from .base import Controller
+from .ports import HistoryPort
 
 
 @dataclass
@@ -28,6 +29,7 @@ class Place:
 
 
 class HistoryController(Controller):
+    port: HistoryPort  # what it may reach of the explorer (controllers/ports.py)
     def __init__(self, port) -> None:
         super().__init__(port)
         self.places: list[Place] = []  # the back stack, newest last

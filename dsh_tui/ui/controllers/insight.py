@@ -5,9 +5,12 @@ session shown. Each view reads what it needs in its own worker from one `Insight
 from __future__ import annotations
 
 from ...model.context.export import Insight, insight
+from .ports import SessionView
 
 
 class InsightController:
+    port: SessionView  # what it may reach of the explorer (controllers/ports.py)
+
     def __init__(self, port) -> None:
         self.port = port
 

@@ -13,9 +13,11 @@ from ...model.presenting.summary import call_id_of, light_event
 from ...model.reading.timejump import ALLOWED, BadTarget, landing, parse_target, session_span
 from ...safety import one_line
 from .base import Controller, SessionChanged
+from .ports import JumpsPort
 
 
 class JumpController(Controller):
+    port: JumpsPort  # what it may reach of the explorer (controllers/ports.py)
     def __init__(self, port) -> None:
         super().__init__(port)
         self.finding_indices: list[int] = []  # events a finding points at, in order (] and [)

@@ -1,6 +1,6 @@
 """LoadController: reading the log in a thread worker (group "load"), the provisional verdict from its last
 frames meanwhile, the error screen when it cannot be read, and the index cache written after the first
-paint (group "cache"). Quitting sets the app's ``cancel_event``, which the reader checks, so the process
+paint (group "cache"). Quitting sets the explorer's ``cancel_event``, which the reader checks, so the process
 exits promptly even mid-decode.
 """
 
@@ -20,9 +20,11 @@ from ...model.reading.target import OpenOptions, open_target
 from ..messages import LoadProgress, TailVerdictFound
 from ..screens.error import ErrorScreen
 from .base import Controller
+from .ports import LoaderPort
 
 
 class LoadController(Controller):
+    port: LoaderPort  # what it may reach of the explorer (controllers/ports.py)
     groups = ("load", "cache")
 
     def __init__(self, port, tail_probe=None, early_tail=None) -> None:

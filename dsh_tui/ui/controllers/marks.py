@@ -11,9 +11,11 @@ from __future__ import annotations
 import bisect
 
 from .base import Controller
+from .ports import MarksPort
 
 
 class MarksController(Controller):
+    port: MarksPort  # what it may reach of the explorer (controllers/ports.py)
     def __init__(self, port) -> None:
         super().__init__(port)
         self.marks: list[int] = []  # event indices, sorted, distinct

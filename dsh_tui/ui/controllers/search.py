@@ -31,6 +31,7 @@ from ...model.reading.search import MAX_HITS, HitList, find_all
 from ...model.reading.source import Cancelled
 from ...safety import one_line
 from .base import Controller
+from .ports import SearchPort
 
 SEARCH_LISTS = 4  # hit lists kept (the newest needles)
 
@@ -45,6 +46,7 @@ class SearchHits(Message):
 
 
 class SearchController(Controller):
+    port: SearchPort  # what it may reach of the explorer (controllers/ports.py)
     groups = ("search",)
 
     def __init__(self, port) -> None:

@@ -21,9 +21,11 @@ from ...model.reading.target import OpenOptions, load_log
 from ...sessions.targets import entry_target
 from ..widgets.timeline import TimelineList
 from .base import Controller
+from .ports import TimelinePort
 
 
 class TimelineController(Controller):
+    port: TimelinePort  # what it may reach of the explorer (controllers/ports.py)
     groups = ("timeline",)
 
     def __init__(self, port) -> None:

@@ -15,6 +15,7 @@ from textual.worker import WorkerState
 
 from ...model.presenting.timing_rows import SortOrders
 from .base import Controller, SessionChanged
+from .ports import TimingPort
 
 QUIET_S = 0.05  # the screen is started this long after the last key at the earliest: it could delay one
 
@@ -32,6 +33,7 @@ SCREEN_NAME = "timing-view"
 
 
 class TimingController(Controller):
+    port: TimingPort  # what it may reach of the explorer (controllers/ports.py)
     groups = ("timing",)
 
     def __init__(self, port) -> None:

@@ -19,6 +19,7 @@ from ...model.reading.source import Cancelled
 from ...safety import one_line
 from ..export import events_dir
 from .base import Controller
+from .ports import ViewOutPort
 
 
 def exports_dir() -> Path:
@@ -28,6 +29,7 @@ def exports_dir() -> Path:
 
 
 class ViewOutController(Controller):
+    port: ViewOutPort  # what it may reach of the explorer (controllers/ports.py)
     groups = ("viewout",)
 
     def _view(self):

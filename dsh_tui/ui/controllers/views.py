@@ -13,9 +13,11 @@ from ...safety import one_line
 from ...sessions import viewstate
 from ...sessions.targets import split_target
 from .base import Controller
+from .ports import SavedViewPort
 
 
 class SavedViewController(Controller):
+    port: SavedViewPort  # what it may reach of the explorer (controllers/ports.py)
     def __init__(self, port) -> None:
         super().__init__(port)
         self._opened_at: int | None = None  # the seq the log opened on (saved only if the cursor moved)
