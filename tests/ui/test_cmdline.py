@@ -43,7 +43,7 @@ async def test_goto_prompt_is_docked_not_modal_and_escape_cancels(demo):
 
 async def test_opening_typing_and_cancelling_the_prompt_repaint_only_the_bottom_line(demo, monkeypatch):
     # The panes keep their look while the prompt has the focus (widgets/pane.py) and a focus
-    # change does not repaint the screen (screens/main.py): only the footer's line changes.
+    # change does not repaint the screen (screens/explorer.py): only the footer's line changes.
     app = make_app(demo)
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(app, pilot)
