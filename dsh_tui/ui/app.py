@@ -52,11 +52,9 @@ class ExplorerApp(App[int]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]  # a short terminal drops the activity row
     ALLOW_IN_MAXIMIZED_VIEW = ExplorerScreen.ALLOW_IN_MAXIMIZED_VIEW
-    log_, diag, path, events, detail, pairs_pane = ToExplorer(), ToExplorer(), ToExplorer(), ToExplorer(), \
-        ToExplorer(), ToExplorer()
-    current_index, jump_to, load_finished, flush_detail, detail_shown = ToExplorer(), ToExplorer(), ToExplorer(), \
-        ToExplorer(), ToExplorer()
-    needle, lenient, max_plain, cancel_event = ToExplorer(), ToExplorer(), ToExplorer(), ToExplorer()
+    # The session's entry points the benchmark, the scripts and the tests use: the explorer screen's.
+    (log_, diag, path, events, detail, pairs_pane, current_index, jump_to, load_finished, flush_detail,
+     detail_shown, needle, lenient, max_plain, cancel_event) = (ToExplorer() for _ in range(15))
 
     def __init__(self, path: str | Path, *, lenient: bool = False, max_plain: int | None = None,
                  at_seq: int | None = None, detail_delay: float = 0.06, native_clipboard: bool = True,

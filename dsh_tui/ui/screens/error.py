@@ -67,7 +67,7 @@ class ErrorScreen(Screen[None]):
             self.action_leave()
 
     def action_back(self) -> None:
-        """Back to the previous session or the browser (ui/navigation.py), when there is one."""
+        """Back to the previous session or the browser (controllers/history.py), when there is one."""
         if self.can_go_back():
             self.app.pop_screen()
             self.app.call_later(self.app.run_action, "screen.do('back')")  # on the explorer
