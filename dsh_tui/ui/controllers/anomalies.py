@@ -106,7 +106,7 @@ class AnomalyController(Controller):
         if not 0 <= k < len(idx):
             k = 0 if direction > 0 else len(idx) - 1
             port.notify(f"wrapped around to the {'first' if direction > 0 else 'last'} {SHORT[self.kind]}",
-                       markup=False)  # not "{kind}s": "anomalys", "retrys"
+                        markup=False)  # not "{kind}s": "anomalys", "retrys"
         port.jump_to(idx[k])
         self.show(idx[k])
 

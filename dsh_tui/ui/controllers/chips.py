@@ -54,7 +54,7 @@ class ChipsController(Controller):
         sign = "+" if include else "-"
         what = "show only" if include else "hide"
         self.port.ask("chip", sign, partial(self.add_typed, sign),
-                     placeholder=f"{what}: text, type:GLOB or tool:GLOB (x toggles and removes)")
+                      placeholder=f"{what}: text, type:GLOB or tool:GLOB (x toggles and removes)")
 
     def add_typed(self, sign: str, value: str | None) -> None:
         if not value:

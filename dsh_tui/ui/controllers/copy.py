@@ -96,7 +96,7 @@ class CopyController(Controller):
         from ...osc52sign import TMUX_ADVICE
         advice = TMUX_HINT if message.advice == TMUX_ADVICE else message.advice  # the window has room for it all
         port.push_screen(ReportModal(request.title, request.text, result, kind=request.kind, advice=advice,
-                                    saved=request.save))
+                                     saved=request.save))
         port.key_gate.modal_done()
 
     def worker_changed(self, event) -> None:
@@ -204,4 +204,4 @@ class CopyController(Controller):
             port.notify(one_line(f"could not save: {exc}", 300), severity="error", markup=False)
             return
         port.notify(f"saved the full event, secrets NOT masked, to {one_line(str(path), 300)}", markup=False,
-                   timeout=10)
+                    timeout=10)

@@ -105,7 +105,7 @@ class FamilyController(Controller):
             port.open_target(entry_target(self.lineage.parent))
         elif parent_id:
             port.notify(one_line(f"parent session {parent_id} is not in this root", 200), severity="warning",
-                       markup=False)
+                        markup=False)
         else:
             port.notify("a top-level session: no parent", markup=False)
 

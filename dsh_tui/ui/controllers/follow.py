@@ -137,7 +137,7 @@ class FollowController(Controller):
         if text != self._error:
             self._error = text
             self.port.notify(one_line(f"cannot re-read the log (still trying; w pauses): {text}", 300),
-                            severity="warning", markup=False, timeout=10)
+                             severity="warning", markup=False, timeout=10)
 
     def apply(self, step: FollowStep | None) -> None:
         """Show what the poll found, keeping the user's place."""

@@ -39,7 +39,7 @@ class JumpController(Controller):
             return
         first, last = log.seq_of(0), log.seq_of(len(log) - 1)
         self.port.ask("goto", "go to: ", self.goto_seq, allowed=ALLOWED,
-                     placeholder=f"seq {first}–{last}, a time 12:03:04 or 2026-05-01T12:03:04Z, or +5m from the start")
+                      placeholder=f"seq {first}–{last}, a time 12:03:04 or 2026-05-01T12:03:04Z, or +5m from the start")
 
     def show_count(self, count: str) -> None:
         """The events list's pending count (``123`` of ``123G``), in the footer's place."""
@@ -80,7 +80,7 @@ class JumpController(Controller):
             first, last = log.seq_of(0), log.seq_of(n - 1)
             where = "before the first" if seq < first else "after the last" if seq > last else "in a gap"
             port.notify(f"no event has seq {seq} ({where}; seqs run {first}–{last}): "
-                       f"showing seq {log.seq_of(i)}", severity="warning", markup=False)
+                        f"showing seq {log.seq_of(i)}", severity="warning", markup=False)
         port.jump_to(i)
 
     def goto_time(self, target) -> None:

@@ -85,8 +85,8 @@ class LoadController(Controller):
         # One way in (model/reading/target.py): a file from the index cache when fresh (written by
         # `save_cache` after the first paint), else decoded; an export ZIP or one of its members in memory.
         log, diag = open_target(port.path, OpenOptions(lenient=port.lenient, max_plain=port.max_plain, cancel=cancel,
-                                                      progress=progress, write_cache=False,
-                                                      before_decode=self.probe_tail, early_tail=early))
+                                                       progress=progress, write_cache=False,
+                                                       before_decode=self.probe_tail, early_tail=early))
         if cancel.is_set():
             raise Cancelled()
         return log, diag

@@ -104,7 +104,7 @@ class SearchController(Controller):
             return
         direction = -self.default_direction() if reverse else self.default_direction()
         self.port.ask("search", *self._prompt(direction), partial(self.search_for, direction=direction),
-                     placeholder=self._placeholder(direction), toggle=partial(self.toggle_regex, direction))
+                      placeholder=self._placeholder(direction), toggle=partial(self.toggle_regex, direction))
 
     def _prompt(self, direction: int) -> tuple[str]:
         return (("regex " if self.regex else "") + ("?" if direction < 0 else "/"),)
@@ -207,7 +207,7 @@ class SearchController(Controller):
                     self.highlight(None)
                     self.show_status(None)
                 port.notify(one_line(f"the regex {message.needle.text} took too long on part of the log "
-                                    "(nested repeats?): search stopped; try a simpler pattern", 300),
+                                     "(nested repeats?): search stopped; try a simpler pattern", 300),
                            severity="warning", markup=False, timeout=8)
                 return
             port.notify(one_line(f"search failed: {type(err).__name__}: {err}", 300), severity="error", markup=False)
@@ -223,8 +223,8 @@ class SearchController(Controller):
         self.show_status(None)
         if hits.capped:
             port.notify(f"more than {MAX_HITS:,} events hold “{one_line(message.needle.label, 40)}”: n and N "
-                       f"visit the first {MAX_HITS:,}; a longer needle narrows it", severity="warning",
-                       markup=False, timeout=8)
+                        f"visit the first {MAX_HITS:,}; a longer needle narrows it", severity="warning",
+                        markup=False, timeout=8)
         if self.query is not None and self.query.key == key:
             self.jump_to_hit(hits, direction)
 

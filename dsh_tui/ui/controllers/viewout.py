@@ -51,7 +51,7 @@ class ViewOutController(Controller):
         if self._view() is None:
             return
         self.port.ask("write", "write view to: ", self.write,
-                     placeholder=f"{self._count()} as JSONL · enter: {exports_dir()} · or a path (never overwritten)")
+                      placeholder=f"{self._count()} as JSONL · enter: {exports_dir()} · or a path (never overwritten)")
 
     def write(self, typed: str | None) -> None:
         view = self._view()
@@ -65,7 +65,7 @@ class ViewOutController(Controller):
                 directory.mkdir(parents=True, exist_ok=True, mode=0o700)
             except OSError as exc:
                 self.port.notify(one_line(f"cannot create {directory}: {exc.strerror or exc}", 300),
-                                severity="error", markup=False)
+                                 severity="error", markup=False)
                 return
         self.run(partial(self._write, log, indices, path, Path(self.port.path)), "viewout", exclusive=True)
 
@@ -89,7 +89,7 @@ class ViewOutController(Controller):
         if self._view() is None:
             return
         self.port.ask("pipe", "| ", self.pipe,
-                     placeholder=f"a shell command: {self._count()}' raw records on its stdin (e.g. wc -l)")
+                      placeholder=f"a shell command: {self._count()}' raw records on its stdin (e.g. wc -l)")
 
     def pipe(self, command: str | None) -> None:
         view = self._view()

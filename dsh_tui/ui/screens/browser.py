@@ -163,7 +163,8 @@ class BrowserScreen(Screen[None]):
         note.set_lines([[(n, "")] for n in notes])
         note.display = bool(notes)
         if self.status and todo:
-            self.fill_worker(todo, listing.archive, getattr(getattr(self.app, "explorer", None), "max_plain", None))  # --max-plain-size
+            max_plain = getattr(getattr(self.app, "explorer", None), "max_plain", None)  # --max-plain-size
+            self.fill_worker(todo, listing.archive, max_plain)
 
     def on_status_filled(self, message: StatusFilled) -> None:
         self.filled, self.pending = message.done, message.total - message.done
