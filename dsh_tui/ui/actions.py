@@ -22,6 +22,7 @@ import ast
 import inspect
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from textual.binding import Binding
@@ -418,13 +419,19 @@ def palette_actions() -> Iterator[Action | Command]:
     yield from COMMANDS.values()
 
 
+@lru_cache(maxsize=None)
+def _parsed(run: str) -> tuple[tuple[str, ...], tuple]:
+    """``"jumps.finding(1)"`` as (("jumps", "finding"), (1,)): parsed once, not on each key."""
+    path, _, args = run.partition("(")
+    return tuple(path.split(".")), ast.literal_eval(f"({args.rstrip(')')},)") if args.rstrip(")") else ()
+
+
 def handler(host: Any, run: str):
     """The callable and arguments ``run`` names on ``host`` (``"jumps.finding(1)"``: host.jumps.finding, (1,))."""
-    path, _, args = run.partition("(")
+    path, params = _parsed(run)
     target = host
-    for name in path.split("."):
+    for name in path:
         target = getattr(target, name)
-    params = ast.literal_eval(f"({args.rstrip(')')},)") if args.rstrip(")") else ()
     return target, params
 
 
