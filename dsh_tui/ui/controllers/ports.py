@@ -33,8 +33,6 @@ if TYPE_CHECKING:
     from ..widgets.pairs import PairsPane
     from ..widgets.progress import LoadBar
     from ..widgets.sparkline import ActivityBar
-    from .base import SessionChanged  # noqa: F401  (what ``set_session`` publishes)
-    from .history import Place
 
 
 class Port(Protocol):
@@ -147,6 +145,7 @@ class FollowPort(SessionView, Titled, Protocol):
     def set_interval(self, interval: float, callback: Callable, *, name: str | None = None) -> Any: ...
 
     def set_session(self, log: Any, diag: Any, *, grown: bool = False, replaced: bool = False) -> None: ...
+    # (publishes a base.SessionChanged to every controller)
 
     def redraw_detail(self) -> None: ...
 
@@ -156,7 +155,7 @@ class FollowPort(SessionView, Titled, Protocol):
 class HistoryPort(Port, Protocol):
     path: Path
 
-    def restore_place(self, place: Place) -> None: ...
+    def restore_place(self, place: Any) -> None: ...  # a history.Place (not imported: history imports this)
 
     def has_home(self) -> bool: ...  # a browser or a fleet view to go back to
 
