@@ -231,23 +231,23 @@ def run_ui(argv: list[str]) -> int:
 
 def _run_ui(args, kind: str, path: Path, notice: str | None) -> int:
     if kind == "fleet":
-        from .ui.app import run_fleet
+        from .ui.run import run_fleet
         return run_fleet(path)
     if kind == "browse":
-        from .ui.app import run_browser
+        from .ui.run import run_browser
         return run_browser(path, lenient=args.lenient, max_plain=args.max_plain_size, notice=notice)
     if notice is None:
         background = start_background(path, args.max_plain_size)
         from .splash import import_ui_with_splash, leave
         drawn = import_ui_with_splash(path, background.get("tail_probe"))
-        from .ui.app import run_app
+        from .ui.run import run_app
         try:
             return run_app(path, lenient=args.lenient, max_plain=args.max_plain_size, at_seq=args.at, **background)
         except BaseException:
             if drawn:  # the explorer failed: leave the screen the splash is on
                 leave(sys.stdout)
             raise
-    from .ui.app import run_explorer
+    from .ui.run import run_explorer
     return run_explorer(path, notice=notice, lenient=args.lenient, max_plain=args.max_plain_size, at_seq=args.at)
 
 

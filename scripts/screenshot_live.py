@@ -113,7 +113,7 @@ async def _shown(app, pilot, session_id: str) -> None:
     """The explorer shows ``session_id`` with its family found and its detail pane filled."""
     def done() -> bool:
         return (app.load_finished and app.log_ is not None and app.log_.session_id == session_id
-                and app.family.lineage is not None
+                and app.explorer.family.lineage is not None
                 and not any(w.group in ("load", "lineage") and not w.is_finished for w in app.workers))
     await _until(app, pilot, done, session_id)
     await pilot.pause(0.05)
@@ -169,7 +169,7 @@ async def shoot_follow(root: Path, name: str, size: tuple[int, int]) -> str:
     path.write_bytes(data[:start])
     os.utime(path, (MTIME, MTIME))
     app = ExplorerApp(path, native_clipboard=False, detail_delay=0.01)
-    app.follow.interval = 0.2
+    app.explorer.follow.interval = 0.2
     async with app.run_test(size=size) as pilot:
         await _shown(app, pilot, header["id"])
         first = len(app.log_)
@@ -183,6 +183,6 @@ async def shoot_follow(root: Path, name: str, size: tuple[int, int]) -> str:
         await pilot.pause(0.05)
         app.flush_detail()
         await pilot.pause()
-        if first >= FOLLOW_EVENTS or app.follow.state() is None or app.follow.state()[0] != "following":
-            raise SystemExit(f"{name}: the log did not grow while followed ({first} events, {app.follow.state()})")
+        if first >= FOLLOW_EVENTS or app.explorer.follow.state() is None or app.explorer.follow.state()[0] != "following":
+            raise SystemExit(f"{name}: the log did not grow while followed ({first} events, {app.explorer.follow.state()})")
         return app.export_screenshot(title=f"dsh-tui: {name}")

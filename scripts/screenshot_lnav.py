@@ -56,11 +56,11 @@ async def shoot_merged_timeline(root: Path, name: str, size: tuple[int, int]) ->
     async with app.run_test(size=size) as pilot:
         await _shown(app, pilot, PARENT)
         await pilot.press("C")
-        await _until(app, pilot, lambda: app.timeline.timeline is not None, "the merged timeline")
-        t = app.timeline.timeline
+        await _until(app, pilot, lambda: app.explorer.timeline.timeline is not None, "the merged timeline")
+        t = app.explorer.timeline.timeline
         row = next(r for r in range(len(t)) if t.session[r] == 0  # the parent's result, after its child ended
                    and t.members[0].log.event(t.index[r]).type == "tool/result")
-        app.timeline.widget().move_to(row, center=True)
+        app.explorer.timeline.widget().move_to(row, center=True)
         await pilot.pause(0.05)
         return app.export_screenshot(title=f"dsh-tui: {name}")
 

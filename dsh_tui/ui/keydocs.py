@@ -1,5 +1,5 @@
-"""Keys as documentation, generated from the bindings (ui/keys.py): the help screens' rows and the README's
-key table, with the keys in effect after the user's keymap (binding id -> keys)."""
+"""Keys as documentation, generated from the registry (ui/actions.py): the help screens' rows and the README's
+key tables, with the keys in effect after the user's keymap (binding id -> keys)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,8 @@ from collections.abc import Mapping
 from textual.binding import Binding
 from textual.keys import key_to_character
 
-from .keys import (BINDINGS, BROWSER_BINDINGS, BROWSER_HELP, COUNT_BINDINGS, DIFF_BINDINGS, DIFF_HELP, ERROR_BINDINGS,
-                   FLEET_BINDINGS, FLEET_HELP, HEADER_SCREEN_BINDINGS, HELP, INSIGHT_TABLES, LIST_BINDINGS,
-                   OUTPUT_BINDINGS, PICK_BINDINGS, PROMPT_BINDINGS, REPORT_BINDINGS, SCREEN_BINDINGS, TEXTUAL_BINDINGS,
-                   HelpRow)
+from . import keys
+from .actions import HelpRow, help_rows
 
 Keymap = Mapping[str, str]
 HelpGroups = list[tuple[str, list[tuple[str, str]]]]
@@ -19,13 +17,14 @@ HelpGroups = list[tuple[str, list[tuple[str, str]]]]
 KEY_TEXT = {"up": "↑", "down": "↓", "left": "←", "right": "→", "pageup": "PgUp", "pagedown": "PgDn",
             "home": "Home", "end": "End", "escape": "esc", "slash": "/",
             "backslash": "\\", "plus": "+", "minus": "-"}
-TABLES = (BINDINGS, SCREEN_BINDINGS, COUNT_BINDINGS, PROMPT_BINDINGS, REPORT_BINDINGS, LIST_BINDINGS,
-          TEXTUAL_BINDINGS, BROWSER_BINDINGS, HEADER_SCREEN_BINDINGS, ERROR_BINDINGS, OUTPUT_BINDINGS,
-          FLEET_BINDINGS, DIFF_BINDINGS, PICK_BINDINGS, *INSIGHT_TABLES)
+TABLES = (keys.BINDINGS, keys.COUNT_BINDINGS, keys.PROMPT_BINDINGS, keys.REPORT_BINDINGS, keys.LIST_BINDINGS,
+          keys.TEXTUAL_BINDINGS, keys.BROWSER_BINDINGS, keys.BROWSER_BAR_BINDINGS, keys.HEADER_SCREEN_BINDINGS,
+          keys.ERROR_BINDINGS, keys.OUTPUT_BINDINGS, keys.FLEET_BINDINGS, keys.DIFF_BINDINGS, keys.PICK_BINDINGS,
+          *keys.INSIGHT_TABLES, *keys.WINDOW_TABLES)
 
 
 def all_bindings() -> dict[str, Binding]:
-    """Every binding the help, the palette or a keymap can name, by id."""
+    """Every binding the help, the palette or a keymap can name, by id (every action of the registry)."""
     return {b.id: b for table in TABLES for b in table if b.id}
 
 
@@ -74,15 +73,15 @@ def help_groups(rows: list[HelpRow], keymap: Keymap | None = None) -> HelpGroups
 
 
 def explorer_help(keymap: Keymap | None = None) -> HelpGroups:
-    return help_groups(HELP, keymap)
+    return help_groups(help_rows("explorer"), keymap)
 
 
 def browser_help(keymap: Keymap | None = None) -> HelpGroups:
-    return help_groups(BROWSER_HELP, keymap)
+    return help_groups(help_rows("browser"), keymap)
 
 
 def fleet_help(keymap: Keymap | None = None) -> HelpGroups:
-    return help_groups(FLEET_HELP, keymap)
+    return help_groups(help_rows("fleet"), keymap)
 
 
 def key_table_markdown(keymap: Keymap | None = None) -> str:
@@ -96,7 +95,7 @@ def key_table_markdown(keymap: Keymap | None = None) -> str:
 
 
 def diff_help(keymap: Keymap | None = None) -> HelpGroups:
-    return help_groups(DIFF_HELP, keymap)
+    return help_groups(help_rows("diff"), keymap)
 
 
 def diff_key_table_markdown(keymap: Keymap | None = None) -> str:
@@ -105,3 +104,14 @@ def diff_key_table_markdown(keymap: Keymap | None = None) -> str:
     for group, rows in diff_help(keymap):
         lines += [f"| {group} | `{keys}` | {text} |" for keys, text in rows]
     return "\n".join(lines) + "\n"
+
+
+def key_strip(screen: str, keymap: Keymap | None = None) -> list:
+    """A window's line of its keys (``enter`` jump  ``s S`` sort column ...), from its help rows: the parts
+    of a `Content.assemble`."""
+    parts: list = []
+    for _group, rows in help_groups(help_rows(screen), keymap):
+        for keys_shown, text in rows:
+            parts += ["  "] if parts else []
+            parts += [(keys_shown, "bold"), f" {text}"]
+    return parts

@@ -7,15 +7,14 @@ from dataclasses import replace
 from ..safety import one_line
 from ..settings import Settings, load_settings
 from .keydocs import all_bindings, binding_ids, keys_in_effect
-from .keys import (BINDINGS, BROWSER_BINDINGS, COUNT_BINDINGS, ERROR_BINDINGS, LIST_BINDINGS, SCREEN_BINDINGS,
-                   TEXTUAL_BINDINGS)
+from .keys import BINDINGS, BROWSER_BINDINGS, COUNT_BINDINGS, ERROR_BINDINGS, LIST_BINDINGS, TEXTUAL_BINDINGS
 from .views import filter_specs
 
 
 # Each quit binding and the bindings that share its screen or are checked before it (the focused list's):
 # a key any of them holds would reach them first.
 QUIT_SCOPES = {
-    "quit": (BINDINGS, SCREEN_BINDINGS, COUNT_BINDINGS, LIST_BINDINGS, TEXTUAL_BINDINGS),
+    "quit": (BINDINGS, COUNT_BINDINGS, LIST_BINDINGS, TEXTUAL_BINDINGS),
     "browser-quit": (BROWSER_BINDINGS, LIST_BINDINGS, TEXTUAL_BINDINGS),
     "error-quit": (ERROR_BINDINGS, TEXTUAL_BINDINGS),
 }

@@ -67,9 +67,9 @@ def test_merged_timeline(snap_compare, tmp_path):
 
     async def run_before(pilot) -> None:
         await loaded(pilot)
-        await _until(pilot, lambda: app.family.lineage is not None)
+        await _until(pilot, lambda: app.explorer.family.lineage is not None)
         await pilot.press("C")
-        await _until(pilot, lambda: app.timeline.timeline is not None)
+        await _until(pilot, lambda: app.explorer.timeline.timeline is not None)
         await pilot.press("home")
         await pilot.pause(0.05)
 

@@ -56,5 +56,5 @@ def give_times(app, path: Path) -> Timing:
     """The explorer's session takes the timing with times (its diagnosis's cached value)."""
     timing = timing_of(path, app.log_, app.diag)
     app.diag.__dict__["timing"] = timing
-    app.timing_view.log_shown()  # the header's sparkline from it
+    app.explorer.timing_view.log_shown()  # the header's sparkline from it
     return timing

@@ -81,7 +81,7 @@ async def test_a_timing_worker_ending_as_the_app_closes_does_not_crash():
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(app, pilot)
         await app.query_one(ActivityBar).remove()
-        timing = app.timing_view
+        timing = app.explorer.timing_view
         assert timing.bar() is None
         timing.cursor_moved(0)
         timing.reset()

@@ -31,7 +31,7 @@ async def test_e_and_E_step_through_every_anomaly_and_wrap(demo):
     app = make_app(demo)
     async with app.run_test(size=(120, 36), notifications=True) as pilot:
         await ready(app, pilot)
-        every = app.anomalies.indexes("any")
+        every = app.explorer.anomalies.indexes("any")
         timing = app.diag.timing
         expected = sorted({i for k in ("error", "retry", "turn-end", "unpaired", "approval", "compaction", "stall")
                            for i in timing.anomalies(k, 30_000)})
@@ -75,7 +75,7 @@ async def test_a_picks_the_kind_and_e_keeps_to_it(demo):
         assert any("2  error result" in t for t in text)
         await pilot.press("down", "enter")  # the second row: error results
         await pilot.pause()
-        assert not isinstance(app.screen, AnomalyKindScreen) and app.anomalies.kind == "error"
+        assert not isinstance(app.screen, AnomalyKindScreen) and app.explorer.anomalies.kind == "error"
         assert subtitle(app).startswith("e/E error ·/2 (before the first)")
         await pilot.press("e")
         await pilot.pause()
@@ -106,7 +106,7 @@ async def test_a_kind_with_none_says_so_and_stays_put(demo):
         assert any("no compaction in this log" in n for n in notices(app))
         await pilot.press("a", "escape")  # esc keeps the kind
         await pilot.pause()
-        assert app.anomalies.kind == "compaction"
+        assert app.explorer.anomalies.kind == "compaction"
 
 
 async def test_the_retry_of_a_log_dshs_writer_wrote():
@@ -120,7 +120,7 @@ async def test_the_retry_of_a_log_dshs_writer_wrote():
         await pilot.pause()
         await pilot.press("e")
         await pilot.pause()
-        assert app.current_index in app.anomalies.indexes("any") and app.current_index <= retries[0]
+        assert app.current_index in app.explorer.anomalies.indexes("any") and app.current_index <= retries[0]
         while app.current_index != retries[0]:
             await pilot.press("e")
             await pilot.pause()
@@ -131,5 +131,5 @@ async def test_the_stall_threshold_comes_from_the_settings(demo):
     app = make_app(demo, settings=Settings(stall_seconds=0.5))
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(app, pilot)
-        assert app.anomalies.stall_ms == 500
-        assert app.anomalies.indexes("stall") == app.diag.timing.anomalies("stall", 500)
+        assert app.explorer.anomalies.stall_ms == 500
+        assert app.explorer.anomalies.indexes("stall") == app.diag.timing.anomalies("stall", 500)

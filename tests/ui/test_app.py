@@ -543,12 +543,11 @@ async def test_the_early_tail_helper_is_used_or_reaped(tmp_path, monkeypatch, he
         async with app.run_test(size=(80, 24)) as pilot:
             if not quit_at_once:
                 await ready(app, pilot)
-                assert len(app.log_) == 20_000 and app.loader.early_tail is None
+                assert len(app.log_) == 20_000 and app.explorer.loader.early_tail is None
+                app.explorer.loader.save_cache(app.log_, app.diag)  # (its workers run on the explorer screen)
+                await workers_done(app)
             await pilot.press("q")
         await workers_done(app)
-        if not quit_at_once:
-            app.loader.save_cache(app.log_, app.diag)
-            await workers_done(app)
         assert no_children(wait=5)  # the load thread may still be closing one
 
 

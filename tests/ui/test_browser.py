@@ -318,7 +318,7 @@ async def test_children_key_opens_a_child_and_back_restores_the_parent(tmp_path)
         await explorer_ready(app, pilot, "parent-1")
         await pilot.press("b", "b")
         await explorer_ready(app, pilot, "parent-1")
-        assert not app.history.places
+        assert not app.explorer.history.places
         await pilot.press("b")  # nothing left: the browser on the file's root
         await browser_ready(app, pilot)
 

@@ -55,10 +55,10 @@ async def test_x_toggles_and_removes_chips(demo):
         assert isinstance(app.screen, ChipsScreen)
         await pilot.press("space", "escape")  # off: every event again, the chip kept
         await settle(app, pilot)
-        assert len(app.events.source) == len(app.log_) and len(app.chips.chips) == 1 and not app.chips.chips[0].on
+        assert len(app.events.source) == len(app.log_) and len(app.explorer.chips.chips) == 1 and not app.explorer.chips.chips[0].on
         await pilot.press("x", "delete")  # the last chip removed: the window closes
         await settle(app, pilot)
-        assert not isinstance(app.screen, ChipsScreen) and app.chips.chips == []
+        assert not isinstance(app.screen, ChipsScreen) and app.explorer.chips.chips == []
         assert not app.query_one("#chips").display
 
 
@@ -66,7 +66,7 @@ async def test_chips_narrow_the_f_filter_and_a_bad_chip_is_refused(demo):
     app = make_app(demo)
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await ready(app, pilot)
-        app.filters.apply("pairs", "pairs", app.current_index)
+        app.explorer.filters.apply("pairs", "pairs", app.current_index)
         await settle(app, pilot)
         pairs = set(app.events.source.indices)
         await pilot.press("minus", *"type:tool/result", "enter")
@@ -78,7 +78,7 @@ async def test_chips_narrow_the_f_filter_and_a_bad_chip_is_refused(demo):
         assert set(app.events.source.indices) > shown and "tool/result" not in types_shown(app)
         await pilot.press("plus", *"type:", "enter")
         await settle(app, pilot)
-        assert any("needs something to match" in n for n in notices(app)) and len(app.chips.chips) == 1
+        assert any("needs something to match" in n for n in notices(app)) and len(app.explorer.chips.chips) == 1
 
 
 async def test_the_bar_counts_marks(demo):

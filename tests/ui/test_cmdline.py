@@ -43,7 +43,7 @@ async def test_goto_prompt_is_docked_not_modal_and_escape_cancels(demo):
 
 async def test_opening_typing_and_cancelling_the_prompt_repaint_only_the_bottom_line(demo, monkeypatch):
     # The panes keep their look while the prompt has the focus (widgets/pane.py) and a focus
-    # change does not repaint the screen (screens/main.py): only the footer's line changes.
+    # change does not repaint the screen (screens/explorer.py): only the footer's line changes.
     app = make_app(demo)
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(app, pilot)
@@ -88,7 +88,7 @@ async def test_prompt_refuses_control_characters_and_tab_cancels(demo):
         assert "\x1b" not in app.export_screenshot()
         await pilot.press("tab")  # focus leaves the prompt: it closes, focus stays where it went
         await pilot.pause()
-        assert not cmd.is_open and app.focused is not cmd.input and app.search.needle is None
+        assert not cmd.is_open and app.focused is not cmd.input and app.explorer.search.needle is None
 
 
 async def test_search_builds_a_hit_list_once_then_n_and_N_bisect(demo, monkeypatch):
@@ -134,7 +134,7 @@ async def test_a_new_search_starts_empty_and_up_recalls_the_last_one(demo):
         assert cmd.input.value == "" and "call_06_tag" in cmd.input.placeholder  # named, one key away
         await pilot.press(*"deploy", "enter")
         await settle(app, pilot)
-        assert app.search.needle == "deploy"
+        assert app.explorer.search.needle == "deploy"
         await pilot.press("slash", *"typed", "up")  # Up: the newest needle first, then older ones
         assert cmd.input.value == "deploy"
         await pilot.press("up")
@@ -145,7 +145,7 @@ async def test_a_new_search_starts_empty_and_up_recalls_the_last_one(demo):
         assert cmd.input.value == "typed"
         await pilot.press("up", "enter")
         await settle(app, pilot)
-        assert app.search.needle == "deploy"
+        assert app.explorer.search.needle == "deploy"
         assert cmd.history["search"] == ["call_06_tag", "deploy"]  # a value searched again is not kept twice
         await pilot.press("colon", "up")  # each prompt has its own history
         assert cmd.input.value == "" and cmd.kind == "goto"

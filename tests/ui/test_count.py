@@ -64,8 +64,8 @@ async def test_an_out_of_range_count_lands_on_the_nearest_seq_with_a_notice(demo
 async def test_escape_clears_a_pending_count_and_never_means_back(demo, monkeypatch):
     app = make_app(demo)
     backs: list[int] = []
-    monkeypatch.setattr(app, "can_go_back", lambda: True)  # as in a session root
-    monkeypatch.setattr(app, "action_back", lambda: backs.append(1))
+    monkeypatch.setattr(app.explorer, "can_go_back", lambda: True)  # as in a session root
+    monkeypatch.setattr(app.explorer, "back", lambda: backs.append(1))
     async with app.run_test(size=(100, 30)) as pilot:
         await ready(app, pilot)
         await pilot.press("home", "1", "2", "escape")

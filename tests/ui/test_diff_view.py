@@ -11,6 +11,7 @@ import pytest
 from dsh_tui.settings import Settings
 from dsh_tui.ui import keys
 from dsh_tui.ui.diffapp import DiffApp
+from dsh_tui.ui.actions import help_rows
 from dsh_tui.ui.keydocs import TABLES, all_bindings, diff_key_table_markdown
 from dsh_tui.ui.palette import diff_palette_entries
 from dsh_tui.ui.screens.diff import DiffScreen
@@ -28,7 +29,7 @@ def test_the_diff_keys_are_data():
     assert keys.DIFF_BINDINGS in TABLES  # a keymap may name them (settings are checked against these ids)
     ids = [b.id for table in TABLES for b in table]
     assert all(ids) and len(ids) == len(set(ids))
-    documented = {i for row in keys.DIFF_HELP for i in row.ids}
+    documented = {i for row in help_rows("diff") for i in row.ids}
     assert {b.id for b in keys.DIFF_BINDINGS} <= documented
     assert documented <= set(all_bindings())
     assert all(b.tooltip for b in keys.DIFF_BINDINGS)

@@ -59,7 +59,7 @@ async def test_esc_esc_after_the_timing_view_stays_in_the_explorer(tmp_path):
     app = make_app(path)
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(app, pilot)
-        assert app.can_go_back()  # in a session root: b would open the browser
+        assert app.explorer.can_go_back()  # in a session root: b would open the browser
         await send(app, pilot, "T")
         assert isinstance(app.screen, TimingScreen)
         await send(app, pilot, "\x1b\x1b")
@@ -77,6 +77,6 @@ async def test_a_long_burst_in_one_write_does_what_each_key_does_typed_slowly(de
         # the timing view sorted twice and closed, the anomaly picker moved with j and picked, then e
         await send(app, pilot, "Tss\x1baj\re")
         assert app.screen is app.screen_stack[0] and len(app.screen_stack) == 1
-        assert app.timing_view.screen().table.sort == "decode_ms"  # total → TTFT → decode
-        assert app.anomalies.kind == "error"
-        assert app.current_index == app.anomalies.indexes("error")[0]
+        assert app.explorer.timing_view.screen().table.sort == "decode_ms"  # total → TTFT → decode
+        assert app.explorer.anomalies.kind == "error"
+        assert app.current_index == app.explorer.anomalies.indexes("error")[0]

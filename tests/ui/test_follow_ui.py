@@ -46,7 +46,7 @@ until = partial(until, timeout=20)  # a live log shows up within seconds
 
 def make_app(path: Path) -> ExplorerApp:
     app = ExplorerApp(path, native_clipboard=False, detail_delay=0.01)
-    app.follow.interval = INTERVAL
+    app.explorer.follow.interval = INTERVAL
     return app
 
 
@@ -235,7 +235,7 @@ async def test_the_bundled_demo_is_not_said_to_be_followed_nor_polled(monkeypatc
     app = make_app(default_demo_path())
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await loaded(app, pilot)
-        await until(app, pilot, lambda: app.follow._timer is not None, "the follow timer")
+        await until(app, pilot, lambda: app.explorer.follow._timer is not None, "the follow timer")
         assert header(app).startswith("demo (static)") and "following" not in header(app)
         await pilot.press("w")
         await pilot.pause(INTERVAL * 3)

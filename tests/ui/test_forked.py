@@ -78,7 +78,7 @@ async def test_explorer_paints_the_probes_verdict_without_computing_it_again(pro
     async with app.run_test(size=(80, 24)) as pilot:
         while not app.load_finished:
             await pilot.pause(0.02)
-        assert app.loader.tail_probe is None and shown == [expected]
+        assert app.explorer.loader.tail_probe is None and shown == [expected]
     assert no_children()
 
 
@@ -91,8 +91,8 @@ async def test_a_probe_done_by_mount_is_in_the_first_paint(provisional):
         time.sleep(0.01)
     app = app_module.ExplorerApp(log, native_clipboard=False, tail_probe=probe)
     async with app.run_test(size=(80, 24)) as pilot:
-        assert shown == [tail_verdict(log)] and app.loader.tail_probe is None  # shown in on_mount
+        assert shown == [tail_verdict(log)] and app.explorer.loader.tail_probe is None  # shown in on_mount
         while not app.load_finished:
             await pilot.pause(0.02)
-        assert app.loader._shown_early is None and len(shown) == 1  # the decode consumed it: no second paint
+        assert app.explorer.loader._shown_early is None and len(shown) == 1  # the decode consumed it: no second paint
     assert no_children()

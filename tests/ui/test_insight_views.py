@@ -11,7 +11,7 @@ from dsh_tui.ui import keys
 from dsh_tui.ui.screens.context import ContextScreen, TokenChart
 from dsh_tui.ui.screens.files import FilesScreen
 from dsh_tui.ui.screens.jsontree import JsonTreeScreen, TreeList
-from dsh_tui.ui.screens.main import MainScreen
+from dsh_tui.ui.screens.explorer import ExplorerScreen
 from dsh_tui.ui.screens.requests import RequestsScreen
 from dsh_tui.ui.widgets.textrows import TextRows
 
@@ -55,7 +55,7 @@ async def test_context_view_shows_the_fold_and_enter_on_a_bar_jumps_to_its_reque
         await pilot.press("tab")
         assert chart.has_focus
         await pilot.press("left", "left", "enter")
-        await until(app, pilot, lambda: isinstance(app.screen, MainScreen), "the explorer")
+        await until(app, pilot, lambda: isinstance(app.screen, ExplorerScreen), "the explorer")
         assert app.log_.seq_of(app.current_index) == 37  # the seventh request, two bars left of the last
 
 
@@ -87,7 +87,7 @@ async def test_files_view_opens_a_file_and_jumps_to_an_operation():
         assert [r[0].split()[0] for r in rows.rows[2:5]] == ["write", "edit", "-x"]
         rows.move_to(3)  # the first edit
         await pilot.press("enter")
-        await until(app, pilot, lambda: isinstance(app.screen, MainScreen), "the explorer")
+        await until(app, pilot, lambda: isinstance(app.screen, ExplorerScreen), "the explorer")
         assert app.log_.seq_of(app.current_index) == 12
 
 
@@ -118,7 +118,7 @@ async def test_json_tree_copies_a_jq_path_and_the_raw_arguments():
         await pilot.press("h")  # on a leaf: its parent folds
         assert not tree.rows[app.screen.tree_list.cursor].open
         await pilot.press("escape")
-        await until(app, pilot, lambda: isinstance(app.screen, MainScreen), "the explorer")
+        await until(app, pilot, lambda: isinstance(app.screen, ExplorerScreen), "the explorer")
 
 
 async def test_the_loop_anomaly_kind_reaches_the_repeated_calls():
@@ -128,9 +128,9 @@ async def test_the_loop_anomaly_kind_reaches_the_repeated_calls():
         await ready(app, pilot)
         app.jump_to(0)
         await pilot.pause()
-        app.anomalies.kind = LOOP
+        app.explorer.anomalies.kind = LOOP
         await pilot.press("e")  # the first time reads the tool calls in a worker
-        await until(app, pilot, lambda: "loops" in app.insight.insight().__dict__, "the loop findings")
+        await until(app, pilot, lambda: "loops" in app.explorer.insight.insight().__dict__, "the loop findings")
         await app.workers.wait_for_complete()
         await pilot.pause()
         seqs = []

@@ -80,10 +80,10 @@ async def test_a_search_typed_in_one_go_then_q_quits(demo):
         await ready(app, pilot)
         burst(app, "slash", *"call_06_tag", "enter")
         await quiet(app, pilot)
-        assert app.search.needle == "call_06_tag" and not app.query_one(CommandLine).is_open
+        assert app.explorer.search.needle == "call_06_tag" and not app.query_one(CommandLine).is_open
         burst(app, "slash", *"deploy", "enter", "q")
         await until(app, pilot, lambda: not app.is_running, "q to quit", timeout=10)
-        assert app.search.needle == "deploy" and app.return_code == 0
+        assert app.explorer.search.needle == "deploy" and app.return_code == 0
 
 
 async def test_escape_typed_while_the_copy_window_is_coming_closes_it(demo, monkeypatch):

@@ -29,7 +29,7 @@ async def test_ctrl_r_makes_the_search_a_regex_with_smart_case(demo):
         assert "ctrl+r literal" in prompt(app).input.placeholder
         await pilot.press(*"hel+o|wor.d", "enter")
         await settle(app, pilot)
-        assert app.search.query.regex and not app.search.query.case
+        assert app.explorer.search.query.regex and not app.explorer.search.query.case
         assert "re:hel+o|wor.d " in title(app) and " of " in title(app) and "(case)" not in title(app)
         row = next(r for r in range(app.events.row_count()) if "hello" in app.events.row_plain(r).lower())
         segs = app.events.render_row(row, 100, False)
@@ -40,7 +40,7 @@ async def test_ctrl_r_makes_the_search_a_regex_with_smart_case(demo):
         assert app.query_one("#prompt-label").render().plain.startswith("regex")  # the mode stays
         await pilot.press("ctrl+r", *"hel+o", "enter")
         await settle(app, pilot)
-        assert app.search.query.text == "hel+o" and not app.search.query.regex
+        assert app.explorer.search.query.text == "hel+o" and not app.explorer.search.query.regex
 
 
 async def test_a_bad_pattern_is_a_notice_and_a_catastrophic_one_does_not_hang(demo):
@@ -55,7 +55,7 @@ async def test_a_bad_pattern_is_a_notice_and_a_catastrophic_one_does_not_hang(de
         await pilot.press("slash", *"(.|..)*$x", "enter")  # exponential backtracking on every record
         await settle(app, pilot)
         assert any("took too long" in n for n in notices(app)), notices(app)
-        assert app.is_running and not app.search.searching
+        assert app.is_running and not app.explorer.search.searching
 
 
 async def test_colon_takes_a_time_or_an_offset(demo):
@@ -152,16 +152,16 @@ async def test_C_merges_the_children_by_time_and_enter_opens_one_there(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(app, pilot)
         for _ in range(200):
-            if app.family.lineage is not None:
+            if app.explorer.family.lineage is not None:
                 break
             await pilot.pause(0.05)
         await pilot.press("C")
         for _ in range(200):
-            if app.timeline.timeline is not None:
+            if app.explorer.timeline.timeline is not None:
                 break
             await pilot.pause(0.05)
-        t = app.timeline.timeline
-        tl = app.timeline.widget()
+        t = app.explorer.timeline.timeline
+        tl = app.explorer.timeline.widget()
         assert app.focused is tl and not app.events.display
         assert len(t.members) == 4 and "main + 3 children" in str(tl.border_title)
         times = [t.members[t.session[r]].log.event(t.index[r]).time for r in range(len(t))]
@@ -209,15 +209,15 @@ async def test_a_jump_while_the_timeline_is_shown_brings_the_events_back(tmp_pat
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(app, pilot)
         for _ in range(200):
-            if app.family.lineage is not None:
+            if app.explorer.family.lineage is not None:
                 break
             await pilot.pause(0.05)
         await pilot.press("C")
         await pilot.pause(0.2)
-        assert app.timeline.shown
+        assert app.explorer.timeline.shown
         await pilot.press("colon", "0", "enter")
         await settle(app, pilot)
-        assert not app.timeline.shown and app.events.display and app.current_index == 0
+        assert not app.explorer.timeline.shown and app.events.display and app.current_index == 0
 
 
 async def test_C_without_children_says_so_and_keeps_the_events(demo):
@@ -225,9 +225,9 @@ async def test_C_without_children_says_so_and_keeps_the_events(demo):
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await ready(app, pilot)
         for _ in range(200):
-            if app.family.lineage is not None:
+            if app.explorer.family.lineage is not None:
                 break
             await pilot.pause(0.05)
         await pilot.press("C")
-        assert not app.timeline.shown and app.events.display
+        assert not app.explorer.timeline.shown and app.events.display
         assert any("no subagent children" in n for n in notices(app))

@@ -29,7 +29,7 @@ async def test_m_marks_and_the_quote_keys_jump_between_marks(demo):
         for s in (10, 61, 200):
             await goto(app, pilot, s)
             await pilot.press("m")
-        assert app.marks.seqs() == [10, 61, 200]
+        assert app.explorer.marks.seqs() == [10, 61, 200]
         row = app.events.row_plain(app.events.cursor)
         assert row.startswith("●200 ")  # the gutter glyph, then the seq
         await goto(app, pilot, 100)
@@ -42,9 +42,9 @@ async def test_m_marks_and_the_quote_keys_jump_between_marks(demo):
         await pilot.press("quotation_mark")
         assert seq(app) == 61
         await pilot.press("m")  # m again unmarks
-        assert app.marks.seqs() == [10, 200] and not app.events.row_plain(app.events.cursor).startswith("●")
+        assert app.explorer.marks.seqs() == [10, 200] and not app.events.row_plain(app.events.cursor).startswith("●")
         await pilot.press("ctrl+x")
-        assert app.marks.seqs() == [] and "cleared 2 marks" in notices(app)
+        assert app.explorer.marks.seqs() == [] and "cleared 2 marks" in notices(app)
         await pilot.press("apostrophe")
         assert seq(app) == 61 and any("no marks" in n for n in notices(app))
 

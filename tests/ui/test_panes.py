@@ -130,7 +130,7 @@ async def test_the_detail_scrollbar_shows_exactly_when_the_text_is_taller_than_t
         detail = app.detail
 
         def lines_of(i: int) -> int:
-            app._detail_index = i
+            app.explorer._detail_index = i
             app.flush_detail()
             return len(detail._visual)
 

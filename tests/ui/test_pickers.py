@@ -39,4 +39,4 @@ async def test_j_picks_the_next_anomaly_kind(demo):
         await ready(app, pilot)
         await pilot.press("a", "j", "enter")  # the row under "any": error results
         await pilot.pause()
-        assert app.anomalies.kind == "error"
+        assert app.explorer.anomalies.kind == "error"

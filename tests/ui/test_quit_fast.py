@@ -9,7 +9,7 @@ import threading
 
 from textual.app import App
 
-from dsh_tui.ui import app as app_module
+from dsh_tui.ui import run as app_module
 
 
 class _Busy(App):

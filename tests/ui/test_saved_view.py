@@ -38,7 +38,7 @@ async def test_marks_chips_and_position_come_back_on_the_next_run(demo):
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await ready(app, pilot)
         assert "restored 2 marks, 1 filter, position seq 65" in notices(app)
-        assert app.marks.seqs() == [10, 61] and [c.label for c in app.chips.chips] == ["-type:assistant/chunk"]
+        assert app.explorer.marks.seqs() == [10, 61] and [c.label for c in app.explorer.chips.chips] == ["-type:assistant/chunk"]
         assert seq(app) == 65 and len(app.events.source) < len(app.log_)  # the chip applied
         assert app.query_one("#chips").display
 
@@ -48,7 +48,7 @@ async def test_an_explicit_seq_wins_over_the_saved_position(demo):
     app = make_app(demo, at_seq=131)
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await ready(app, pilot)
-        assert seq(app) == 131 and app.marks.seqs() == [10, 61]
+        assert seq(app) == 131 and app.explorer.marks.seqs() == [10, 61]
         assert "restored 2 marks, 1 filter" in notices(app)
 
 
@@ -56,13 +56,13 @@ async def test_an_untouched_log_saves_nothing_and_a_failed_save_is_one_notice(de
     app = make_app(demo)
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await ready(app, pilot)
-        app.saved_view.save()
+        app.explorer.saved_view.save()
         assert not (isolated_xdg / "state" / "dsh-tui" / "views").exists()
         blocker = isolated_xdg / "not-a-dir"
         blocker.write_text("x")
         monkeypatch.setenv("XDG_STATE_HOME", str(blocker))
         await pilot.press("m")
-        app.saved_view.save()
+        app.explorer.saved_view.save()
         await pilot.pause()
         said = [n for n in notices(app) if "not saved" in n]
         assert len(said) == 1 and app.is_running

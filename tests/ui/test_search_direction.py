@@ -96,9 +96,9 @@ async def test_chunk_deltas_of_one_block_count_as_one_hit(write_jsonl):
         await ready(app, pilot)
         app.jump_to(0)
         await settle(app, pilot)
-        await search(app, pilot, "backslash" if app.search.default_direction() < 0 else "slash", "answer")
+        await search(app, pilot, "backslash" if app.explorer.search.default_direction() < 0 else "slash", "answer")
         assert seq(app) == 1 and "2 of 3" in title(app)  # the message, block 0's first delta, block 1
-        await pilot.press("n" if app.search.direction > 0 else "N")
+        await pilot.press("n" if app.explorer.search.direction > 0 else "N")
         await settle(app, pilot)
         assert seq(app) == 21 and "3 of 3" in title(app)
 

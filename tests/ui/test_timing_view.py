@@ -11,7 +11,7 @@ import pytest
 from textual.content import Content
 
 from dsh_tui.model.presenting.timing_view import row_cells
-from dsh_tui.ui.screens.main import MainScreen
+from dsh_tui.ui.screens.explorer import ExplorerScreen
 from dsh_tui.ui.screens.timing import TimingScreen
 
 from ..support.app import make_app, ready
@@ -86,7 +86,7 @@ async def test_enter_jumps_to_the_rows_event_and_closes():
         assert row.kind == "tool" and row.call_id == "call_timed_ls"
         await pilot.press("enter")
         await pilot.pause()
-        assert isinstance(app.screen, MainScreen) and app.current_index == row.index
+        assert isinstance(app.screen, ExplorerScreen) and app.current_index == row.index
         assert app.log_.seq_of(app.current_index) == 35
 
 
@@ -99,7 +99,7 @@ async def test_esc_q_and_T_close_without_moving(key):
         view = await open_view(app, pilot)
         await pilot.press(key)
         await pilot.pause()
-        assert app.screen is not view and isinstance(app.screen, MainScreen) and app.current_index == before
+        assert app.screen is not view and isinstance(app.screen, ExplorerScreen) and app.current_index == before
 
 
 async def test_T_again_opens_the_view_as_it_was_left_and_a_new_session_gets_its_own():
@@ -113,12 +113,12 @@ async def test_T_again_opens_the_view_as_it_was_left_and_a_new_session_gets_its_
         assert again is view and view.table.sort == "ttft_ms" and view.table.row == row
         await pilot.press("escape")
         await pilot.pause()
-        assert isinstance(app.screen, MainScreen)
+        assert isinstance(app.screen, ExplorerScreen)
         view.dismiss(3)  # a late second dismissal (a key typed twice) pops nothing
         await pilot.pause()
-        assert isinstance(app.screen, MainScreen) and app.current_index != 3
-        app.reset_explorer(TIMED, None)  # another session (here: the same file read again)
-        app.load()
+        assert isinstance(app.screen, ExplorerScreen) and app.current_index != 3
+        app.explorer.reset_explorer(TIMED, None)  # another session (here: the same file read again)
+        app.explorer.load()
         await ready(app, pilot)
         fresh = await open_view(app, pilot)
         assert fresh is not view and fresh.table.sort == "duration_ms"
@@ -175,20 +175,20 @@ async def test_the_view_is_started_once_the_timing_is_made_and_T_only_pushes_it(
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(app, pilot)
         deadline = time.monotonic() + 10
-        while app.timing_view.started is None:  # the timing worker, then the screen started while no key is typed
+        while app.explorer.timing_view.started is None:  # the timing worker, then the screen started while no key is typed
             assert time.monotonic() < deadline, "the timing view was not started ahead of T"
             await pilot.pause(0.02)
-        view = app.timing_view.started
+        view = app.explorer.timing_view.started
         assert composed == [view] and view.is_running and view not in app.screen_stack
         assert view.size == app.size and view.table.size.width > 0  # laid out at the app's size
         table = view.table
-        assert table.orders is app.timing_view.orders and table.orders.rows is table.rows  # sorted by the worker
+        assert table.orders is app.explorer.timing_view.orders and table.orders.rows is table.rows  # sorted by the worker
         assert await open_view(app, pilot) is view
         assert composed == [view] and view.table is table and table.has_focus
         await pilot.press("escape")
         await pilot.pause()
-        app.reset_explorer(TIMED, None)  # another session: the old view is dropped, and stopped
-        app.load()
+        app.explorer.reset_explorer(TIMED, None)  # another session: the old view is dropped, and stopped
+        app.explorer.load()
         await ready(app, pilot)
         assert not view.is_running and not app.is_screen_installed(view)
 
@@ -200,7 +200,7 @@ async def test_a_new_timing_while_the_view_is_open_leaves_it_open_and_T_later_sh
         await ready(app, pilot)
         view = await open_view(app, pilot)
         app.diag.__dict__["timing"] = timing = type(app.diag.timing).from_plain(app.diag.timing.plain())
-        app.timing_view.log_shown()  # as a grown log's: the worker, then the screen prepared
+        app.explorer.timing_view.log_shown()  # as a grown log's: the worker, then the screen prepared
         await ready(app, pilot)
         await pilot.pause(0.3)
         assert app.screen is view and app._exception is None

@@ -38,9 +38,9 @@ def test_the_installed_version_is_read_as_importlib_metadata_reads_it():
 
 
 def _mode_in_child(env: dict) -> str:
-    code = ("import sys; from dsh_tui.ui import compat; from dsh_tui.ui.screens.main import MainScreen; "
+    code = ("import sys; from dsh_tui.ui import compat; from dsh_tui.ui.screens.explorer import ExplorerScreen; "
             "from dsh_tui.ui.widgets.footer import StableFooter; from dsh_tui.ui.widgets.event_list import EventList; "
-            "print(compat.FAST, MainScreen.__mro__[1].__name__, StableFooter.__mro__[1].__name__, "
+            "print(compat.FAST, ExplorerScreen.__mro__[1].__name__, StableFooter.__mro__[1].__name__, "
             "EventList.__mro__[3].__name__, 'dsh_tui.ui.compat.compositor' in sys.modules)")
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                           env=env).stdout.split()

@@ -7,7 +7,7 @@ Textual is one they were tested for and DSH_TUI_STOCK_RENDER is not 1; =0 forces
 the bases below are Textual's own and the explorer works the same, slower. Outside this package no module
 names a private Textual attribute or module (tests/unit/test_private_textual.py).
 
-The widgets take their bases from here: ``ScreenBase`` (MainScreen), ``PaneBase`` (the scrolling
+The widgets take their bases from here: ``ScreenBase`` (ExplorerScreen), ``PaneBase`` (the scrolling
 panes, with PROMPT_ORIGIN), ``FooterBase`` (StableFooter); the app reads its notices and exit
 state through appstate.py.
 """

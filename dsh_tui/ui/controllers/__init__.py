@@ -1,7 +1,9 @@
-"""The explorer's controllers: plain classes the app composes, each with its own state, workers and messages.
+"""The explorer's controllers: plain classes the explorer screen (screens/explorer.py) composes, each with
+its own state, workers and messages.
 
-A controller starts its thread workers on the app under its own group(s) and gets their state changes
-through ``worker_changed`` (the app routes ``Worker.StateChanged`` by group: ``Controller.groups``). It
-reaches the rest of the explorer only through the app's public surface (``log_``, ``diag``, the panes,
-``jump_to``, ``notify``), never through another controller's state.
+A controller starts its thread workers on the screen under its own group(s) and gets their state changes
+through ``worker_changed`` (the screen routes ``Worker.StateChanged`` by group: ``Controller.groups``). It
+hears of a new session through ``session_changed`` (the screen publishes each one to all) and reaches the
+rest of the explorer only through its port (ports.py: the session shown, ``notify``, ``jump_to``, its
+workers, the few calls it alone makes), never another controller's state: a test checks it.
 """

@@ -18,18 +18,20 @@ from textual.worker import WorkerState
 from ...model.diagnosing.timing import ANOMALY_KINDS
 from ...model.presenting.timing_view import ANY, KIND_NAMES, LOOP, SHORT
 from .base import Controller
+from .ports import AnomalyPort
 
 
 class AnomalyController(Controller):
+    port: AnomalyPort  # what it may reach of the explorer (controllers/ports.py)
     groups = ("loops",)
 
-    def __init__(self, app) -> None:
-        super().__init__(app)
+    def __init__(self, port) -> None:
+        super().__init__(port)
         self.kind = ANY
         self.active = False  # shown in the events pane once e, E or a was used
         self._lists: dict[str, list[int]] = {}
         self._diag = None  # the diagnosis the lists were taken from (live follow makes a new one)
-        self.note = ""  # "e/E error 2 of 5": in the events pane's title (ExplorerApp.set_events_title)
+        self.note = ""  # "e/E error 2 of 5": in the events pane's title (the screen's set_events_title)
 
     def reset(self) -> None:
         self._lists, self._diag = {}, None
@@ -37,11 +39,11 @@ class AnomalyController(Controller):
 
     @property
     def stall_ms(self) -> int:
-        return int(self.app.settings.stall_seconds * 1000)
+        return int(self.port.settings.stall_seconds * 1000)
 
     def indexes(self, kind: str) -> list[int]:
         """The sorted event indexes of ``kind`` (made once per session and kind)."""
-        diag = self.app.diag
+        diag = self.port.diag
         if diag is None:
             return []
         if diag is not self._diag:
@@ -63,26 +65,26 @@ class AnomalyController(Controller):
     def _loops(self, diag) -> list[int]:
         """The events of the loop findings (each finding's calls or writes); read in a worker the first
         time (a pass over the tool calls and results: ~1.5 s on a 936k-event log), [] until then."""
-        ins = self.app.insight.insight()
+        ins = self.port.session_insight()
         if ins is None:
             return []
         if "loops" in ins.__dict__:
             got = sorted({i for f in ins.loops for i in (f.index, *f.related) if i is not None})
             self._lists[LOOP] = got
             return got
-        if not any(w.group == "loops" and not w.is_finished for w in self.app.workers):
+        if not self.port.busy("loops"):
             self.run(lambda: (diag, ins.loops), "loops", exclusive=True)
         return []
 
     def worker_changed(self, event) -> None:
         if event.state == WorkerState.SUCCESS:
             diag, found = event.worker.result
-            if diag is self.app.diag:
+            if diag is self.port.diag:
                 self._lists.pop(LOOP, None)
-                self.app.notify(f"{len(found):,} loop or churn finding(s) read", markup=False)
-                self.show(self.app.current_index)
+                self.port.notify(f"{len(found):,} loop or churn finding(s) read", markup=False)
+                self.show(self.port.current_index)
         elif event.state == WorkerState.ERROR:
-            self.app.notify_worker_error(event.worker)
+            self.port.notify_worker_error(event.worker)
 
     def counts(self) -> dict[str, int]:
         """Each kind's count, "any" first (for the picker)."""
@@ -90,35 +92,35 @@ class AnomalyController(Controller):
 
     # -- keys -------------------------------------------------------------------------------------
     def step(self, direction: int) -> None:
-        app = self.app
-        cur = app.current_index
-        if cur is None or app.diag is None:
+        port = self.port
+        cur = port.current_index
+        if cur is None or port.diag is None:
             return
         self.active = True
         idx = self.indexes(self.kind)
         name = KIND_NAMES[self.kind]
         if not idx:
-            app.notify(f"no {name} in this log" + self._stall_note(), markup=False)
+            port.notify(f"no {name} in this log" + self._stall_note(), markup=False)
             return
         k = bisect.bisect_right(idx, cur) if direction > 0 else bisect.bisect_left(idx, cur) - 1
         if not 0 <= k < len(idx):
             k = 0 if direction > 0 else len(idx) - 1
-            app.notify(f"wrapped around to the {'first' if direction > 0 else 'last'} {SHORT[self.kind]}",
-                       markup=False)  # not "{kind}s": "anomalys", "retrys"
-        app.jump_to(idx[k])
+            port.notify(f"wrapped around to the {'first' if direction > 0 else 'last'} {SHORT[self.kind]}",
+                        markup=False)  # not "{kind}s": "anomalys", "retrys"
+        port.jump_to(idx[k])
         self.show(idx[k])
 
     def pick(self) -> None:
-        app = self.app
-        if app.diag is None:
+        port = self.port
+        if port.diag is None:
             return
         from ..screens.anomaly_kind import AnomalyKindScreen
 
         def done(kind: str | None) -> None:
             if kind in KIND_NAMES:
                 self.kind, self.active = kind, True
-                self.show(app.current_index)
-        app.push_screen(AnomalyKindScreen(self.counts(), self.kind, self.stall_ms), done)
+                self.show(port.current_index)
+        port.push_screen(AnomalyKindScreen(self.counts(), self.kind, self.stall_ms), done)
 
     # -- where the user sees it ---------------------------------------------------------------------
     def place(self, index: int | None) -> str:
@@ -141,13 +143,13 @@ class AnomalyController(Controller):
 
     def show(self, index: int | None) -> None:
         """The kind and the place in the events pane's title (cheap: a bisect; called on cursor moves)."""
-        app = self.app
-        if not self.active or not app.screen_stack or app.log_ is None:
+        port = self.port
+        if not self.active or not port.is_open or port.log_ is None:
             return
         note = f"e/E {self.place(index)}"
         if note != self.note:  # the title is set again only when the place changed
             self.note = note
-            app.set_events_title()
+            port.set_events_title()
 
     def _stall_note(self) -> str:
-        return f" (stall: a gap over {self.app.settings.stall_seconds:g} s)" if self.kind == "stall" else ""
+        return f" (stall: a gap over {self.port.settings.stall_seconds:g} s)" if self.kind == "stall" else ""

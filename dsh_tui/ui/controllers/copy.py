@@ -23,6 +23,7 @@ from ...safety import escape_json, one_line
 from ..export import save_event_json
 from ..screens.report import ReportModal
 from .base import Controller
+from .ports import CopyPort
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,7 @@ def finding_at(diag, index: int | None):
 
 
 class CopyController(Controller):
+    port: CopyPort  # what it may reach of the explorer (controllers/ports.py)
     groups = ("copy",)
 
     _advice: tuple[str | None] | None = None  # osc52sign.advice, asked once (it may ask tmux)
@@ -64,24 +66,24 @@ class CopyController(Controller):
     # -- the one way out -------------------------------------------------------------------------
     def copy(self, request: CopyRequest) -> None:
         if request.window:
-            self.app.key_gate.expect_modal()  # the keys typed meanwhile are for its window (ui/keygate.py)
+            self.port.key_gate.expect_modal()  # the keys typed meanwhile are for its window (ui/keygate.py)
         self.run(partial(self._copy, request), "copy")
 
     def _copy(self, request: CopyRequest) -> None:  # in the worker's thread
-        app = self.app
-        result = copy_layered(request.text, osc52=self._osc52, stem=request.stem, use_native=app.native_clipboard,
+        port = self.port
+        result = copy_layered(request.text, osc52=self._osc52, stem=request.stem, use_native=port.native_clipboard,
                               mask=request.mask, suffix=request.suffix, save=request.save)
         if self._advice is None:
             from ...osc52sign import advice
             self._advice = (advice(),)
-        app.post_message(Copied(request, result, self._advice[0]))
+        port.post_message(Copied(request, result, self._advice[0]))
 
     def _osc52(self, text: str) -> None:
-        self.app.call_from_thread(self.app.copy_to_clipboard, text)
+        self.port.call_from_thread(self.port.copy_to_clipboard, text)
 
     def copied(self, message: Copied) -> None:
-        app, request, result = self.app, message.request, message.result
-        if not app.screen_stack:
+        port, request, result = self.port, message.request, message.result
+        if not port.is_open:
             return
         if not request.window:
             text = f"copied {request.title} {one_line(result.text, 120)}{' (OSC 52)' if result.osc52 else ''}"
@@ -89,39 +91,39 @@ class CopyController(Controller):
                 text += f"; saved to {one_line(str(result.path), 200)}"
             if message.advice:
                 text += f"\n{message.advice}"
-            app.notify(text, markup=False, severity="warning" if message.advice else "information")
+            port.notify(text, markup=False, severity="warning" if message.advice else "information")
             return
         from ...osc52sign import TMUX_ADVICE
         advice = TMUX_HINT if message.advice == TMUX_ADVICE else message.advice  # the window has room for it all
-        app.push_screen(ReportModal(request.title, request.text, result, kind=request.kind, advice=advice,
-                                    saved=request.save))
-        app.key_gate.modal_done()
+        port.push_screen(ReportModal(request.title, request.text, result, kind=request.kind, advice=advice,
+                                     saved=request.save))
+        port.key_gate.modal_done()
 
     def worker_changed(self, event) -> None:
         if event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
-            self.app.key_gate.modal_done()  # its window will not come: the keys held for it go on
+            self.port.key_gate.modal_done()  # its window will not come: the keys held for it go on
         if event.state == WorkerState.ERROR:
-            self.app.notify_worker_error(event.worker)
+            self.port.notify_worker_error(event.worker)
 
     # -- the copy keys -----------------------------------------------------------------------------
     def report(self) -> None:
         """y: the masked bug report for the finding under the cursor, else the verdict."""
-        app = self.app
-        if app.log_ is None:
+        port = self.port
+        if port.log_ is None:
             return
-        finding = finding_at(app.diag, app.current_index) or app.diag.verdict
+        finding = finding_at(port.diag, port.current_index) or port.diag.verdict
         what = finding.kind if finding else "no failure"
-        self.copy(CopyRequest(f"bug report: {what}", snippet(app.log_, app.diag, finding, mask=True), "snippet",
+        self.copy(CopyRequest(f"bug report: {what}", snippet(port.log_, port.diag, finding, mask=True), "snippet",
                               "bug-report", save=True))
 
     def report_markdown(self) -> None:
         """m (in the copy window): the same finding's report as markdown."""
-        app = self.app
-        if app.log_ is None:
+        port = self.port
+        if port.log_ is None:
             return
-        finding = finding_at(app.diag, app.current_index) or app.diag.verdict
+        finding = finding_at(port.diag, port.current_index) or port.diag.verdict
         what = finding.kind if finding else "no failure"
-        self.copy(CopyRequest(f"markdown bug report: {what}", bug_report_markdown(app.log_, app.diag, finding),
+        self.copy(CopyRequest(f"markdown bug report: {what}", bug_report_markdown(port.log_, port.diag, finding),
                               "markdown", "bug-report", suffix=".md", save=True))
 
     def raw(self) -> None:
@@ -130,11 +132,11 @@ class CopyController(Controller):
         As JSON it means exactly what the log holds; characters a terminal acts on are ``\\uXXXX``
         escapes in it (``escape_json``), so the file and the clipboard hold no raw control.
         """
-        app = self.app
-        cur = app.current_index
-        if cur is None or app.log_ is None:
+        port = self.port
+        cur = port.current_index
+        if cur is None or port.log_ is None:
             return
-        ev = light_event(app.log_, cur)
+        ev = light_event(port.log_, cur)
         text = escape_json(bytes(ev.raw).decode("utf-8", "replace").rstrip("\r\n"))
         what = "the packed row holding it" if ev.packed else "exactly as written"
         self.copy(CopyRequest(f"UNMASKED raw record of seq {ev.seq} ({what})", text, "raw", "raw-record-unmasked",
@@ -145,12 +147,12 @@ class CopyController(Controller):
 
         A packed row holding several marked events is copied once.
         """
-        app = self.app
-        if app.log_ is None or not indices:
+        port = self.port
+        if port.log_ is None or not indices:
             return
         lines, seen = [], set()
         for i in indices:
-            ev = light_event(app.log_, i)
+            ev = light_event(port.log_, i)
             if ev.record in seen:
                 continue
             seen.add(ev.record)
@@ -161,26 +163,26 @@ class CopyController(Controller):
 
     def permalink(self) -> None:
         """l: ``<session-id>@<seq>`` of the event under the cursor."""
-        app = self.app
-        cur = app.current_index
-        if cur is None or app.log_ is None:
+        port = self.port
+        cur = port.current_index
+        if cur is None or port.log_ is None:
             return
-        link = permalink(app.log_, app.log_.seq_of(cur))
+        link = permalink(port.log_, port.log_.seq_of(cur))
         self.copy(CopyRequest("permalink", link, "permalink", "permalink", window=False))
 
     def call_id(self) -> None:
         """Y: just the callId (of the finding, the pair or the event under the cursor, else the verdict's)."""
-        app = self.app
-        cur = app.current_index
+        port = self.port
+        cur = port.current_index
         if cur is None:
             return
-        f = finding_at(app.diag, cur)
-        pairs = event_maps(app.diag)[0].get(cur)
+        f = finding_at(port.diag, cur)
+        pairs = event_maps(port.diag)[0].get(cur)
         p = pairs[0] if pairs else None
         cid = (f.call_id if f else None) or (p.key if p and p.kind == "tool" else None) \
-            or call_id_of(light_event(app.log_, cur)) or (app.diag.verdict.call_id if app.diag.verdict else None)
+            or call_id_of(light_event(port.log_, cur)) or (port.diag.verdict.call_id if port.diag.verdict else None)
         if not cid:
-            app.notify("no callId here", severity="warning", markup=False)
+            port.notify("no callId here", severity="warning", markup=False)
             return
         self.copy(CopyRequest("callId", one_line(cid, None), "call-id", "call-id", window=False))
 
@@ -192,14 +194,14 @@ class CopyController(Controller):
     # -- save --------------------------------------------------------------------------------------
     def save_event(self) -> None:
         """s: the full event, uncapped and NOT masked, to a file (export.py)."""
-        app = self.app
-        cur = app.current_index
+        port = self.port
+        cur = port.current_index
         if cur is None:
             return
         try:
-            path = save_event_json(app.log_, cur)
+            path = save_event_json(port.log_, cur)
         except OSError as exc:
-            app.notify(one_line(f"could not save: {exc}", 300), severity="error", markup=False)
+            port.notify(one_line(f"could not save: {exc}", 300), severity="error", markup=False)
             return
-        app.notify(f"saved the full event, secrets NOT masked, to {one_line(str(path), 300)}", markup=False,
-                   timeout=10)
+        port.notify(f"saved the full event, secrets NOT masked, to {one_line(str(path), 300)}", markup=False,
+                    timeout=10)

@@ -19,7 +19,8 @@ from ...safety import one_line
 from ...sessions.targets import entry_target
 from ..screens.family import ChildrenScreen, ConfirmScreen
 from ..widgets.header import short_id
-from .base import Controller
+from .base import Controller, SessionChanged
+from .ports import FamilyPort
 
 DIM, KEY = "$text-muted", "bold"
 LOUD_ERROR = "bold reverse $error"
@@ -32,15 +33,26 @@ class LineageFound(Message):
 
 
 class FamilyController(Controller):
+    port: FamilyPort  # what it may reach of the explorer (controllers/ports.py)
     groups = ("lineage",)
 
-    def __init__(self, app) -> None:
-        super().__init__(app)
+    def __init__(self, port) -> None:
+        super().__init__(port)
         self.lineage = None  # found (a `Lineage`), or None while looking
 
     def reset(self) -> None:
         super().reset()
         self.lineage = None
+
+    def restore(self, lineage) -> None:
+        """Back restored a session: its family as it was found."""
+        self.lineage = lineage
+
+    def session_changed(self, change: SessionChanged) -> None:
+        if change.how == "shown":
+            self.log_shown(change.log)
+        elif change.how == "grown":
+            self.log_changed(change.diag, replaced=change.replaced)
 
     # -- looking ------------------------------------------------------------------------------------
     def log_shown(self, log) -> None:
@@ -48,77 +60,78 @@ class FamilyController(Controller):
         if self.lineage is None:
             self.look_up(log)
         else:
-            link_findings(self.app.diag.findings, self.lineage)
+            link_findings(self.port.diag.findings, self.lineage)
 
     def log_changed(self, diag, *, replaced: bool) -> None:
         """Live follow read more (or a replaced file): link the new findings, or forget the old file's family."""
         if replaced:
             self.lineage = None  # the old file's family; looked up again for the new one
+            self.look_up(self.port.log_)
         elif self.lineage is not None:
             link_findings(diag.findings, self.lineage)
 
     def look_up(self, log) -> None:
-        self.run(partial(self._find, log, self.app.max_plain), "lineage", exclusive=True)
+        self.run(partial(self._find, log, self.port.max_plain), "lineage", exclusive=True)
 
     def _find(self, log, max_plain) -> None:  # in the worker's thread
         worker = get_current_worker()
         lineage = find_lineage(log.path, log.session_id, cancel=worker.cancelled_event, max_plain=max_plain)
         if not worker.is_cancelled:
-            self.app.post_message(LineageFound(log, lineage))
+            self.port.post_message(LineageFound(log, lineage))
 
     def found(self, message: LineageFound) -> None:
-        app = self.app
-        if app.log_ is None or message.log.path != app.log_.path or not app.screen_stack:
+        port = self.port
+        if port.log_ is None or message.log.path != port.log_.path or not port.is_open:
             return  # another session (a re-open of this one is the same), or closing
         self.lineage = message.lineage
-        link_findings(app.diag.findings, self.lineage)
-        app.update_extras()
-        app.redraw_detail()  # a finding's message may now name the child
+        link_findings(port.diag.findings, self.lineage)
+        port.update_extras()
+        port.redraw_detail()  # a finding's message may now name the child
 
     def header_lines(self) -> list[list]:
-        app = self.app
-        return family_lines(app.log_, self.lineage, app.events.seed_end)
+        port = self.port
+        return family_lines(port.log_, self.lineage, port.events.seed_end)
 
     # -- parent and children -------------------------------------------------------------------------
     def parent(self) -> None:
-        app = self.app
-        log = app.log_
+        port = self.port
+        log = port.log_
         if log is None:
             return
         parent_id = log.header.get("parentSession")
         if self.lineage is None:
-            app.notify("still looking for this session's family…", markup=False)
+            port.notify("still looking for this session's family…", markup=False)
         elif self.lineage.parent is not None:
-            app.open_target(entry_target(self.lineage.parent))
+            port.open_target(entry_target(self.lineage.parent))
         elif parent_id:
-            app.notify(one_line(f"parent session {parent_id} is not in this root", 200), severity="warning",
-                       markup=False)
+            port.notify(one_line(f"parent session {parent_id} is not in this root", 200), severity="warning",
+                        markup=False)
         else:
-            app.notify("a top-level session: no parent", markup=False)
+            port.notify("a top-level session: no parent", markup=False)
 
     def children(self) -> None:
-        app = self.app
-        if app.log_ is None:
+        port = self.port
+        if port.log_ is None:
             return
         if self.lineage is None:
-            app.notify("still looking for delegated children…", markup=False)
+            port.notify("still looking for delegated children…", markup=False)
             return
         if not self.lineage.children:
-            app.notify("no delegated children of this session in its root", markup=False)
+            port.notify("no delegated children of this session in its root", markup=False)
             return
 
         def chosen(rel) -> None:
             if rel is not None:
-                app.open_target(entry_target(rel.entry))
-        app.push_screen(ChildrenScreen(self.lineage.children, self.lineage.truncated), chosen)
+                port.open_target(entry_target(rel.entry))
+        port.push_screen(ChildrenScreen(self.lineage.children, self.lineage.truncated), chosen)
 
     def offer_child(self) -> bool:
         """Enter on a NOT_IN_TOOL_SET finding linked to a child: offer to open the child."""
-        app = self.app
-        cur = app.current_index
-        if cur is None or app.diag is None or self.lineage is None:
+        port = self.port
+        cur = port.current_index
+        if cur is None or port.diag is None or self.lineage is None:
             return False
-        linked = [f for f in event_maps(app.diag)[1].get(cur, [])
+        linked = [f for f in event_maps(port.diag)[1].get(cur, [])
                   if f.kind == "NOT_IN_TOOL_SET" and f.child_session]
         if not linked:
             return False
@@ -133,8 +146,8 @@ class FamilyController(Controller):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                app.open_target(entry_target(rel.entry))
-        app.push_screen(ConfirmScreen("NOT_IN_TOOL_SET", question), answered)
+                port.open_target(entry_target(rel.entry))
+        port.push_screen(ConfirmScreen("NOT_IN_TOOL_SET", question), answered)
         return True
 
 

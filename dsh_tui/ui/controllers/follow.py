@@ -19,7 +19,8 @@ from ...model.reading.source import Cancelled
 from ...safety import one_line
 from ...sessions.follow import FollowStep, follow_step
 from ..views import RowSource, build_filter
-from .base import Controller
+from .base import Controller, SessionChanged
+from .ports import FollowPort
 
 FOLLOWING = ("following", "bold $success")
 PAUSED = ("paused", "bold $warning")
@@ -34,10 +35,11 @@ class FollowFailed(Message):
 
 
 class FollowController(Controller):
+    port: FollowPort  # what it may reach of the explorer (controllers/ports.py)
     groups = ("follow",)
 
-    def __init__(self, app, interval: float = 1.0) -> None:
-        super().__init__(app)
+    def __init__(self, port, interval: float = 1.0) -> None:
+        super().__init__(port)
         self.interval = interval
         self.following = True
         self._timer = None
@@ -48,10 +50,18 @@ class FollowController(Controller):
         super().reset()  # the timer runs on: it polls whatever log is shown
         self.following = True
 
+    def restore(self, following: bool) -> None:
+        """Back restored a session: followed or paused as it was."""
+        self.following = following
+
+    def session_changed(self, change: SessionChanged) -> None:
+        if change.how == "shown":
+            self.start()
+
     # -- state -------------------------------------------------------------------------------
     def state(self) -> tuple[str, str] | None:
         """The header's follow badge, or None with no log."""
-        log = self.app.log_
+        log = self.port.log_
         if log is None:
             return None
         if not getattr(log, "followable", False):
@@ -63,55 +73,55 @@ class FollowController(Controller):
     def is_demo(self) -> bool:
         """The bundled demo log: written once, never grows, so it is not followed (nor said to be)."""
         from ...demo import is_bundled_demo
-        return is_bundled_demo(self.app.path)
+        return is_bundled_demo(self.port.path)
 
     def start(self) -> None:
         if self._timer is None:
-            self._timer = self.app.set_interval(self.interval, self.tick, name="follow")
+            self._timer = self.port.set_interval(self.interval, self.tick, name="follow")
 
     def toggle(self) -> None:
-        app = self.app
-        log = app.log_
+        port = self.port
+        log = port.log_
         if log is None:
             return
         if not getattr(log, "followable", False):
-            app.notify("this log cannot be followed (read from an export ZIP)", markup=False)
+            port.notify("this log cannot be followed (read from an export ZIP)", markup=False)
             return
         if self.is_demo():
-            app.notify("the bundled demo log never changes: nothing to follow", markup=False)
+            port.notify("the bundled demo log never changes: nothing to follow", markup=False)
             return
         self.following = not self.following
-        app.update_extras()
-        app.notify("following the file" if self.following else "paused: the file is not re-read", markup=False)
+        port.update_extras()
+        port.notify("following the file" if self.following else "paused: the file is not re-read", markup=False)
         if self.following:
             self.tick()
 
     # -- polling -------------------------------------------------------------------------------
     def tick(self) -> None:
-        app = self.app
-        log = app.log_
-        if not self.following or log is None or not getattr(log, "followable", False) or not app.load_finished:
+        port = self.port
+        log = port.log_
+        if not self.following or log is None or not getattr(log, "followable", False) or not port.load_finished:
             return
-        if self._demo_path != app.path:  # asked once per file (a resolve per tick would cost a syscall or two)
-            self._demo_path, self._demo = app.path, self.is_demo()
+        if self._demo_path != port.path:  # asked once per file (a resolve per tick would cost a syscall or two)
+            self._demo_path, self._demo = port.path, self.is_demo()
         if self._demo:
             return
-        if app.browser_active():  # the explorer is hidden under the session browser
+        if port.browser_active():  # the explorer is hidden under the session browser
             return
         # one poll at a time, and never while the index cache is being written from this same log
-        if any(w.group in ("follow", "cache") and not w.is_finished for w in app.workers):
+        if port.busy("follow", "cache"):
             return
         self.run(partial(self._poll, log), "follow", exclusive=True)
 
     def _poll(self, log) -> FollowStep | None:  # in the worker's thread
-        app = self.app
+        port = self.port
         worker = get_current_worker()
         try:
-            return follow_step(log, lenient=app.lenient, max_plain=app.max_plain, cancel=worker.cancelled_event)
+            return follow_step(log, lenient=port.lenient, max_plain=port.max_plain, cancel=worker.cancelled_event)
         except Cancelled:
             return None
         except Exception as exc:  # the file vanished, became unreadable, or too large
-            app.post_message(FollowFailed(log, exc))
+            port.post_message(FollowFailed(log, exc))
             return None
 
     def worker_changed(self, event) -> None:
@@ -120,31 +130,31 @@ class FollowController(Controller):
 
     def failed(self, message: FollowFailed) -> None:
         """Keep polling (a file being rewritten fails once, then reads again); say so once per error."""
-        if message.source is not self.app.log_:
+        if message.source is not self.port.log_:
             return
         err = message.error
         text = getattr(err, "message", None) or f"{type(err).__name__}: {err}"
         if text != self._error:
             self._error = text
-            self.app.notify(one_line(f"cannot re-read the log (still trying; w pauses): {text}", 300),
-                            severity="warning", markup=False, timeout=10)
+            self.port.notify(one_line(f"cannot re-read the log (still trying; w pauses): {text}", 300),
+                             severity="warning", markup=False, timeout=10)
 
     def apply(self, step: FollowStep | None) -> None:
         """Show what the poll found, keeping the user's place."""
-        app = self.app
-        if step is None or step.source is not app.log_ or app.log_ is None or not app.screen_stack:
+        port = self.port
+        if step is None or step.source is not port.log_ or port.log_ is None or not port.is_open:
             return
         self._error = None
-        events = app.events
-        old_log, log, diag = app.log_, step.log, step.diag
+        events = port.events
+        old_log, log, diag = port.log_, step.log, step.diag
         old_total = events.source.total
         cur = events.index
         at_end = cur is not None and cur >= old_total - 1
         seq = old_log.seq_of(cur) if cur is not None else None
-        app.set_session(log, diag)
+        # Published to the controllers: the family relinks its findings, or looks again for a new file's.
+        port.set_session(log, diag, grown=True, replaced=step.replaced is not None)
         if step.replaced is not None:
             self.notify_replaced(step, old_log)
-        app.family.log_changed(diag, replaced=step.replaced is not None)  # relink, or look again for a new file
         n = len(log)
         if not n:
             target = None
@@ -163,27 +173,25 @@ class FollowController(Controller):
                 source = RowSource(n)
         else:
             source = RowSource(n)
-        pairs_pane = app.pairs_pane
+        pairs_pane = port.pairs_pane
         pair = pairs_pane.pair
-        with app.batch_update():
-            app.query_one("#header").show_log(log, diag, app.path)
+        with port.batch_update():
+            port.header.show_log(log, diag, port.path)
             events.set_log(log, diag, source, target)
             events.set_seed_end(seed_boundary(log))
-            app.set_events_title()
+            port.set_events_title()
             pairs_pane.set_pairs(diag.pairs)
             if pair is not None:
                 row = diag.pairs.position(pair)
                 if row is not None:
                     pairs_pane.move_to(row)
             pairs_pane.border_title = Content(f"pairs ({len(diag.pairs):,}, newest first)")
-            app.update_extras()
-        app.redraw_detail()  # the same event may have new findings or a result now
-        if step.replaced is not None:
-            app.family.look_up(log)
+            port.update_extras()
+        port.redraw_detail()  # the same event may have new findings or a result now
 
     def notify_replaced(self, step: FollowStep, old_log) -> None:
         """One notice per replacement: what changed, and the session it holds now when that differs."""
         text = f"the file was replaced: reopened ({step.replaced})"
         if step.log.session_id != old_log.session_id:
             text += f"; now session {step.log.session_id or '(no id)'}"
-        self.app.notify(one_line(text, 300), severity="warning", markup=False, timeout=10)
+        self.port.notify(one_line(text, 300), severity="warning", markup=False, timeout=10)

@@ -5,43 +5,46 @@ session shown. Each view reads what it needs in its own worker from one `Insight
 from __future__ import annotations
 
 from ...model.context.export import Insight, insight
+from .ports import SessionView
 
 
 class InsightController:
-    def __init__(self, app) -> None:
-        self.app = app
+    port: SessionView  # what it may reach of the explorer (controllers/ports.py)
+
+    def __init__(self, port) -> None:
+        self.port = port
 
     def insight(self) -> Insight | None:
         """The session's `Insight` (one per log and length: the copy keys' markdown report reads it too)."""
-        log = self.app.log_
+        log = self.port.log_
         return insight(log) if log is not None else None
 
     def _title(self) -> str:
-        return self.app.path.name if self.app.path is not None else ""
+        return self.port.path.name if self.port.path is not None else ""
 
     def context(self) -> None:
         ins = self.insight()
         if ins is not None:
             from ..screens.context import ContextScreen
-            self.app.push_screen(ContextScreen(ins, self.app.current_index, self._title()), self.app.jump_to)
+            self.port.push_screen(ContextScreen(ins, self.port.current_index, self._title()), self.port.jump_to)
 
     def requests(self) -> None:
         ins = self.insight()
         if ins is not None:
             from ..screens.requests import RequestsScreen
-            self.app.push_screen(RequestsScreen(ins, self.app.current_index, self._title()), self.app.jump_to)
+            self.port.push_screen(RequestsScreen(ins, self.port.current_index, self._title()), self.port.jump_to)
 
     def files(self) -> None:
         ins = self.insight()
         if ins is not None:
             from ..screens.files import FilesScreen
-            self.app.push_screen(FilesScreen(ins, self._title()), self.app.jump_to)
+            self.port.push_screen(FilesScreen(ins, self._title()), self.port.jump_to)
 
     def json_tree(self) -> None:
-        app = self.app
-        cur = app.current_index
-        if app.log_ is None or cur is None:
+        port = self.port
+        cur = port.current_index
+        if port.log_ is None or cur is None:
             return
         from ..screens.jsontree import JsonTreeScreen
-        ev = app.log_.event(cur)
-        app.push_screen(JsonTreeScreen(ev.event, f"{ev.type} seq {ev.seq:,} as a JSON tree"))
+        ev = port.log_.event(cur)
+        port.push_screen(JsonTreeScreen(ev.event, f"{ev.type} seq {ev.seq:,} as a JSON tree"))

@@ -11,11 +11,13 @@ from __future__ import annotations
 import bisect
 
 from .base import Controller
+from .ports import MarksPort
 
 
 class MarksController(Controller):
-    def __init__(self, app) -> None:
-        super().__init__(app)
+    port: MarksPort  # what it may reach of the explorer (controllers/ports.py)
+    def __init__(self, port) -> None:
+        super().__init__(port)
         self.marks: list[int] = []  # event indices, sorted, distinct
 
     def reset(self) -> None:
@@ -31,17 +33,17 @@ class MarksController(Controller):
         self._shown()
 
     def seqs(self) -> list[int]:
-        log = self.app.log_
+        log = self.port.log_
         return [log.seq_of(i) for i in self.marks] if log is not None else []
 
     def _shown(self) -> None:
-        app = self.app
-        app.events.set_user_marks(frozenset(self.marks))
-        app.chips.show_bar()  # the bar counts the marks
+        port = self.port
+        port.events.set_user_marks(frozenset(self.marks))
+        port.show_chips_bar()  # the bar counts the marks
 
     # -- keys --------------------------------------------------------------------------------
     def toggle(self) -> None:
-        cur = self.app.current_index
+        cur = self.port.current_index
         if cur is None:
             return
         k = bisect.bisect_left(self.marks, cur)
@@ -53,12 +55,12 @@ class MarksController(Controller):
 
     def step(self, direction: int) -> None:
         """The next (previous) mark from the cursor, wrapping around."""
-        app = self.app
+        port = self.port
         if not self.marks:
-            if app.log_ is not None:
-                app.notify("no marks: m marks the event under the cursor", markup=False)
+            if port.log_ is not None:
+                port.notify("no marks: m marks the event under the cursor", markup=False)
             return
-        cur = app.current_index
+        cur = port.current_index
         cur = -1 if cur is None else cur
         if direction >= 0:
             k = bisect.bisect_right(self.marks, cur)
@@ -66,22 +68,22 @@ class MarksController(Controller):
         else:
             k = bisect.bisect_left(self.marks, cur) - 1
             target, wrapped = (self.marks[k], False) if k >= 0 else (self.marks[-1], True)
-        app.jump_to(target)
+        port.jump_to(target)
         if wrapped and len(self.marks) > 1:
-            app.notify("marks wrapped around", markup=False)
+            port.notify("marks wrapped around", markup=False)
 
     def clear(self) -> None:
         if self.marks:
             n = len(self.marks)
             self.marks = []
             self._shown()
-            self.app.notify(f"cleared {n:,} mark{'s' if n != 1 else ''}", markup=False)
+            self.port.notify(f"cleared {n:,} mark{'s' if n != 1 else ''}", markup=False)
 
     def copy(self) -> None:
-        app = self.app
-        if app.log_ is None:
+        port = self.port
+        if port.log_ is None:
             return
         if not self.marks:
-            app.notify("no marks to copy: m marks the event under the cursor", markup=False)
+            port.notify("no marks to copy: m marks the event under the cursor", markup=False)
             return
-        app.copy.marked(self.marks)
+        port.copy_marked(self.marks)

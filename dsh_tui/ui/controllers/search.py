@@ -31,6 +31,7 @@ from ...model.reading.search import MAX_HITS, HitList, find_all
 from ...model.reading.source import Cancelled
 from ...safety import one_line
 from .base import Controller
+from .ports import SearchPort
 
 SEARCH_LISTS = 4  # hit lists kept (the newest needles)
 
@@ -45,10 +46,11 @@ class SearchHits(Message):
 
 
 class SearchController(Controller):
+    port: SearchPort  # what it may reach of the explorer (controllers/ports.py)
     groups = ("search",)
 
-    def __init__(self, app) -> None:
-        super().__init__(app)
+    def __init__(self, port) -> None:
+        super().__init__(port)
         self._needle: str | None = None
         self._hit_lists: OrderedDict[bytes, HitList] = OrderedDict()  # needle key -> hits in ``_hits_log``
         self._hits_log: weakref.ref | None = None
@@ -80,7 +82,7 @@ class SearchController(Controller):
         self.needle = None
         self.query = None
         self.count = None
-        if self.app.is_running and self.app.screen_stack:
+        if self.port.is_open:
             self.highlight(None)
         self.direction = 1
         self._hit_lists.clear()
@@ -89,20 +91,20 @@ class SearchController(Controller):
     # -- keys ---------------------------------------------------------------------------------
     def default_direction(self) -> int:
         """-1 (up) on a log with a verdict or with the cursor on the list's last screen, else 1 (down)."""
-        app = self.app
-        if app.diag is not None and app.diag.verdict is not None:
+        port = self.port
+        if port.diag is not None and port.diag.verdict is not None:
             return -1
-        events = app.events
+        events = port.events
         rows = events.row_count()
         return -1 if rows and rows - events.cursor <= max(1, events.scrollable_content_region.height) else 1
 
     def ask(self, reverse: bool = False) -> None:
         """``/`` (the default direction) or ``\\`` (the other one): the prompt, its direction in its label."""
-        if self.app.log_ is None:
+        if self.port.log_ is None:
             return
         direction = -self.default_direction() if reverse else self.default_direction()
-        self.app.ask("search", *self._prompt(direction), partial(self.search_for, direction=direction),
-                     placeholder=self._placeholder(direction), toggle=partial(self.toggle_regex, direction))
+        self.port.ask("search", *self._prompt(direction), partial(self.search_for, direction=direction),
+                      placeholder=self._placeholder(direction), toggle=partial(self.toggle_regex, direction))
 
     def _prompt(self, direction: int) -> tuple[str]:
         return (("regex " if self.regex else "") + ("?" if direction < 0 else "/"),)
@@ -122,7 +124,7 @@ class SearchController(Controller):
             try:
                 query = make_query(value, self.regex)
             except BadPattern as exc:
-                self.app.notify(one_line(str(exc), 200), severity="warning", markup=False)
+                self.port.notify(one_line(str(exc), 200), severity="warning", markup=False)
                 return
             self._needle, self.query = value, query
             self.direction = direction
@@ -132,23 +134,23 @@ class SearchController(Controller):
 
     def highlight(self, pattern) -> None:
         """The matches styled in the list's rows and, when it can, the detail pane's (widgets/detail.py)."""
-        app = self.app
-        app.events.set_highlight(pattern)
-        in_detail = getattr(app.detail, "set_highlight", None)
+        port = self.port
+        port.events.set_highlight(pattern)
+        in_detail = getattr(port.detail, "set_highlight", None)
         if in_detail is not None:
             in_detail(pattern)
 
     def next_hit(self, direction: int) -> bool:
         """n/N: the next hit in the search's direction (N: the other way); False when there is no search
         (n and N then step through the findings)."""
-        if not self.needle or self.app.log_ is None:
+        if not self.needle or self.port.log_ is None:
             return False
         self.find_hit(direction * self.direction)
         return True
 
     def find_hit(self, direction: int) -> None:
         """Jump to the next (previous) hit of ``needle``: a bisect once its hit list is built."""
-        log, query = self.app.log_, self.query
+        log, query = self.port.log_, self.query
         if log is None or query is None or not query.key:
             return
         key = query.key
@@ -183,17 +185,17 @@ class SearchController(Controller):
         except Cancelled:
             return
         except Exception as exc:  # reported by hits_found, which also ends the "searching" state
-            self.app.post_message(SearchHits(needle, None, log, error=exc))
+            self.port.post_message(SearchHits(needle, None, log, error=exc))
             return
-        self.app.post_message(SearchHits(needle, hits, log))
+        self.port.post_message(SearchHits(needle, hits, log))
 
     # -- results ------------------------------------------------------------------------------
     def hits_found(self, message: SearchHits) -> None:
-        app = self.app
+        port = self.port
         hits, key = message.hits, message.needle.key
-        if app.log_ is None or message.log is not app.log_:
+        if port.log_ is None or message.log is not port.log_:
             return  # another log was opened meanwhile
-        self._hits_for(app.log_)
+        self._hits_for(port.log_)
         if hits is None:
             if self._searching is not None and self._searching[0] == key:
                 self._searching = None
@@ -204,11 +206,11 @@ class SearchController(Controller):
                     self.needle = None
                     self.highlight(None)
                     self.show_status(None)
-                app.notify(one_line(f"the regex {message.needle.text} took too long on part of the log "
-                                    "(nested repeats?): search stopped; try a simpler pattern", 300),
+                port.notify(one_line(f"the regex {message.needle.text} took too long on part of the log "
+                                     "(nested repeats?): search stopped; try a simpler pattern", 300),
                            severity="warning", markup=False, timeout=8)
                 return
-            app.notify(one_line(f"search failed: {type(err).__name__}: {err}", 300), severity="error", markup=False)
+            port.notify(one_line(f"search failed: {type(err).__name__}: {err}", 300), severity="error", markup=False)
             return
         self._hit_lists[key] = hits
         self._hit_lists.move_to_end(key)
@@ -220,26 +222,26 @@ class SearchController(Controller):
         self._searching = None
         self.show_status(None)
         if hits.capped:
-            app.notify(f"more than {MAX_HITS:,} events hold “{one_line(message.needle.label, 40)}”: n and N "
-                       f"visit the first {MAX_HITS:,}; a longer needle narrows it", severity="warning",
-                       markup=False, timeout=8)
+            port.notify(f"more than {MAX_HITS:,} events hold “{one_line(message.needle.label, 40)}”: n and N "
+                        f"visit the first {MAX_HITS:,}; a longer needle narrows it", severity="warning",
+                        markup=False, timeout=8)
         if self.query is not None and self.query.key == key:
             self.jump_to_hit(hits, direction)
 
     def jump_to_hit(self, hits: HitList, direction: int) -> None:
-        app = self.app
+        port = self.port
         if not len(hits):
-            app.notify(f"not found: {one_line(hits.needle, 80)}", severity="warning", markup=False)
+            port.notify(f"not found: {one_line(hits.needle, 80)}", severity="warning", markup=False)
             return
-        cur = app.current_index
+        cur = port.current_index
         if cur is None:
-            cur = -1 if direction >= 0 else len(app.log_)
+            cur = -1 if direction >= 0 else len(port.log_)
         hit, wrapped = hits.step(cur, direction)
-        app.jump_to(hit)
+        port.jump_to(hit)
         self.count = count_text(hits, hit)
         self.show_status(None)
         if wrapped:
-            app.notify("search wrapped around" + (" (within the first hits)" if hits.capped else ""), markup=False)
+            port.notify("search wrapped around" + (" (within the first hits)" if hits.capped else ""), markup=False)
 
     def title_note(self) -> str:
         """What the events pane title says of the search: "/needle 3 of 17" (empty without a search)."""
@@ -249,11 +251,11 @@ class SearchController(Controller):
 
     def show_status(self, text: str | None) -> None:
         """The events pane title (with the hit count), with ``text`` (e.g. "searching …") appended."""
-        app = self.app
-        app.set_events_title()
+        port = self.port
+        port.set_events_title()
         if text:
-            app.events.border_title = Content.assemble(app.events.border_title or "", (f" · {text}", "italic"))
+            port.events.border_title = Content.assemble(port.events.border_title or "", (f" · {text}", "italic"))
 
     def worker_changed(self, event) -> None:
         if event.state == WorkerState.ERROR:
-            self.app.notify_worker_error(event.worker)
+            self.port.notify_worker_error(event.worker)

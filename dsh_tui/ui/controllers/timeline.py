@@ -21,13 +21,15 @@ from ...model.opening.target import OpenOptions, load_log
 from ...sessions.targets import entry_target
 from ..widgets.timeline import TimelineList
 from .base import Controller
+from .ports import TimelinePort
 
 
 class TimelineController(Controller):
+    port: TimelinePort  # what it may reach of the explorer (controllers/ports.py)
     groups = ("timeline",)
 
-    def __init__(self, app) -> None:
-        super().__init__(app)
+    def __init__(self, port) -> None:
+        super().__init__(port)
         self.timeline = None  # the merged timeline of the session shown (kept while it is shown)
         self.shown = False
         self.children_failed = 0  # children that could not be read (left out)
@@ -40,8 +42,7 @@ class TimelineController(Controller):
             self.hide()
 
     def widget(self) -> TimelineList | None:
-        found = self.app.screen_stack[0].query("#timeline") if self.app.screen_stack else None
-        return found.first() if found else None
+        return self.port.timeline_list()
 
     def list_shown(self) -> TimelineList | None:
         return self.widget() if self.shown else None
@@ -51,48 +52,48 @@ class TimelineController(Controller):
         if self.shown:
             self.hide()
             return
-        app = self.app
-        if app.log_ is None:
+        port = self.port
+        if port.log_ is None:
             return
-        lineage = app.family.lineage
+        lineage = port.lineage
         if lineage is None:
-            app.notify("still looking for this session's children…", markup=False)
+            port.notify("still looking for this session's children…", markup=False)
             return
         if not lineage.children:
-            app.notify("no subagent children of this session in its root: no timeline to merge", markup=False)
+            port.notify("no subagent children of this session in its root: no timeline to merge", markup=False)
             return
         self.show()
         if self.timeline is None:
-            self.run(partial(self._build, app.log_, list(lineage.children), app.max_plain, app.current_index),
+            self.run(partial(self._build, port.log_, list(lineage.children), port.max_plain, port.current_index),
                      "timeline", exclusive=True, description="timeline")
         else:
-            self._place(app.current_index)
+            self._place(port.current_index)
 
     def show(self) -> None:
-        app = self.app
+        port = self.port
         tl = self.widget()
         if tl is None:
             tl = TimelineList(id="timeline")
             tl.on_cursor = self.cursor_moved
-            app.query_one("#left").mount(tl, after=app.events)
+            port.mount_beside_events(tl)
         self.shown = True
-        with app.batch_update():
-            app.events.display = False
+        with port.batch_update():
+            port.events.display = False
             tl.display = True
             self.set_title()
             tl.focus()
 
     def hide(self) -> None:
-        app = self.app
+        port = self.port
         self.shown = False
         tl = self.widget()
         if tl is None:
             return
-        with app.batch_update():
+        with port.batch_update():
             tl.display = False
-            app.events.display = True
-            app.events.focus()
-        app.redraw_detail()
+            port.events.display = True
+            port.events.focus()
+        port.redraw_detail()
 
     def set_title(self) -> None:
         tl = self.widget()
@@ -135,10 +136,10 @@ class TimelineController(Controller):
         except Cancelled:
             return
         start = _start_row(timeline, cursor)
-        self.app.call_from_thread(self._ready, log, timeline, failed, start)
+        self.port.call_from_thread(self._ready, log, timeline, failed, start)
 
     def _ready(self, log, timeline, failed: int, start: int) -> None:
-        if self.app.log_ is not log:
+        if self.port.log_ is not log:
             return  # another session meanwhile
         self.timeline, self.children_failed = timeline, failed
         tl = self.widget()
@@ -160,37 +161,37 @@ class TimelineController(Controller):
 
     def cursor_moved(self, row: int) -> None:
         """The detail pane shows the timeline's event (a child's without its diagnosis)."""
-        app = self.app
+        port = self.port
         t = self.timeline
         if t is None or not self.shown or row >= len(t):
             return
         member, index = t.row(row)
         main = t.session[row] == 0
         ev = light_event(member.log, index)
-        app.detail.set_sections(detail_sections(ev, member.log, app.diag if main else None))
-        app.detail.border_title = Content(one_line(f"detail · {member.tag} · seq {ev.seq}", 60))
-        app.detail_shown = None  # the events list's event is drawn again when the timeline closes
+        port.detail.set_sections(detail_sections(ev, member.log, port.diag if main else None))
+        port.detail.border_title = Content(one_line(f"detail · {member.tag} · seq {ev.seq}", 60))
+        port.detail_shown = None  # the events list's event is drawn again when the timeline closes
 
     def enter(self) -> bool:
         """Enter on the timeline: a child's row opens the child at that event; the session's own row goes
         to it in the events list. False when the timeline does not have the focus."""
-        app = self.app
+        port = self.port
         tl = self.list_shown()
-        if tl is None or app.focused is not tl or self.timeline is None or not len(self.timeline):
+        if tl is None or port.focused is not tl or self.timeline is None or not len(self.timeline):
             return False
         member, index = self.timeline.row(tl.cursor)
         if member.target is None:
             self.hide()
-            app.jump_to(index)
+            port.jump_to(index)
             return True
         seq = member.log.seq_of(index)
         self.hide()
-        app.open_target(member.target, at_seq=seq)
+        port.open_target(member.target, at_seq=seq)
         return True
 
     def worker_changed(self, event) -> None:
         if event.state == WorkerState.ERROR:
-            self.app.notify_worker_error(event.worker)
+            self.port.notify_worker_error(event.worker)
 
 
 

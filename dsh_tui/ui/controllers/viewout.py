@@ -19,6 +19,7 @@ from ...model.reading.source import Cancelled
 from ...safety import one_line
 from ..export import events_dir
 from .base import Controller
+from .ports import ViewOutPort
 
 
 def exports_dir() -> Path:
@@ -28,28 +29,29 @@ def exports_dir() -> Path:
 
 
 class ViewOutController(Controller):
+    port: ViewOutPort  # what it may reach of the explorer (controllers/ports.py)
     groups = ("viewout",)
 
     def _view(self):
         """(log, the view's event indices, its label), or None without a log or rows."""
-        app = self.app
-        src = app.events.source
-        if app.log_ is None or not len(src):
-            if app.log_ is not None:
-                app.notify("no events in this view", severity="warning", markup=False)
+        port = self.port
+        src = port.events.source
+        if port.log_ is None or not len(src):
+            if port.log_ is not None:
+                port.notify("no events in this view", severity="warning", markup=False)
             return None
-        return app.log_, view_indices(src.total, src.indices), src.label if src.filtered else "all"
+        return port.log_, view_indices(src.total, src.indices), src.label if src.filtered else "all"
 
     def _count(self) -> str:
-        n = len(self.app.events.source)
+        n = len(self.port.events.source)
         return f"{n:,} event{'s' if n != 1 else ''}"
 
     # -- write ---------------------------------------------------------------------------------
     def ask_write(self) -> None:
         if self._view() is None:
             return
-        self.app.ask("write", "write view to: ", self.write,
-                     placeholder=f"{self._count()} as JSONL · enter: {exports_dir()} · or a path (never overwritten)")
+        self.port.ask("write", "write view to: ", self.write,
+                      placeholder=f"{self._count()} as JSONL · enter: {exports_dir()} · or a path (never overwritten)")
 
     def write(self, typed: str | None) -> None:
         view = self._view()
@@ -62,10 +64,10 @@ class ViewOutController(Controller):
             try:
                 directory.mkdir(parents=True, exist_ok=True, mode=0o700)
             except OSError as exc:
-                self.app.notify(one_line(f"cannot create {directory}: {exc.strerror or exc}", 300),
-                                severity="error", markup=False)
+                self.port.notify(one_line(f"cannot create {directory}: {exc.strerror or exc}", 300),
+                                 severity="error", markup=False)
                 return
-        self.run(partial(self._write, log, indices, path, Path(self.app.path)), "viewout", exclusive=True)
+        self.run(partial(self._write, log, indices, path, Path(self.port.path)), "viewout", exclusive=True)
 
     def _write(self, log, indices, path: Path, log_path: Path) -> None:  # in the worker's thread
         cancel = get_current_worker().cancelled_event
@@ -74,27 +76,27 @@ class ViewOutController(Controller):
         except Cancelled:
             return
         except ViewOutError as exc:
-            self.app.call_from_thread(self._notice, str(exc), "error")
+            self.port.call_from_thread(self._notice, str(exc), "error")
             return
-        self.app.call_from_thread(self._notice, f"wrote {done.records:,} records ({done.size:,} bytes, not masked) "
+        self.port.call_from_thread(self._notice, f"wrote {done.records:,} records ({done.size:,} bytes, not masked) "
                                                 f"to {done.path}", "information")
 
     def _notice(self, text: str, severity: str) -> None:
-        self.app.notify(one_line(text, 300), severity=severity, markup=False, timeout=8)
+        self.port.notify(one_line(text, 300), severity=severity, markup=False, timeout=8)
 
     # -- pipe ----------------------------------------------------------------------------------
     def ask_pipe(self) -> None:
         if self._view() is None:
             return
-        self.app.ask("pipe", "| ", self.pipe,
-                     placeholder=f"a shell command: {self._count()}' raw records on its stdin (e.g. wc -l)")
+        self.port.ask("pipe", "| ", self.pipe,
+                      placeholder=f"a shell command: {self._count()}' raw records on its stdin (e.g. wc -l)")
 
     def pipe(self, command: str | None) -> None:
         view = self._view()
         if not command or not command.strip() or view is None:
             return
         log, indices, _ = view
-        self.app.notify(one_line(f"| {command}: running…", 120), markup=False, timeout=3)
+        self.port.notify(one_line(f"| {command}: running…", 120), markup=False, timeout=3)
         self.run(partial(self._pipe, log, indices, command), "viewout", exclusive=True)
 
     def _pipe(self, log, indices, command: str) -> None:  # in the worker's thread
@@ -104,16 +106,16 @@ class ViewOutController(Controller):
         except Cancelled:
             return
         except ViewOutError as exc:
-            self.app.call_from_thread(self._notice, str(exc), "error")
+            self.port.call_from_thread(self._notice, str(exc), "error")
             return
-        self.app.call_from_thread(self._show, result)
+        self.port.call_from_thread(self._show, result)
 
     def _show(self, result) -> None:
         from ..screens.output import OutputModal
-        if self.app.screen_stack:
-            self.app.dismiss_notices()  # the "running…" toast: the window says how it ended
-            self.app.push_screen(OutputModal(result))
+        if self.port.is_open:
+            self.port.dismiss_notices()  # the "running…" toast: the window says how it ended
+            self.port.push_screen(OutputModal(result))
 
     def worker_changed(self, event) -> None:
         if event.state == WorkerState.ERROR:
-            self.app.notify_worker_error(event.worker)
+            self.port.notify_worker_error(event.worker)

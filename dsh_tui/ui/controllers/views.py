@@ -13,22 +13,24 @@ from ...safety import one_line
 from ...sessions import viewstate
 from ...sessions.targets import split_target
 from .base import Controller
+from .ports import SavedViewPort
 
 
 class SavedViewController(Controller):
-    def __init__(self, app) -> None:
-        super().__init__(app)
+    port: SavedViewPort  # what it may reach of the explorer (controllers/ports.py)
+    def __init__(self, port) -> None:
+        super().__init__(port)
         self._opened_at: int | None = None  # the seq the log opened on (saved only if the cursor moved)
         self._said: set[str] = set()  # logs whose restore notice was shown in this run
 
     def _where(self) -> tuple:
         """(file, ZIP member or None): what the state is kept under."""
-        return split_target(self.app.path)
+        return split_target(self.port.path)
 
     def restore(self, start: int | None) -> None:
         """The log is shown (at event ``start``): bring back its saved marks, chips and position."""
-        app = self.app
-        log = app.log_
+        port = self.port
+        log = port.log_
         self._opened_at = log.seq_of(start) if start is not None else None
         try:
             state = viewstate.load(*self._where())
@@ -36,13 +38,10 @@ class SavedViewController(Controller):
             return
         marks = [i for i in (log.index_of_seq(s) for s in state.marks) if i is not None]
         position = log.index_of_seq(state.position) if state.position is not None else None
-        if marks:
-            app.marks.set_marks(marks)
-        if state.chips:
-            app.chips.set_chips(state.chips, focus=position if app.at_seq is None else None)
-        moved = position is not None and app.at_seq is None and position != start
+        port.restore_view(marks, state.chips, position if port.at_seq is None else None)
+        moved = position is not None and port.at_seq is None and position != start
         if moved:
-            app.jump_to(position)
+            port.jump_to(position)
         said = []
         if marks:
             said.append(f"{len(marks):,} mark{'s' if len(marks) != 1 else ''}")
@@ -50,23 +49,24 @@ class SavedViewController(Controller):
             said.append(f"{len(state.chips)} filter{'s' if len(state.chips) != 1 else ''}")
         if moved:
             said.append(f"position seq {state.position}")
-        key = str(app.path)
+        key = str(port.path)
         if said and key not in self._said:
             self._said.add(key)
-            app.notify("restored " + ", ".join(said), markup=False)
+            port.notify("restored " + ", ".join(said), markup=False)
 
     def save(self) -> None:
         """Keep the log's marks, chips and cursor seq (called before the explorer leaves it)."""
-        app = self.app
-        log = app.log_
+        port = self.port
+        log = port.log_
         if log is None or not len(log):
             return
-        cur = app.current_index
+        cur = port.current_index
         position = log.seq_of(cur) if cur is not None else None
-        if not app.marks.marks and not app.chips.chips and position == self._opened_at:
+        marks, chips = port.view_state()
+        if not marks and not chips and position == self._opened_at:
             return  # untouched: nothing to remember
-        state = viewstate.ViewState(app.marks.seqs(), list(app.chips.chips), position)
+        state = viewstate.ViewState(marks, chips, position)
         path, member = self._where()
         error = viewstate.save(path, state, member)
         if error:
-            app.notify(one_line(error, 300), severity="warning", markup=False)
+            port.notify(one_line(error, 300), severity="warning", markup=False)

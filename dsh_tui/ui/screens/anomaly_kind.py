@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from ..keys import ANOMALY_KIND_BINDINGS
 from textual.content import Content
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
@@ -19,7 +19,7 @@ def kind_label(kind: str, stall_ms: int) -> str:
 
 
 class AnomalyKindScreen(Modal[str | None]):
-    BINDINGS = [Binding("escape,q,a", "close", "Close", show=False)]
+    BINDINGS = ANOMALY_KIND_BINDINGS
     DEFAULT_CSS = """
     AnomalyKindScreen { align: center middle; }
     #anomaly-kinds { width: 72; max-width: 96%; height: auto; max-height: 90%;

@@ -16,7 +16,6 @@ from pathlib import Path
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
@@ -32,7 +31,7 @@ from ...safety import one_line
 from ..messages import NewestWins
 from ..widgets.sessions import FitLines, SessionHighlighted, SessionList
 from ..keydocs import browser_help
-from ..keys import BROWSER_BINDINGS
+from ..keys import BROWSER_BAR_BINDINGS, BROWSER_BINDINGS
 from .help import HelpScreen
 
 NO_CONTROLS = r"[^\x00-\x1f\x7f-\x9f]*"
@@ -53,8 +52,7 @@ class FilterBar(Horizontal):
     FilterBar > Label { width: auto; }
     FilterBar > Input { border: none; height: 1; padding: 0; width: 1fr; }
     """
-    BINDINGS = [Binding("escape", "clear", "Clear filter", show=False),
-                Binding("down", "leave", "To the list", show=False)]
+    BINDINGS = BROWSER_BAR_BINDINGS
 
     def compose(self) -> ComposeResult:
         yield Label("filter: ", id="browser-filter-label", markup=False)
@@ -165,7 +163,8 @@ class BrowserScreen(Screen[None]):
         note.set_lines([[(n, "")] for n in notes])
         note.display = bool(notes)
         if self.status and todo:
-            self.fill_worker(todo, listing.archive, getattr(self.app, "max_plain", None))  # --max-plain-size
+            max_plain = getattr(getattr(self.app, "explorer", None), "max_plain", None)  # --max-plain-size
+            self.fill_worker(todo, listing.archive, max_plain)
 
     def on_status_filled(self, message: StatusFilled) -> None:
         self.filled, self.pending = message.done, message.total - message.done

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from ..keys import CHECKLIST_BINDINGS
 from textual.content import Content
 from .modal import Modal
 from textual.widgets import OptionList
@@ -31,7 +31,7 @@ def step_content(step: Step, no_color: bool = False) -> Content:
 
 
 class ChecklistScreen(Modal[int | None]):
-    BINDINGS = [Binding("escape,q,t", "close", "Close", show=False)]
+    BINDINGS = CHECKLIST_BINDINGS
 
     def __init__(self, steps: list[Step]) -> None:
         super().__init__()

@@ -4,7 +4,7 @@ closes (the list then shows what the chips leave)."""
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from ..keys import CHIPS_BINDINGS
 from textual.content import Content
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
@@ -26,9 +26,7 @@ class ChipsScreen(Modal["list[Chip] | None"]):
     ChipsScreen > #chips-list { width: 70; max-width: 96%; height: auto; max-height: 90%;
                                 border: round $accent; background: $surface; }
     """
-    BINDINGS = [Binding("escape,q,x", "close", "Close", show=False),
-                Binding("space", "toggle", "Toggle", show=False),
-                Binding("delete,backspace,d", "remove", "Remove", show=False)]
+    BINDINGS = CHIPS_BINDINGS
 
     def __init__(self, chips: list[Chip]) -> None:
         super().__init__()

@@ -41,7 +41,7 @@ class ErrorScreen(Screen[None]):
             yield Static(Content.assemble(*keys), id="error-keys")
 
     def can_go_back(self) -> bool:
-        check = getattr(self.app, "can_go_back", None)
+        check = getattr(getattr(self.app, "explorer", None), "can_go_back", None)
         return bool(check and check())
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
@@ -51,7 +51,7 @@ class ErrorScreen(Screen[None]):
 
     def action_lenient(self) -> None:
         """Read the log again as --lenient does; the explorer shows it marked UNVERIFIED."""
-        loader = getattr(self.app, "loader", None)
+        loader = getattr(getattr(self.app, "explorer", None), "loader", None)
         if not self.refused or loader is None or self.app.screen is not self:
             return
         self.app.pop_screen()
@@ -67,7 +67,7 @@ class ErrorScreen(Screen[None]):
             self.action_leave()
 
     def action_back(self) -> None:
-        """Back to the previous session or the browser (ui/navigation.py), when there is one."""
+        """Back to the previous session or the browser (controllers/history.py), when there is one."""
         if self.can_go_back():
             self.app.pop_screen()
-            self.app.call_later(self.app.run_action, "back")
+            self.app.call_later(self.app.run_action, "screen.do('back')")  # on the explorer

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from ..keys import CHILDREN_BINDINGS, CONFIRM_BINDINGS
 from textual.containers import Vertical
 from textual.content import Content
 from .modal import Modal
@@ -45,7 +45,7 @@ class ChildrenScreen(Modal):
     """The delegated descendants (from `find_lineage`, depth-first) drawn as a tree; Enter dismisses
     with the chosen Relative."""
 
-    BINDINGS = [Binding("escape,q,c", "close", "Close", show=False)]
+    BINDINGS = CHILDREN_BINDINGS
 
     def __init__(self, children: list, truncated: bool = False) -> None:
         super().__init__()
@@ -70,8 +70,7 @@ class ChildrenScreen(Modal):
 class ConfirmScreen(Modal[bool]):
     """One question; enter or y answers yes, esc or n no."""
 
-    BINDINGS = [Binding("enter,y", "answer(True)", "Yes", show=False),
-                Binding("escape,n,q", "answer(False)", "No", show=False)]
+    BINDINGS = CONFIRM_BINDINGS
 
     def __init__(self, title: str, question: Content) -> None:
         super().__init__()

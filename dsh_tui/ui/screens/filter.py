@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from ..keys import FILTER_BINDINGS
 from textual.content import Content
 from .modal import Modal
 from textual.widgets import OptionList
@@ -14,7 +14,7 @@ from ..widgets.picklist import PickList
 
 
 class FilterScreen(Modal[str | None]):
-    BINDINGS = [Binding("escape,q,f", "close", "Close", show=False)]
+    BINDINGS = FILTER_BINDINGS
 
     def __init__(self, specs: list[FilterSpec], current: str) -> None:
         super().__init__()

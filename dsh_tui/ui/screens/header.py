@@ -52,7 +52,7 @@ class HeaderScreen(Modal[None]):
         return raw.lines[0] if raw is not None and raw.lines else ""
 
     def action_copy_header(self) -> None:
-        copier = getattr(self.app, "copy", None)
+        copier = getattr(getattr(self.app, "explorer", None), "copy", None)  # the explorer's copy controller
         if copier is not None:
             copier.header_line(self.raw_line)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from ..keys import HELP_BINDINGS
 from textual.containers import VerticalScroll
 from textual.content import Content
 from .modal import Modal
@@ -22,7 +22,7 @@ def help_content(groups: list[tuple[str, list[tuple[str, str]]]]) -> Content:
 
 
 class HelpScreen(Modal[None]):
-    BINDINGS = [Binding("escape,q,question_mark,f1,enter", "dismiss", "Close", show=False)]
+    BINDINGS = HELP_BINDINGS
 
     def __init__(self, groups: list[tuple[str, list[tuple[str, str]]]]) -> None:
         super().__init__()

@@ -122,7 +122,7 @@ class JsonTreeScreen(Screen[None]):
         return rows[k] if 0 <= k < len(rows) and not rows[k].more else None
 
     def _copy(self, title: str, text: str) -> None:
-        copier = getattr(self.app, "copy", None)
+        copier = getattr(getattr(self.app, "explorer", None), "copy", None)  # the explorer's copy controller
         if copier is not None:
             from ..controllers.copy import CopyRequest
             copier.copy(CopyRequest(title, text, "json", "json-tree", mask=False, window=False))

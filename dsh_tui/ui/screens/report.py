@@ -58,6 +58,6 @@ class ReportModal(Modal[None]):
     def action_switch(self) -> None:
         """Copy the other format of the report (the app builds it for the same finding)."""
         app = self.app
-        action = "copy_report" if self.kind == "markdown" else "copy_report_markdown"
+        action = "screen.do('copy-report')" if self.kind == "markdown" else "screen.do('copy-report-markdown')"
         if self.dismiss() is not None:  # None: dismissed already (screens/modal.py)
             app.call_later(app.run_action, action)

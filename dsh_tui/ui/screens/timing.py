@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
@@ -15,6 +14,8 @@ from ...model.diagnosing.timing import Timing
 from ...model.presenting.timing_rows import SortOrders
 from ...model.presenting.timing_view import header_cells, session_length, sort_title, stranded_calls
 from ...safety import one_line
+from ..keydocs import key_strip
+from ..keys import TIMING_BINDINGS
 from ..widgets.timing_table import TimingTable
 from ..widgets.waterfall import Waterfall
 from textual.screen import Screen
@@ -39,13 +40,7 @@ class TimingScreen(Screen[int | None]):
     """A full screen, not a modal: nothing of the explorer shows around it, so the screen under it is
     not drawn again when it opens (a modal's background is: ~40% of its opening on a big log)."""
 
-    BINDINGS = [
-        Binding("escape,q,T", "close", "Close", show=False),
-        Binding("enter", "jump", "Jump", show=False),
-        Binding("s", "sort(1)", "Next column", show=False),
-        Binding("S", "sort(-1)", "Previous column", show=False),
-        Binding("r", "reverse", "Reverse", show=False),
-    ]
+    BINDINGS = TIMING_BINDINGS
     DEFAULT_CSS = """
     #timing-box { width: 100%; height: 100%; background: $surface; }
     #timing-head { height: 1; padding: 0 1; background: $panel; }
@@ -69,8 +64,8 @@ class TimingScreen(Screen[int | None]):
             yield ColumnTitles(table, id="timing-cols")
             yield table
             yield Waterfall(self.timing, id="waterfall")
-            yield Static(Content.assemble(("enter", "bold"), " jump  ", ("s S", "bold"), " sort column  ",
-                                          ("r", "bold"), " reverse  ", ("esc", "bold"), " close"), id="timing-keys")
+            keymap = getattr(self.app, "current_keymap", dict)()  # the keys in effect after the user's keymap
+            yield Static(Content.assemble(*key_strip("timing", keymap)), id="timing-keys")
 
     @property
     def table(self) -> TimingTable:

@@ -11,7 +11,7 @@ Enter applies; either way focus returns to the widget that had it. That
 widget keeps its focused look meanwhile (class ``-prompt-origin``, styled like
 ``:focus`` in app.tcss), so the focus round trip repaints nothing else (the
 panes skip their repaint and restyle meanwhile: widgets/pane.py; the screen is
-not repainted on a focus change: screens/main.py).
+not repainted on a focus change: screens/explorer.py).
 
 Each kind of prompt keeps the values submitted to it: a prompt opens empty, and Up
 (Down) puts the previous (next) one in it, as in less and vim; the placeholder names

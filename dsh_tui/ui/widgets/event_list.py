@@ -241,8 +241,8 @@ class EventList(VirtualList):
     def later_changed(self, hidden: int) -> None:
         if hidden != self._later_shown:
             self._later_shown = hidden
-            # to the app itself: posted from a layout pass, the list's own (bubbling) copy was seen lost
-            self.app.post_message(LaterRowsChanged())
+            # to its screen itself: posted from a layout pass, the list's own (bubbling) copy was seen lost
+            self.screen.post_message(LaterRowsChanged())
 
     def later_note(self) -> str:
         """ "12 later events below" while the list was opened on a row whose later rows do not all fit."""

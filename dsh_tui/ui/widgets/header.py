@@ -210,7 +210,7 @@ class HeaderPanel(Widget):
         return bool(found) and not found.first().display
 
     def pairs_shown(self) -> None:
-        """The pairs pane was shown or hidden (screens/main.py): the stranded calls' note follows."""
+        """The pairs pane was shown or hidden (screens/explorer.py): the stranded calls' note follows."""
         if self.stranded:
             self.refresh()
 
