@@ -27,6 +27,7 @@ from .gcpause import gc_paused
 from .plainstore import FileStore, FrameStore, MemoryStore
 from . import split
 from .forked import can_fork
+from .readplan import ReadPlan
 from .scan import Scanner
 from .scanresult import ScanResult
 from .search import first_offset, last_offset, needle_key
@@ -346,7 +347,9 @@ def load_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
         raise
     try:
         _check_head(raw, fb)
-        return _load(raw, fb, limit, lenient, cancel, progress, parallel, while_waiting, head_share, early)
+        plan = plan_read(raw, fb, limit, lenient=lenient, cancel=cancel, progress=progress, parallel=parallel,
+                         head_share=head_share, early=early)
+        return _read_file(raw, fb, plan, while_waiting)
     except BaseException:
         if early is not None:
             early.close()
@@ -355,38 +358,50 @@ def load_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
         fb.close()
 
 
-def _load(raw: RawLog, fb: FileBytes, limit: int, lenient: bool, cancel, progress, parallel, while_waiting,
-          head_share, early) -> SessionLog:
+def _read_file(raw: RawLog, fb: FileBytes, plan: ReadPlan, while_waiting) -> SessionLog:
+    tail = None if plan.split is None else (fb, plan.split, plan.limit)
+    try:
+        return _index(raw, _chunks(raw, fb, plan), plan, tail=tail, while_waiting=while_waiting, helper=plan.early)
+    except split.SplitMissed:  # a frame crossed the chosen split (crafted input): read it linearly
+        linear = plan._replace(split=None, early=None)
+        raw2, fb2, _limit = open_log(raw.path, max_plain=plan.limit)
+        try:
+            return _index(raw2, _chunks(raw2, fb2, linear), linear, while_waiting=while_waiting)
+        finally:
+            fb2.close()
+
+
+def plan_read(raw: RawLog, fb: FileBytes, limit: int, *, lenient: bool = False, cancel=None, progress=None,
+              parallel: bool | None = None, head_share: float | None = None,
+              early: split.TailHelper | None = None) -> ReadPlan:
+    """The one place that decides a linear or a split read of a file (its text is not kept). ``early``
+    is closed here unless the plan uses it; ``parallel``: None lets the file's size decide."""
     report = None if progress is None else (lambda done, total: progress("decode", done, total))
+    linear = ReadPlan(lenient, limit, cancel, report, keep_plain=False)
     if raw.encoding == "jsonl":  # the file is the text: its lines are indexed as they are read
         if early is not None:
             early.close()
-        return _index(raw, iter_lines(raw, fb, progress=report, cancel=cancel), lenient, cancel, keep_plain=False,
-                      while_waiting=while_waiting)
-    plan = early.plan(cancel) if early is not None else None
-    if plan is not None and ((plan.size, plan.mtime_ns) != (raw.size, raw.mtime_ns) or parallel is False):
+        return linear
+    tail = early.plan(cancel) if early is not None else None
+    if tail is not None and ((tail.size, tail.mtime_ns) != (raw.size, raw.mtime_ns) or parallel is False):
         early.close()  # the file changed since the helper read it (a live log), or no split is wanted
-        plan = None
-    if plan is not None:  # the early helper's split: it has been reading the tail since before we began
-        at = plan.split
-    elif not can_fork() or not (split.wanted(len(fb)) if parallel is None else parallel):
-        at = None  # one core, a small file, or a thread running (no fork from a threaded process)
-    else:
-        at = split.choose_split(fb, head_share)
+        tail = None
+    if tail is not None:  # the early helper's split: it has been reading the tail since before we began
+        return ReadPlan(lenient, limit, cancel, report, keep_plain=False, split=tail.split, early=early)
+    if not can_fork() or not (split.wanted(len(fb)) if parallel is None else parallel):
+        return linear  # one core, a small file, or a thread running (no fork from a threaded process)
+    at = split.choose_split(fb, head_share)
+    return linear if at is None else ReadPlan(lenient, limit, cancel, report, keep_plain=False, split=at)
+
+
+def _chunks(raw: RawLog, fb: FileBytes, plan: ReadPlan) -> Iterator[bytes]:
+    """The text read here: the file's lines, or its frames' decoded text (up to the split, if any)."""
+    if raw.encoding == "jsonl":
+        return iter_lines(raw, fb, progress=plan.report, cancel=plan.cancel)
     # Frames are indexed as they are decoded (a decode thread was measured slower: GIL contention;
     # a big log's second half goes to a forked helper), and the plaintext is not kept: the views
     # decode the few frames they show.
-    try:
-        return _index(raw, iter_plain(raw, fb, limit, progress=report, cancel=cancel, stop=_stop_at(at)), lenient,
-                      cancel, keep_plain=False, tail=None if at is None else (fb, at, limit),
-                      while_waiting=while_waiting, helper=early if plan is not None else None)
-    except split.SplitMissed:  # a frame crossed the chosen split (crafted input): read it linearly
-        raw2, fb2, limit = open_log(raw.path, max_plain=limit)
-        try:
-            return _index(raw2, iter_plain(raw2, fb2, limit, progress=report, cancel=cancel), lenient, cancel,
-                          keep_plain=False, while_waiting=while_waiting)
-        finally:
-            fb2.close()
+    return iter_plain(raw, fb, plan.limit, progress=plan.report, cancel=plan.cancel, stop=_stop_at(plan.split))
 
 
 def _stop_at(split: int | None) -> memoryview | None:
@@ -421,26 +436,26 @@ def session_from_raw(raw: RawLog, *, lenient: bool = False, cancel=None) -> Sess
     Used for logs that do not come from a file of their own (a member of a web
     export ZIP). The caller sets ``raw.torn`` for a partial last line.
     """
-    return _index(raw, iter((raw.plain,)), lenient, cancel)
+    return _index(raw, iter((raw.plain,)), ReadPlan(lenient, cancel=cancel))
 
 
-def _index(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, *, keep_plain: bool = True,
-           tail: tuple[bytes, int, int] | None = None, while_waiting=None,
-           helper: split.TailHelper | None = None) -> SessionLog:
-    """Feed decoded chunks to a Scanner. Without ``keep_plain`` the plaintext is not held:
+def _index(raw: RawLog, chunks: Iterator[bytes], plan: ReadPlan, *, tail: tuple[bytes, int, int] | None = None,
+           while_waiting=None, helper: split.TailHelper | None = None) -> SessionLog:
+    """Feed decoded chunks to a Scanner. Without ``plan.keep_plain`` the plaintext is not held:
     a FrameStore decodes the frames a view needs from the file instead. With ``tail``
     (file bytes, split, limit) the chunks are the head segment; a helper indexes the rest."""
     helpers: list[split.TailHelper] = [] if helper is None else [helper]
     with gc_paused():
         try:
-            return _build(raw, chunks, lenient, cancel, keep_plain, tail, helpers, while_waiting)
+            return _build(raw, chunks, plan, tail, helpers, while_waiting)
         finally:
             for h in helpers:  # never leave a child running (cancel, errors)
                 h.close()
 
 
-def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_plain: bool,
-           tail: tuple[bytes, int, int] | None, helpers: list, while_waiting=None) -> SessionLog:
+def _build(raw: RawLog, chunks: Iterator[bytes], plan: ReadPlan, tail: tuple[bytes, int, int] | None,
+           helpers: list, while_waiting=None) -> SessionLog:
+    keep_plain = plan.keep_plain
     out: bytes | bytearray | None = None
     pending = bytearray()  # text before the header line is complete (when not kept)
     produced = 0
@@ -466,7 +481,7 @@ def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_pla
             if first_nl < 0:
                 continue
             header = _checked_header(raw, bytes(buf[:first_nl]))
-            scanner = Scanner(first_nl + 1, header.session_id, cancel=cancel, where=raw.path)
+            scanner = Scanner(first_nl + 1, header.session_id, cancel=plan.cancel, where=raw.path)
             scanner.feed(buf, 0, first_nl + 1)
             pending = bytearray()
             if tail is not None and not helpers:  # fork once the header is known, while the head is read here
@@ -479,7 +494,7 @@ def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_pla
     if tail is not None:
         if scanner is None:  # a header line longer than the head: crafted input
             raise split.SplitMissed()
-        produced = split.read_tail(raw, scanner, helpers[0] if helpers else None, tail, produced, cancel,
+        produced = split.read_tail(raw, scanner, helpers[0] if helpers else None, tail, produced, plan.cancel,
                                       while_waiting)
     if scanner is None:  # no complete header line at all
         buf = (out or b"") if keep_plain else pending
@@ -494,7 +509,7 @@ def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_pla
     else:
         raw.plain = b""
         store = file_store(raw, produced)
-    log = SessionLog(raw, header, scanner.finish(), lenient=lenient, store=store)
+    log = SessionLog(raw, header, scanner.finish(), lenient=plan.lenient, store=store)
     log._scanner = scanner
     return log
 
