@@ -1,13 +1,18 @@
-"""The read's seam: the plan (`ReadPlan`) of how a log is read, made once per read by session.py's
-`plan_read`, the one place that decides a linear read or a split read (a forked helper indexing the
-tail: split/). This module imports nothing of the package at run time: split/ can name its types
-without a cycle."""
+"""The read's seam: the plan (`ReadPlan`) and the reader that follows it (a linear read, or a split
+read whose tail a forked helper indexes: `split.SplitReader`).
+
+session.py's `plan_read` makes the plan once per read and `reader_for` its reader; its one scan loop
+(`_build`) feeds the reader's chunks to a Scanner, tells the reader when the header is known (a split
+read forks its helper then) and lets it index what its chunks left (the tail). This module imports
+nothing of the package at run time: split/ names these types without a cycle."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple, Protocol
 
 if TYPE_CHECKING:
+    from .scan import Scanner
+    from .source import RawLog
     from .split.helper import TailHelper
 
 
@@ -22,3 +27,42 @@ class ReadPlan(NamedTuple):
     keep_plain: bool = True  # hold the plaintext (a ZIP member's); False: the views decode the frames they show
     split: int | None = None  # where a split read's tail begins (a frame's file offset); None: a linear read
     early: TailHelper | None = None  # a helper already reading the tail from ``split`` (TailHelper.early)
+
+
+class Reader(Protocol):
+    """A plan's read: the chunks of text read here, and what comes after them."""
+
+    def chunks(self) -> Iterator[bytes]:
+        """The text read in this process, a window at a time."""
+
+    def started(self, raw: RawLog, session_id: str | None) -> None:
+        """The header line is indexed (a split read forks its helper now, unless one is running)."""
+
+    def rest(self, raw: RawLog, scanner: Scanner | None, produced: int, while_waiting=None) -> int:
+        """Index what the chunks left (a split read's tail); returns the plaintext length. ``scanner``
+        is None when the chunks held no complete header line; ``while_waiting(scanner)`` runs while
+        a helper reads."""
+
+    def close(self) -> None:
+        """Always called, whatever happened: no helper is left running."""
+
+
+class LinearReader:
+    """The whole text read here: the chunks are all there is."""
+
+    __slots__ = ("_chunks",)
+
+    def __init__(self, chunks: Iterator[bytes]) -> None:
+        self._chunks = chunks
+
+    def chunks(self) -> Iterator[bytes]:
+        return self._chunks
+
+    def started(self, raw: RawLog, session_id: str | None) -> None:
+        pass
+
+    def rest(self, raw: RawLog, scanner: Scanner | None, produced: int, while_waiting=None) -> int:
+        return produced
+
+    def close(self) -> None:
+        pass

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import bisect
 import os
-from array import array
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -27,7 +26,7 @@ from .gcpause import gc_paused
 from .plainstore import FileStore, FrameStore, MemoryStore
 from . import split
 from .forked import can_fork
-from .readplan import ReadPlan
+from .readplan import LinearReader, Reader, ReadPlan
 from .scan import Scanner
 from .scanresult import ScanResult
 from .search import first_offset, last_offset, needle_key
@@ -359,14 +358,13 @@ def load_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
 
 
 def _read_file(raw: RawLog, fb: FileBytes, plan: ReadPlan, while_waiting) -> SessionLog:
-    tail = None if plan.split is None else (fb, plan.split, plan.limit)
     try:
-        return _index(raw, _chunks(raw, fb, plan), plan, tail=tail, while_waiting=while_waiting, helper=plan.early)
+        return read_log(raw, reader_for(plan, raw, fb), plan, while_waiting)
     except split.SplitMissed:  # a frame crossed the chosen split (crafted input): read it linearly
         linear = plan._replace(split=None, early=None)
         raw2, fb2, _limit = open_log(raw.path, max_plain=plan.limit)
         try:
-            return _index(raw2, _chunks(raw2, fb2, linear), linear, while_waiting=while_waiting)
+            return read_log(raw2, reader_for(linear, raw2, fb2), linear, while_waiting)
         finally:
             fb2.close()
 
@@ -394,21 +392,16 @@ def plan_read(raw: RawLog, fb: FileBytes, limit: int, *, lenient: bool = False, 
     return linear if at is None else ReadPlan(lenient, limit, cancel, report, keep_plain=False, split=at)
 
 
-def _chunks(raw: RawLog, fb: FileBytes, plan: ReadPlan) -> Iterator[bytes]:
-    """The text read here: the file's lines, or its frames' decoded text (up to the split, if any)."""
+def reader_for(plan: ReadPlan, raw: RawLog, fb: FileBytes) -> Reader:
+    """The reader of a file that follows ``plan`` (it owns ``plan.early``: closed by its `close`)."""
+    if plan.split is not None:
+        return split.SplitReader(plan, raw, fb)
     if raw.encoding == "jsonl":
-        return iter_lines(raw, fb, progress=plan.report, cancel=plan.cancel)
+        return LinearReader(iter_lines(raw, fb, progress=plan.report, cancel=plan.cancel))
     # Frames are indexed as they are decoded (a decode thread was measured slower: GIL contention;
     # a big log's second half goes to a forked helper), and the plaintext is not kept: the views
     # decode the few frames they show.
-    return iter_plain(raw, fb, plan.limit, progress=plan.report, cancel=plan.cancel, stop=_stop_at(plan.split))
-
-
-def _stop_at(split: int | None) -> memoryview | None:
-    """The head's decode stops at the split (the file is no longer cut to the head's length)."""
-    if split is None:
-        return None
-    return memoryview(array("q", [split]))
+    return LinearReader(iter_plain(raw, fb, plan.limit, progress=plan.report, cancel=plan.cancel))
 
 
 def _check_head(raw: RawLog, fb: FileBytes) -> None:
@@ -436,25 +429,23 @@ def session_from_raw(raw: RawLog, *, lenient: bool = False, cancel=None) -> Sess
     Used for logs that do not come from a file of their own (a member of a web
     export ZIP). The caller sets ``raw.torn`` for a partial last line.
     """
-    return _index(raw, iter((raw.plain,)), ReadPlan(lenient, cancel=cancel))
+    return read_log(raw, LinearReader(iter((raw.plain,))), ReadPlan(lenient, cancel=cancel))
 
 
-def _index(raw: RawLog, chunks: Iterator[bytes], plan: ReadPlan, *, tail: tuple[bytes, int, int] | None = None,
-           while_waiting=None, helper: split.TailHelper | None = None) -> SessionLog:
-    """Feed decoded chunks to a Scanner. Without ``plan.keep_plain`` the plaintext is not held:
-    a FrameStore decodes the frames a view needs from the file instead. With ``tail``
-    (file bytes, split, limit) the chunks are the head segment; a helper indexes the rest."""
-    helpers: list[split.TailHelper] = [] if helper is None else [helper]
+def read_log(raw: RawLog, reader: Reader, plan: ReadPlan, while_waiting=None) -> SessionLog:
+    """Index what ``reader`` reads as ``plan`` says (the reader is always closed: no helper is left).
+    ``while_waiting(scanner)`` runs every DIGEST_BYTES of text and while a tail helper reads."""
     with gc_paused():
         try:
-            return _build(raw, chunks, plan, tail, helpers, while_waiting)
+            return _build(raw, reader, plan, while_waiting)
         finally:
-            for h in helpers:  # never leave a child running (cancel, errors)
-                h.close()
+            reader.close()
 
 
-def _build(raw: RawLog, chunks: Iterator[bytes], plan: ReadPlan, tail: tuple[bytes, int, int] | None,
-           helpers: list, while_waiting=None) -> SessionLog:
+def _build(raw: RawLog, reader: Reader, plan: ReadPlan, while_waiting=None) -> SessionLog:
+    """Feed the reader's chunks to a Scanner, then let it index the rest (a split read's tail). Without
+    ``plan.keep_plain`` the plaintext is not held: a FrameStore decodes the frames a view needs from
+    the file instead."""
     keep_plain = plan.keep_plain
     out: bytes | bytearray | None = None
     pending = bytearray()  # text before the header line is complete (when not kept)
@@ -462,7 +453,7 @@ def _build(raw: RawLog, chunks: Iterator[bytes], plan: ReadPlan, tail: tuple[byt
     scanner = None
     header = None
     digested = 0  # text indexed when ``while_waiting`` last ran (it gets a turn every DIGEST_BYTES)
-    for chunk in chunks:
+    for chunk in reader.chunks():
         base = produced
         produced += len(chunk)
         if keep_plain:
@@ -484,18 +475,13 @@ def _build(raw: RawLog, chunks: Iterator[bytes], plan: ReadPlan, tail: tuple[byt
             scanner = Scanner(first_nl + 1, header.session_id, cancel=plan.cancel, where=raw.path)
             scanner.feed(buf, 0, first_nl + 1)
             pending = bytearray()
-            if tail is not None and not helpers:  # fork once the header is known, while the head is read here
-                helpers.append(split.TailHelper(raw, tail[0], tail[1], tail[2], header.session_id))
+            reader.started(raw, header.session_id)
         else:
             scanner.feed(chunk, base)
             if while_waiting is not None and produced - digested >= DIGEST_BYTES:
                 digested = produced
                 while_waiting(scanner)
-    if tail is not None:
-        if scanner is None:  # a header line longer than the head: crafted input
-            raise split.SplitMissed()
-        produced = split.read_tail(raw, scanner, helpers[0] if helpers else None, tail, produced, plan.cancel,
-                                      while_waiting)
+    produced = reader.rest(raw, scanner, produced, while_waiting)
     if scanner is None:  # no complete header line at all
         buf = (out or b"") if keep_plain else pending
         if raw.torn is not None and not buf:
