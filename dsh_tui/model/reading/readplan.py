@@ -1,5 +1,6 @@
-"""The read's seam: the plan (`ReadPlan`) and the reader that follows it (a linear read, or a split
-read whose tail a forked helper indexes: `split.SplitReader`).
+"""The read's seam: the plan (`ReadPlan`), the reader that follows it (a linear read, or a split read
+whose tail a forked helper indexes: `split.SplitReader`), and the sink the scan reports to as it goes
+(`ScanSink`: the caller's diagnosis, fed while the rest is read).
 
 session.py's `plan_read` makes the plan once per read and `reader_for` its reader; its one scan loop
 (`_build`) feeds the reader's chunks to a Scanner, tells the reader when the header is known (a split
@@ -29,6 +30,33 @@ class ReadPlan(NamedTuple):
     early: TailHelper | None = None  # a helper already reading the tail from ``split`` (TailHelper.early)
 
 
+class ScanSink(Protocol):
+    """What the scan reports to as it goes (opening/open.py's diagnosis)."""
+
+    def progress(self, scanner: Scanner) -> None:
+        """Every DIGEST_BYTES of text indexed, and while the tail helper reads: the facts so far are
+        ``scanner.res``'s (a sink may take them, e.g. to advance a diagnosis)."""
+
+    def done(self, log) -> None:
+        """The log is read (the file closed, any helper gone): ``log`` is the SessionLog."""
+
+
+class CallbackSink:
+    """A bare ``while_waiting(scanner)`` callback as a sink (`load_session`'s older keyword). A plain
+    class: a dataclass's generated methods cost ~2 M instructions at every start (each command's)."""
+
+    __slots__ = ("callback",)
+
+    def __init__(self, callback: Callable) -> None:
+        self.callback = callback
+
+    def progress(self, scanner: Scanner) -> None:
+        self.callback(scanner)
+
+    def done(self, log) -> None:
+        pass
+
+
 class Reader(Protocol):
     """A plan's read: the chunks of text read here, and what comes after them."""
 
@@ -38,10 +66,9 @@ class Reader(Protocol):
     def started(self, raw: RawLog, session_id: str | None) -> None:
         """The header line is indexed (a split read forks its helper now, unless one is running)."""
 
-    def rest(self, raw: RawLog, scanner: Scanner | None, produced: int, while_waiting=None) -> int:
+    def rest(self, raw: RawLog, scanner: Scanner | None, produced: int, sink: ScanSink | None) -> int:
         """Index what the chunks left (a split read's tail); returns the plaintext length. ``scanner``
-        is None when the chunks held no complete header line; ``while_waiting(scanner)`` runs while
-        a helper reads."""
+        is None when the chunks held no complete header line."""
 
     def close(self) -> None:
         """Always called, whatever happened: no helper is left running."""
@@ -61,7 +88,7 @@ class LinearReader:
     def started(self, raw: RawLog, session_id: str | None) -> None:
         pass
 
-    def rest(self, raw: RawLog, scanner: Scanner | None, produced: int, while_waiting=None) -> int:
+    def rest(self, raw: RawLog, scanner: Scanner | None, produced: int, sink: ScanSink | None) -> int:
         return produced
 
     def close(self) -> None:

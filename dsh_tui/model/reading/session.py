@@ -26,7 +26,7 @@ from .gcpause import gc_paused
 from .plainstore import FileStore, FrameStore, MemoryStore
 from . import split
 from .forked import can_fork
-from .readplan import LinearReader, Reader, ReadPlan
+from .readplan import CallbackSink, LinearReader, Reader, ReadPlan, ScanSink
 from .scan import Scanner
 from .scanresult import ScanResult
 from .search import first_offset, last_offset, needle_key
@@ -36,7 +36,7 @@ from .source import (HEAD_PROBE, LogUnreadable, RawLog, iter_lines, iter_plain, 
 from .vocabulary import PACKED_ROWS
 
 
-DIGEST_BYTES = 8 << 20  # text indexed between two turns of the caller's ``while_waiting`` (the head of a split read too)
+DIGEST_BYTES = 8 << 20  # text indexed between two turns of the caller's sink (`ScanSink.progress`; a split read's head too)
 
 
 class LogRejected(LogUnreadable):
@@ -325,19 +325,24 @@ def _expand_member(row: dict, spec: tuple[str, str], k: int, seq: int) -> tuple[
 
 def load_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: int | None = None,
                  cancel=None, progress=None, parallel: bool | None = None, while_waiting=None,
-                 head_share: float | None = None, early: split.TailHelper | None = None) -> SessionLog:
+                 head_share: float | None = None, early: split.TailHelper | None = None,
+                 sink: ScanSink | None = None) -> SessionLog:
     """Read, decode and index a log. Raises LogUnreadable / LogRejected / Cancelled.
 
     The file is read a window at a time and its text is not kept: the index says where each record
     is, and the views decode the frames (or read the lines) they show (plainstore.py). The header is
     checked from the file's first bytes before anything else is decoded. A header that dsh would
     reject (missing delegationDepth, other version, ...) still yields a SessionLog with
-    ``header.rejection`` set; callers refuse it unless ``lenient``. ``while_waiting(scanner)``: runs
-    every few MiB of text indexed (and while the tail helper reads, `split.read_tail`): the
-    caller's diagnosis goes on with the facts so far; ``head_share``: the part of a big log read
-    here (`split.choose_split`); ``early``: a `split.TailHelper.early` started on this path,
-    used if the file is unchanged (always closed).
+    ``header.rejection`` set; callers refuse it unless ``lenient``. How it is read (linear, or split
+    with a forked helper reading the tail) is planned once (readplan.py's `plan_read`): ``parallel``
+    forces it (None: the file's size decides), ``head_share`` is the part of a big log read here
+    (`split.choose_split`), ``early`` a `split.TailHelper.early` started on this path, used if the
+    file is unchanged (always closed). ``sink`` (readplan.py's `ScanSink`): told the facts so far
+    every DIGEST_BYTES of text indexed and while the tail helper reads (the caller's diagnosis goes
+    on), then given the log; ``while_waiting(scanner)``, a bare callback, is its ``progress``.
     """
+    if sink is None and while_waiting is not None:
+        sink = CallbackSink(while_waiting)
     try:
         raw, fb, limit = open_log(path, max_plain=max_plain)
     except BaseException:
@@ -348,23 +353,26 @@ def load_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
         _check_head(raw, fb)
         plan = plan_read(raw, fb, limit, lenient=lenient, cancel=cancel, progress=progress, parallel=parallel,
                          head_share=head_share, early=early)
-        return _read_file(raw, fb, plan, while_waiting)
+        log = _read_file(raw, fb, plan, sink)
     except BaseException:
         if early is not None:
             early.close()
         raise
     finally:
         fb.close()
+    if sink is not None:
+        sink.done(log)
+    return log
 
 
-def _read_file(raw: RawLog, fb: FileBytes, plan: ReadPlan, while_waiting) -> SessionLog:
+def _read_file(raw: RawLog, fb: FileBytes, plan: ReadPlan, sink: ScanSink | None) -> SessionLog:
     try:
-        return read_log(raw, reader_for(plan, raw, fb), plan, while_waiting)
+        return read_log(raw, reader_for(plan, raw, fb), plan, sink)
     except split.SplitMissed:  # a frame crossed the chosen split (crafted input): read it linearly
         linear = plan._replace(split=None, early=None)
         raw2, fb2, _limit = open_log(raw.path, max_plain=plan.limit)
         try:
-            return read_log(raw2, reader_for(linear, raw2, fb2), linear, while_waiting)
+            return read_log(raw2, reader_for(linear, raw2, fb2), linear, sink)
         finally:
             fb2.close()
 
@@ -429,30 +437,30 @@ def session_from_raw(raw: RawLog, *, lenient: bool = False, cancel=None) -> Sess
     Used for logs that do not come from a file of their own (a member of a web
     export ZIP). The caller sets ``raw.torn`` for a partial last line.
     """
-    return read_log(raw, LinearReader(iter((raw.plain,))), ReadPlan(lenient, cancel=cancel))
+    return read_log(raw, LinearReader(iter((raw.plain,))), ReadPlan(lenient, cancel=cancel), None)
 
 
-def read_log(raw: RawLog, reader: Reader, plan: ReadPlan, while_waiting=None) -> SessionLog:
-    """Index what ``reader`` reads as ``plan`` says (the reader is always closed: no helper is left).
-    ``while_waiting(scanner)`` runs every DIGEST_BYTES of text and while a tail helper reads."""
+def read_log(raw: RawLog, reader: Reader, plan: ReadPlan, sink: ScanSink | None) -> SessionLog:
+    """Index what ``reader`` reads as ``plan`` says (the reader is always closed: no helper is left)."""
     with gc_paused():
         try:
-            return _build(raw, reader, plan, while_waiting)
+            return _build(raw, reader, plan, sink)
         finally:
             reader.close()
 
 
-def _build(raw: RawLog, reader: Reader, plan: ReadPlan, while_waiting=None) -> SessionLog:
+def _build(raw: RawLog, reader: Reader, plan: ReadPlan, sink: ScanSink | None) -> SessionLog:
     """Feed the reader's chunks to a Scanner, then let it index the rest (a split read's tail). Without
     ``plan.keep_plain`` the plaintext is not held: a FrameStore decodes the frames a view needs from
     the file instead."""
     keep_plain = plan.keep_plain
+    digest = None if sink is None else sink.progress  # a turn every DIGEST_BYTES of text
     out: bytes | bytearray | None = None
     pending = bytearray()  # text before the header line is complete (when not kept)
     produced = 0
     scanner = None
     header = None
-    digested = 0  # text indexed when ``while_waiting`` last ran (it gets a turn every DIGEST_BYTES)
+    digested = 0  # text indexed when ``digest`` last ran
     for chunk in reader.chunks():
         base = produced
         produced += len(chunk)
@@ -478,10 +486,10 @@ def _build(raw: RawLog, reader: Reader, plan: ReadPlan, while_waiting=None) -> S
             reader.started(raw, header.session_id)
         else:
             scanner.feed(chunk, base)
-            if while_waiting is not None and produced - digested >= DIGEST_BYTES:
+            if digest is not None and produced - digested >= DIGEST_BYTES:
                 digested = produced
-                while_waiting(scanner)
-    produced = reader.rest(raw, scanner, produced, while_waiting)
+                digest(scanner)
+    produced = reader.rest(raw, scanner, produced, sink)
     if scanner is None:  # no complete header line at all
         buf = (out or b"") if keep_plain else pending
         if raw.torn is not None and not buf:

@@ -13,7 +13,7 @@ from . import helper as split_helper
 from .merge import SplitMissed, read_tail
 
 if TYPE_CHECKING:
-    from ..readplan import ReadPlan
+    from ..readplan import ReadPlan, ScanSink
     from ..scan import Scanner
 
 
@@ -34,12 +34,11 @@ class SplitReader:
         if self.helper is None:  # fork once the header is known, while the head is read here
             self.helper = split_helper.TailHelper(raw, self.fb, self.plan.split, self.plan.limit, session_id)
 
-    def rest(self, raw: RawLog, scanner: Scanner | None, produced: int, while_waiting=None) -> int:
+    def rest(self, raw: RawLog, scanner: Scanner | None, produced: int, sink: ScanSink | None) -> int:
         if scanner is None:  # a header line longer than the head: crafted input
             raise SplitMissed()
         plan = self.plan
-        return read_tail(raw, scanner, self.helper, (self.fb, plan.split, plan.limit), produced, plan.cancel,
-                         while_waiting)
+        return read_tail(raw, scanner, self.helper, (self.fb, plan.split, plan.limit), produced, plan.cancel, sink)
 
     def close(self) -> None:
         if self.helper is not None:  # never leave a child running (cancel, errors)
