@@ -97,16 +97,21 @@ class _Diagnosing:
     reads), then made of the whole log with what it has folded so far. ``keep``: `OpenOptions.keep_facts`
     (None past the first KEEP_FACTS_TEXT: the facts are dropped as they are read)."""
 
-    __slots__ = ("keep", "head", "diagnosis")
+    __slots__ = ("keep", "head", "diagnosis", "_scanner")
 
     def __init__(self, keep: bool | None) -> None:
         self.keep = keep
         self.head = None  # the diagnosis of the facts so far (diagnosis.begin)
         self.diagnosis: Diagnosis | None = None
+        self._scanner = None  # the scanner whose facts ``head`` has read
 
     def progress(self, scanner) -> None:
         res = scanner.res
-        if self.head is None:  # what it reads now is let go at its next turn
+        # A new scanner: the first turn, or a read that started over (a split read whose head did not
+        # end on its split reads the file again linearly): its facts begin a new diagnosis. What it
+        # reads now is let go at its next turn.
+        if scanner is not self._scanner:
+            self._scanner = scanner
             self.head = begin_diagnosis(res.facts, res.usage_calls)
             return
         keep = self.keep
@@ -114,6 +119,9 @@ class _Diagnosing:
         advance_diagnosis(self.head, res.facts, res.usage_calls, drop=bool(drop))
 
     def done(self, log: SessionLog) -> None:
+        if self._scanner is not log._scanner:  # started over and not told since: a head of the wrong read
+            self.head = None
+        self._scanner = None
         self.diagnosis = diagnose(log, self.head)
 
 
