@@ -12,6 +12,7 @@ from dsh_tui.model.diagnosing.diagnosis import diagnose
 from dsh_tui.model.presenting.report import check_json
 from dsh_tui.model.opening import open as opener
 from dsh_tui.model.reading import session
+from dsh_tui.model.reading import split as split_read
 from dsh_tui.model.reading.split import helper as segments
 from dsh_tui.model.opening.target import OpenOptions, open_target
 from dsh_tui.model.reading.session import load_session
@@ -80,6 +81,19 @@ def test_a_split_read_drops_them_too(synthetic, monkeypatch, digest_often, helpe
     assert merges  # the tail was read by the helper and merged
     ref_log = _assert_same(synthetic, log, diag)
     assert held and min(held) < len(ref_log.res.facts) / 10
+
+
+def test_a_split_read_that_misses_its_split_starts_the_diagnosis_over(longer, monkeypatch, digest_often,
+                                                                     helper_for_small_logs, isolated_xdg):
+    """A split inside a frame (crafted input) makes the read start over linearly, with a new scanner:
+    the diagnosis begun on the first try's facts, some already dropped, begins again, or it would
+    take the new scanner's first facts for new ones and count them twice."""
+    real = split_read.choose_split
+    monkeypatch.setattr(split_read, "choose_split", lambda data, share=None: real(data, 0.7) + 3)
+    held = _held(monkeypatch)
+    log, diag = open_target(longer, OpenOptions(use_cache=False, keep_facts=False))
+    assert len(held) >= 4  # facts were dropped before the split was found missed
+    _assert_same(longer, log, diag)
 
 
 def test_the_explorer_keeps_a_small_logs_facts_and_drops_a_big_ones(synthetic, monkeypatch, digest_often,

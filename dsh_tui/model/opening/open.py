@@ -75,28 +75,54 @@ def open_file(path: Path, options: OpenOptions) -> tuple[SessionLog, Diagnosis]:
     finally:
         if early_tail is not None and not handed_over:
             early_tail.close()
-    head: list = []  # the diagnosis of the facts so far, advanced while the rest is still being read
     keep = options.keep_facts
     if keep is None and _file_size(path) > KEEP_FACTS_TEXT:  # (its text is at least about as big: not kept)
         keep = False  # dropped from the first: ~50 MiB of facts made and freed left holes the rest half filled
-
-    def while_waiting(scanner) -> None:
-        res = scanner.res
-        if not head:  # what it reads now is let go at its next turn
-            head.append(begin_diagnosis(res.facts, res.usage_calls))
-            return
-        drop = keep is False or (keep is None and len(res.rec_start) and res.rec_start[-1] > KEEP_FACTS_TEXT)
-        advance_diagnosis(head[0], res.facts, res.usage_calls, drop=bool(drop))
+    sink = _Diagnosing(keep)
     log = load_session(path, lenient=options.lenient, max_plain=options.max_plain, cancel=options.cancel,
-                       progress=options.progress, head_share=options.head_share, while_waiting=while_waiting,
-                       early=early_tail)
+                       progress=options.progress, head_share=options.head_share, early=early_tail, sink=sink)
     log.plain_limit = max_plain_bytes(options.max_plain)  # what `save_to_cache` keys the entry by
-    diag = diagnose(log, head[0] if head else None)
-    if keep is False or (keep is None and len(log.store) > KEEP_FACTS_TEXT) or (head and head[0].dropped):
+    diag = sink.diagnosis
+    head = sink.head
+    if keep is False or (keep is None and len(log.store) > KEEP_FACTS_TEXT) or (head is not None and head.dropped):
         log.release_facts()
     if use_cache and options.write_cache:
         save_to_cache(log, diag)
     return log, diag
+
+
+class _Diagnosing:
+    """The diagnosis fed as the scan goes (reading/readplan.py's `ScanSink`): begun on the first facts,
+    advanced on those since at each turn (every DIGEST_BYTES of text, and while the tail helper
+    reads), then made of the whole log with what it has folded so far. ``keep``: `OpenOptions.keep_facts`
+    (None past the first KEEP_FACTS_TEXT: the facts are dropped as they are read)."""
+
+    __slots__ = ("keep", "head", "diagnosis", "_scanner")
+
+    def __init__(self, keep: bool | None) -> None:
+        self.keep = keep
+        self.head = None  # the diagnosis of the facts so far (diagnosis.begin)
+        self.diagnosis: Diagnosis | None = None
+        self._scanner = None  # the scanner whose facts ``head`` has read
+
+    def progress(self, scanner) -> None:
+        res = scanner.res
+        # A new scanner: the first turn, or a read that started over (a split read whose head did not
+        # end on its split reads the file again linearly): its facts begin a new diagnosis. What it
+        # reads now is let go at its next turn.
+        if scanner is not self._scanner:
+            self._scanner = scanner
+            self.head = begin_diagnosis(res.facts, res.usage_calls)
+            return
+        keep = self.keep
+        drop = keep is False or (keep is None and len(res.rec_start) and res.rec_start[-1] > KEEP_FACTS_TEXT)
+        advance_diagnosis(self.head, res.facts, res.usage_calls, drop=bool(drop))
+
+    def done(self, log: SessionLog) -> None:
+        if self._scanner is not log._scanner:  # started over and not told since: a head of the wrong read
+            self.head = None
+        self._scanner = None
+        self.diagnosis = diagnose(log, self.head)
 
 
 def _file_size(path: Path) -> int:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import bisect
 import os
-from array import array
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -27,6 +26,7 @@ from .gcpause import gc_paused
 from .plainstore import FileStore, FrameStore, MemoryStore
 from . import split
 from .forked import can_fork
+from .readplan import CallbackSink, LinearReader, Reader, ReadPlan, ScanSink
 from .scan import Scanner
 from .scanresult import ScanResult
 from .search import first_offset, last_offset, needle_key
@@ -36,7 +36,7 @@ from .source import (HEAD_PROBE, LogUnreadable, RawLog, iter_lines, iter_plain, 
 from .vocabulary import PACKED_ROWS
 
 
-DIGEST_BYTES = 8 << 20  # text indexed between two turns of the caller's ``while_waiting`` (the head of a split read too)
+DIGEST_BYTES = 8 << 20  # text indexed between two turns of the caller's sink (`ScanSink.progress`; a split read's head too)
 
 
 class LogRejected(LogUnreadable):
@@ -325,19 +325,24 @@ def _expand_member(row: dict, spec: tuple[str, str], k: int, seq: int) -> tuple[
 
 def load_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: int | None = None,
                  cancel=None, progress=None, parallel: bool | None = None, while_waiting=None,
-                 head_share: float | None = None, early: split.TailHelper | None = None) -> SessionLog:
+                 head_share: float | None = None, early: split.TailHelper | None = None,
+                 sink: ScanSink | None = None) -> SessionLog:
     """Read, decode and index a log. Raises LogUnreadable / LogRejected / Cancelled.
 
     The file is read a window at a time and its text is not kept: the index says where each record
     is, and the views decode the frames (or read the lines) they show (plainstore.py). The header is
     checked from the file's first bytes before anything else is decoded. A header that dsh would
     reject (missing delegationDepth, other version, ...) still yields a SessionLog with
-    ``header.rejection`` set; callers refuse it unless ``lenient``. ``while_waiting(scanner)``: runs
-    every few MiB of text indexed (and while the tail helper reads, `split.read_tail`): the
-    caller's diagnosis goes on with the facts so far; ``head_share``: the part of a big log read
-    here (`split.choose_split`); ``early``: a `split.TailHelper.early` started on this path,
-    used if the file is unchanged (always closed).
+    ``header.rejection`` set; callers refuse it unless ``lenient``. How it is read (linear, or split
+    with a forked helper reading the tail) is planned once (readplan.py's `plan_read`): ``parallel``
+    forces it (None: the file's size decides), ``head_share`` is the part of a big log read here
+    (`split.choose_split`), ``early`` a `split.TailHelper.early` started on this path, used if the
+    file is unchanged (always closed). ``sink`` (readplan.py's `ScanSink`): told the facts so far
+    every DIGEST_BYTES of text indexed and while the tail helper reads (the caller's diagnosis goes
+    on), then given the log; ``while_waiting(scanner)``, a bare callback, is its ``progress``.
     """
+    if sink is None and while_waiting is not None:
+        sink = CallbackSink(while_waiting)
     try:
         raw, fb, limit = open_log(path, max_plain=max_plain)
     except BaseException:
@@ -346,54 +351,65 @@ def load_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
         raise
     try:
         _check_head(raw, fb)
-        return _load(raw, fb, limit, lenient, cancel, progress, parallel, while_waiting, head_share, early)
+        plan = plan_read(raw, fb, limit, lenient=lenient, cancel=cancel, progress=progress, parallel=parallel,
+                         head_share=head_share, early=early)
+        log = _read_file(raw, fb, plan, sink)
     except BaseException:
         if early is not None:
             early.close()
         raise
     finally:
         fb.close()
+    if sink is not None:
+        sink.done(log)
+    return log
 
 
-def _load(raw: RawLog, fb: FileBytes, limit: int, lenient: bool, cancel, progress, parallel, while_waiting,
-          head_share, early) -> SessionLog:
-    report = None if progress is None else (lambda done, total: progress("decode", done, total))
-    if raw.encoding == "jsonl":  # the file is the text: its lines are indexed as they are read
-        if early is not None:
-            early.close()
-        return _index(raw, iter_lines(raw, fb, progress=report, cancel=cancel), lenient, cancel, keep_plain=False,
-                      while_waiting=while_waiting)
-    plan = early.plan(cancel) if early is not None else None
-    if plan is not None and ((plan.size, plan.mtime_ns) != (raw.size, raw.mtime_ns) or parallel is False):
-        early.close()  # the file changed since the helper read it (a live log), or no split is wanted
-        plan = None
-    if plan is not None:  # the early helper's split: it has been reading the tail since before we began
-        at = plan.split
-    elif not can_fork() or not (split.wanted(len(fb)) if parallel is None else parallel):
-        at = None  # one core, a small file, or a thread running (no fork from a threaded process)
-    else:
-        at = split.choose_split(fb, head_share)
-    # Frames are indexed as they are decoded (a decode thread was measured slower: GIL contention;
-    # a big log's second half goes to a forked helper), and the plaintext is not kept: the views
-    # decode the few frames they show.
+def _read_file(raw: RawLog, fb: FileBytes, plan: ReadPlan, sink: ScanSink | None) -> SessionLog:
     try:
-        return _index(raw, iter_plain(raw, fb, limit, progress=report, cancel=cancel, stop=_stop_at(at)), lenient,
-                      cancel, keep_plain=False, tail=None if at is None else (fb, at, limit),
-                      while_waiting=while_waiting, helper=early if plan is not None else None)
+        return read_log(raw, reader_for(plan, raw, fb), plan, sink)
     except split.SplitMissed:  # a frame crossed the chosen split (crafted input): read it linearly
-        raw2, fb2, limit = open_log(raw.path, max_plain=limit)
+        linear = plan._replace(split=None, early=None)
+        raw2, fb2, _limit = open_log(raw.path, max_plain=plan.limit)
         try:
-            return _index(raw2, iter_plain(raw2, fb2, limit, progress=report, cancel=cancel), lenient, cancel,
-                          keep_plain=False, while_waiting=while_waiting)
+            return read_log(raw2, reader_for(linear, raw2, fb2), linear, sink)
         finally:
             fb2.close()
 
 
-def _stop_at(split: int | None) -> memoryview | None:
-    """The head's decode stops at the split (the file is no longer cut to the head's length)."""
-    if split is None:
-        return None
-    return memoryview(array("q", [split]))
+def plan_read(raw: RawLog, fb: FileBytes, limit: int, *, lenient: bool = False, cancel=None, progress=None,
+              parallel: bool | None = None, head_share: float | None = None,
+              early: split.TailHelper | None = None) -> ReadPlan:
+    """The one place that decides a linear or a split read of a file (its text is not kept). ``early``
+    is closed here unless the plan uses it; ``parallel``: None lets the file's size decide."""
+    report = None if progress is None else (lambda done, total: progress("decode", done, total))
+    linear = ReadPlan(lenient, limit, cancel, report, keep_plain=False)
+    if raw.encoding == "jsonl":  # the file is the text: its lines are indexed as they are read
+        if early is not None:
+            early.close()
+        return linear
+    tail = early.plan(cancel) if early is not None else None
+    if tail is not None and ((tail.size, tail.mtime_ns) != (raw.size, raw.mtime_ns) or parallel is False):
+        early.close()  # the file changed since the helper read it (a live log), or no split is wanted
+        tail = None
+    if tail is not None:  # the early helper's split: it has been reading the tail since before we began
+        return ReadPlan(lenient, limit, cancel, report, keep_plain=False, split=tail.split, early=early)
+    if not can_fork() or not (split.wanted(len(fb)) if parallel is None else parallel):
+        return linear  # one core, a small file, or a thread running (no fork from a threaded process)
+    at = split.choose_split(fb, head_share)
+    return linear if at is None else ReadPlan(lenient, limit, cancel, report, keep_plain=False, split=at)
+
+
+def reader_for(plan: ReadPlan, raw: RawLog, fb: FileBytes) -> Reader:
+    """The reader of a file that follows ``plan`` (it owns ``plan.early``: closed by its `close`)."""
+    if plan.split is not None:
+        return split.SplitReader(plan, raw, fb)
+    if raw.encoding == "jsonl":
+        return LinearReader(iter_lines(raw, fb, progress=plan.report, cancel=plan.cancel))
+    # Frames are indexed as they are decoded (a decode thread was measured slower: GIL contention;
+    # a big log's second half goes to a forked helper), and the plaintext is not kept: the views
+    # decode the few frames they show.
+    return LinearReader(iter_plain(raw, fb, plan.limit, progress=plan.report, cancel=plan.cancel))
 
 
 def _check_head(raw: RawLog, fb: FileBytes) -> None:
@@ -421,33 +437,31 @@ def session_from_raw(raw: RawLog, *, lenient: bool = False, cancel=None) -> Sess
     Used for logs that do not come from a file of their own (a member of a web
     export ZIP). The caller sets ``raw.torn`` for a partial last line.
     """
-    return _index(raw, iter((raw.plain,)), lenient, cancel)
+    return read_log(raw, LinearReader(iter((raw.plain,))), ReadPlan(lenient, cancel=cancel), None)
 
 
-def _index(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, *, keep_plain: bool = True,
-           tail: tuple[bytes, int, int] | None = None, while_waiting=None,
-           helper: split.TailHelper | None = None) -> SessionLog:
-    """Feed decoded chunks to a Scanner. Without ``keep_plain`` the plaintext is not held:
-    a FrameStore decodes the frames a view needs from the file instead. With ``tail``
-    (file bytes, split, limit) the chunks are the head segment; a helper indexes the rest."""
-    helpers: list[split.TailHelper] = [] if helper is None else [helper]
+def read_log(raw: RawLog, reader: Reader, plan: ReadPlan, sink: ScanSink | None) -> SessionLog:
+    """Index what ``reader`` reads as ``plan`` says (the reader is always closed: no helper is left)."""
     with gc_paused():
         try:
-            return _build(raw, chunks, lenient, cancel, keep_plain, tail, helpers, while_waiting)
+            return _build(raw, reader, plan, sink)
         finally:
-            for h in helpers:  # never leave a child running (cancel, errors)
-                h.close()
+            reader.close()
 
 
-def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_plain: bool,
-           tail: tuple[bytes, int, int] | None, helpers: list, while_waiting=None) -> SessionLog:
+def _build(raw: RawLog, reader: Reader, plan: ReadPlan, sink: ScanSink | None) -> SessionLog:
+    """Feed the reader's chunks to a Scanner, then let it index the rest (a split read's tail). Without
+    ``plan.keep_plain`` the plaintext is not held: a FrameStore decodes the frames a view needs from
+    the file instead."""
+    keep_plain = plan.keep_plain
+    digest = None if sink is None else sink.progress  # a turn every DIGEST_BYTES of text
     out: bytes | bytearray | None = None
     pending = bytearray()  # text before the header line is complete (when not kept)
     produced = 0
     scanner = None
     header = None
-    digested = 0  # text indexed when ``while_waiting`` last ran (it gets a turn every DIGEST_BYTES)
-    for chunk in chunks:
+    digested = 0  # text indexed when ``digest`` last ran
+    for chunk in reader.chunks():
         base = produced
         produced += len(chunk)
         if keep_plain:
@@ -466,21 +480,16 @@ def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_pla
             if first_nl < 0:
                 continue
             header = _checked_header(raw, bytes(buf[:first_nl]))
-            scanner = Scanner(first_nl + 1, header.session_id, cancel=cancel, where=raw.path)
+            scanner = Scanner(first_nl + 1, header.session_id, cancel=plan.cancel, where=raw.path)
             scanner.feed(buf, 0, first_nl + 1)
             pending = bytearray()
-            if tail is not None and not helpers:  # fork once the header is known, while the head is read here
-                helpers.append(split.TailHelper(raw, tail[0], tail[1], tail[2], header.session_id))
+            reader.started(raw, header.session_id)
         else:
             scanner.feed(chunk, base)
-            if while_waiting is not None and produced - digested >= DIGEST_BYTES:
+            if digest is not None and produced - digested >= DIGEST_BYTES:
                 digested = produced
-                while_waiting(scanner)
-    if tail is not None:
-        if scanner is None:  # a header line longer than the head: crafted input
-            raise split.SplitMissed()
-        produced = split.read_tail(raw, scanner, helpers[0] if helpers else None, tail, produced, cancel,
-                                      while_waiting)
+                digest(scanner)
+    produced = reader.rest(raw, scanner, produced, sink)
     if scanner is None:  # no complete header line at all
         buf = (out or b"") if keep_plain else pending
         if raw.torn is not None and not buf:
@@ -494,7 +503,7 @@ def _build(raw: RawLog, chunks: Iterator[bytes], lenient: bool, cancel, keep_pla
     else:
         raw.plain = b""
         store = file_store(raw, produced)
-    log = SessionLog(raw, header, scanner.finish(), lenient=lenient, store=store)
+    log = SessionLog(raw, header, scanner.finish(), lenient=plan.lenient, store=store)
     log._scanner = scanner
     return log
 

@@ -1,9 +1,11 @@
 """The split read: a big zstd log's tail indexed by a forked helper while this process reads the head,
 then merged as if read on (helper.py: the split and the child; merge.py: the parent's side, which
-appends through the scanner's public `Scanner.merge`). What lies outside uses only these names; the
-index is always the one a linear read makes."""
+appends through the scanner's public `Scanner.merge`; reader.py: the split read as readplan.py's
+`Reader`, owning the helper). What lies outside uses only these names; the index is always the one a
+linear read makes."""
 
 from .helper import STEAL_HEAD_SHARE, TailHelper, choose_split, wanted
-from .merge import SplitMissed, read_tail
+from .merge import SplitMissed
+from .reader import SplitReader
 
-__all__ = ["STEAL_HEAD_SHARE", "SplitMissed", "TailHelper", "choose_split", "read_tail", "wanted"]
+__all__ = ["STEAL_HEAD_SHARE", "SplitMissed", "SplitReader", "TailHelper", "choose_split", "wanted"]

@@ -9,12 +9,15 @@ from __future__ import annotations
 import marshal
 import time
 from array import array
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from ..scan import Scanner
 from ..source import LogUnreadable, RawLog, iter_plain
 from . import helper as split_helper
 from .helper import TailHelper, TailIndex, _index_tail, frame_start_after
+
+if TYPE_CHECKING:
+    from ..readplan import ScanSink
 
 # Taking over the far part of the child's work: only once this much of the file is left to it. The
 # parent leaves the child a share of what is left in proportion to the two's speeds so far, within
@@ -91,10 +94,10 @@ class SplitMissed(Exception):
 
 
 def read_tail(raw: RawLog, scanner: Scanner, helper: TailHelper | None, tail: tuple[bytes, int, int],
-              produced: int, cancel, while_waiting=None) -> int:
+              produced: int, cancel, sink: ScanSink | None = None) -> int:
     """Append the tail segment's index (the helper's slices, else read here); returns the plaintext length.
 
-    ``while_waiting(scanner)`` runs once the head is indexed and after each slice merged but the
+    ``sink.progress(scanner)`` runs once the head is indexed and after each slice merged but the
     last (the caller's use of an idle moment: the diagnosis advances on the facts so far). With
     ``helper.steal``, the first time the child has no slice ready the parent may take over the far
     part of its work (`_take_over`), read between merges of the child's slices."""
@@ -111,8 +114,8 @@ def read_tail(raw: RawLog, scanner: Scanner, helper: TailHelper | None, tail: tu
     elif helper is not None:
         taken = None  # the far part of the child's work, once the parent has taken it over
         while True:
-            if while_waiting is not None:
-                while_waiting(scanner)
+            if sink is not None:
+                sink.progress(scanner)
             if taken is None and helper.steal and not helper.ready():
                 taken = _take_over(helper, raw, data, split, limit, scanner.session_id, head_rate)
             if taken is not None:  # read that part while the child has nothing to merge
@@ -131,8 +134,8 @@ def read_tail(raw: RawLog, scanner: Scanner, helper: TailHelper | None, tail: tu
                     for k, part in enumerate(taken.finish()):
                         if part is None:
                             break
-                        if k and while_waiting is not None:  # (the facts a slice at a time, not all at the end)
-                            while_waiting(scanner)
+                        if k and sink is not None:  # (the facts a slice at a time, not all at the end)
+                            sink.progress(scanner)
                         produced = merge_tail(scanner, raw, part, produced, limit)
                         if part.final:
                             return produced
