@@ -28,6 +28,7 @@ from typing import Any
 from textual.binding import Binding
 
 EXPLORER = "explorer"  # the scope whose actions dispatch through the registry
+VIEW_SCOPES = ("timing", "context", "requests", "files", "tree")  # full-screen views over the explorer
 
 
 @dataclass(frozen=True)
@@ -296,7 +297,9 @@ REGISTRY: list[Action | Row | Command] = [
       help="(in the tree) copy a parsed JSON string's raw text, byte for byte"),
     A("tree-close", "tree", "escape,q", "Close", "close", group="Context", help="close the tree (or the search box)"),
     A("help", E, "question_mark,f1", "Help", "help", tooltip="Every key", show=True, footer=1, group="Screen",
-      help="this help"),
+      help="this help (also over a view: timing, context, headers, files, the JSON tree)"),
+    # The full-screen views' own `?` (screens/view.py): the explorer's keys do not reach through them.
+    *(A(f"{scope}-help", scope, "question_mark,f1", "Help", "help") for scope in VIEW_SCOPES if scope != "timing"),
     A("command-palette", "textual", "ctrl+p", "Command palette", "command_palette", group="Screen",
       help="command palette: every action"),
     A("quit", E, "q", "Quit", "app.quit", tooltip="Quit the app", show=True, footer=5, group="Screen", help="quit",
@@ -312,6 +315,7 @@ REGISTRY: list[Action | Row | Command] = [
     A("timing-sort-previous", "timing", "S", "Previous column", "sort(-1)", joins="timing-sort-next"),
     A("timing-reverse", "timing", "r", "Reverse", "reverse", group="Keys", help="reverse"),
     A("timing-close", "timing", "escape,q,T", "Close", "close", group="Keys", help="close", label="esc"),
+    A("timing-help", "timing", "question_mark,f1", "Help", "help", group="Keys", help="help", label="?"),
     A("help-close", "help", "escape,q,question_mark,f1,enter", "Close", "dismiss"),
     A("anomaly-kind-close", "anomaly-kind", "escape,q,a", "Close", "close"),
     A("filter-close", "filter", "escape,q,f", "Close", "close"),

@@ -139,3 +139,21 @@ async def test_the_loop_anomaly_kind_reaches_the_repeated_calls():
             seqs.append(app.log_.seq_of(app.current_index))
         # the bash calls repeated (23, 28, 33) and the writes of src/app.py (6, 12, 17), in log order
         assert sorted(set(seqs)) == [6, 12, 17, 23, 28, 33]
+
+
+@pytest.mark.parametrize("key,screen_type", [("X", ContextScreen), ("I", RequestsScreen), ("D", FilesScreen),
+                                             ("T", None)])
+async def test_question_mark_over_a_view_opens_the_help_and_esc_returns_to_the_view(key, screen_type):
+    """The explorer's keys do not reach through a full-screen view; `?` still opens the help there."""
+    from dsh_tui.ui.screens.help import HelpScreen
+    from dsh_tui.ui.screens.timing import TimingScreen
+    screen_type = screen_type or TimingScreen
+    app = make_app(CASE)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(app, pilot)
+        await pilot.press(key)
+        await until(app, pilot, lambda: isinstance(app.screen, screen_type), screen_type.__name__)
+        await pilot.press("question_mark")
+        await until(app, pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
+        await pilot.press("escape")
+        await until(app, pilot, lambda: isinstance(app.screen, screen_type), "back to the view")

@@ -11,13 +11,13 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
 from ...model.presenting.insight_rows import bar_width, chart, chart_caption, context_rows
 from ...model.reading.gcpause import gc_paused
 from ...safety import one_line
+from .view import ViewScreen
 from ..keys import CHART_BINDINGS, CONTEXT_BINDINGS
 from ..widgets.textrows import TextRows
 
@@ -75,7 +75,7 @@ class TokenChart(Widget, can_focus=True):
             self.screen.dismiss(self.reqs[self.starts[self.col]].index)
 
 
-class ContextScreen(Screen[int | None]):
+class ContextScreen(ViewScreen[int | None]):
     BINDINGS = CONTEXT_BINDINGS
     DEFAULT_CSS = """
     #context-box { width: 100%; height: 100%; background: $surface; }

@@ -8,16 +8,16 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import Screen
 from textual.widgets import Static
 
 from ...model.presenting.insight_rows import file_rows
 from ...safety import one_line
+from .view import ViewScreen
 from ..keys import FILES_BINDINGS
 from ..widgets.textrows import TextRows
 
 
-class FilesScreen(Screen[int | None]):
+class FilesScreen(ViewScreen[int | None]):
     BINDINGS = FILES_BINDINGS
     DEFAULT_CSS = """
     #files-box { width: 100%; height: 100%; background: $surface; }

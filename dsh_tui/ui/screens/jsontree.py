@@ -11,11 +11,11 @@ from rich.segment import Segment
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from ...model.presenting.jsontree import JsonTree, dump
 from ...safety import one_line
+from .view import ViewScreen
 from ..keys import JSON_TREE_BINDINGS, JSON_TREE_LIST_BINDINGS
 from ..widgets.vlist import VirtualList
 
@@ -83,7 +83,7 @@ class TreeList(VirtualList):
         self.reset_rows(0)
 
 
-class JsonTreeScreen(Screen[None]):
+class JsonTreeScreen(ViewScreen[None]):
     BINDINGS = JSON_TREE_BINDINGS
     DEFAULT_CSS = """
     #tree-box { width: 100%; height: 100%; background: $surface; }

@@ -9,17 +9,17 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import Screen
 from textual.widgets import Static
 
 from ...model.context.requests import in_force
 from ...model.presenting.insight_rows import request_rows
 from ...safety import one_line
+from .view import ViewScreen
 from ..keys import REQUESTS_BINDINGS
 from ..widgets.textrows import TextRows
 
 
-class RequestsScreen(Screen[int | None]):
+class RequestsScreen(ViewScreen[int | None]):
     BINDINGS = REQUESTS_BINDINGS
     DEFAULT_CSS = """
     #requests-box { width: 100%; height: 100%; background: $surface; }

@@ -15,10 +15,10 @@ from ...model.presenting.timing_rows import SortOrders
 from ...model.presenting.timing_view import header_cells, session_length, sort_title, stranded_calls
 from ...safety import one_line
 from ..keydocs import key_strip
+from .view import ViewScreen
 from ..keys import TIMING_BINDINGS
 from ..widgets.timing_table import TimingTable
 from ..widgets.waterfall import Waterfall
-from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 HEADER_STYLES = {"title": "bold $text-muted", "sorted": "bold reverse"}
@@ -36,7 +36,7 @@ class ColumnTitles(Static):
         return Content.assemble(*header_cells(width, self.table.sort, self.table.descending))
 
 
-class TimingScreen(Screen[int | None]):
+class TimingScreen(ViewScreen[int | None]):
     """A full screen, not a modal: nothing of the explorer shows around it, so the screen under it is
     not drawn again when it opens (a modal's background is: ~40% of its opening on a big log)."""
 
