@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.keys import key_to_character
 
 from . import keys
-from .actions import HelpRow, help_rows
+from .actions import HelpRow, help_rows, scope_actions
 
 Keymap = Mapping[str, str]
 HelpGroups = list[tuple[str, list[tuple[str, str]]]]
@@ -114,4 +114,17 @@ def key_strip(screen: str, keymap: Keymap | None = None) -> list:
         for keys_shown, text in rows:
             parts += ["  "] if parts else []
             parts += [(keys_shown, "bold"), f" {text}"]
+    return parts
+
+
+def scope_strip(scopes: tuple[str, ...], keymap: Keymap | None = None) -> list:
+    """A view's line of its keys (``enter`` jump  ``esc`` close ...), from its scopes' actions: the first
+    key each is bound to (as remapped) and its label; the parts of a `Content.assemble`."""
+    parts: list = []
+    for scope in scopes:
+        for a in scope_actions(scope):
+            keys = keys_in_effect(a.binding(), keymap or {})
+            if keys:
+                parts += ["  "] if parts else []
+                parts += [(key_text(keys[0]), "bold"), f" {a.description[:1].lower()}{a.description[1:]}"]
     return parts

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 from textual import work
 from textual.app import ComposeResult
-from textual.containers import Vertical
 from textual.content import Content
 from textual.widget import Widget
-from textual.widgets import Static
 
 from ...model.presenting.insight_rows import bar_width, chart, chart_caption, context_rows
 from ...model.reading.gcpause import gc_paused
 from ...safety import one_line
-from .view import ViewScreen
+from .view import RowsView
 from ..keys import CHART_BINDINGS, CONTEXT_BINDINGS
 from ..widgets.textrows import TextRows
 
@@ -75,37 +73,29 @@ class TokenChart(Widget, can_focus=True):
             self.screen.dismiss(self.reqs[self.starts[self.col]].index)
 
 
-class ContextScreen(ViewScreen[int | None]):
+class ContextScreen(RowsView):
     BINDINGS = CONTEXT_BINDINGS
-    DEFAULT_CSS = """
-    #context-box { width: 100%; height: 100%; background: $surface; }
-    #context-head { height: 1; padding: 0 1; background: $panel; }
-    #context-list { padding: 0 1; }
-    #context-keys { height: 1; padding: 0 1; background: $panel; color: $text-muted; }
-    """
+    SCOPES = ("context",)  # the chart's own keys (← → enter) are in the help
+    FOCUS_HINT = (("tab", "bold"), " chart ⇄ list  ")
+    READING = "reading the context…"
 
     def __init__(self, insight, at: int | None, title: str) -> None:
         super().__init__()
         self.insight, self.at, self.title_text = insight, at, title
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="context-box"):
-            seq = self.insight.log.seq_of(self.at) if self.at is not None else None
-            yield Static(Content(one_line(f"what the model saw at seq {seq if seq is not None else '-'} · "
-                                          f"{self.title_text}", 300)), id="context-head")
-            yield TokenChart(id="context-chart")
-            yield TextRows(id="context-list")
-            yield Static(Content.assemble(("tab", "bold"), " chart ⇄ list  ", ("← →", "bold"), " bar  ",
-                                          ("enter", "bold"), " jump  ", ("esc", "bold"), " close"), id="context-keys")
+    def head(self) -> str:
+        seq = self.insight.log.seq_of(self.at) if self.at is not None else None
+        return f"what the model saw at seq {seq if seq is not None else '-'} · {self.title_text}"
+
+    def above(self) -> ComposeResult:
+        yield TokenChart(id="context-chart")
 
     def on_mount(self) -> None:
-        rows = self.query_one(TextRows)
-        rows.empty_text = "reading the context…"
-        rows.focus()
         inline = len(self.insight.surface[0][0]) <= INLINE_NODES
+        self.rows_too = not inline
+        super().on_mount()
         if inline:  # ~15 ms for the 936k-event log's 26k nodes: shown with the view, no thread hop
             self._show_rows(self._rows())
-        self.fill(not inline)
 
     def _rows(self):
         ins = self.insight
@@ -114,10 +104,10 @@ class ContextScreen(ViewScreen[int | None]):
             return context_rows(ctx, ins.log)
 
     @work(thread=True, exclusive=True, group="context-view")
-    def fill(self, rows_too: bool) -> None:
+    def fill(self) -> None:
         """The fold of a bigger surface, and the requests for the chart (a pass over the log, the
         first time), off the UI thread."""
-        if rows_too:
+        if self.rows_too:
             self.app.call_from_thread(self._show_rows, self._rows())
         reqs = self.insight.requests
         self.app.call_from_thread(self._show_chart, reqs)
@@ -132,6 +122,3 @@ class ContextScreen(ViewScreen[int | None]):
         target = self.query_one(TextRows).target
         if isinstance(target, int):
             self.dismiss(target)
-
-    def action_close(self) -> None:
-        self.dismiss(None)

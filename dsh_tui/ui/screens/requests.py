@@ -6,44 +6,25 @@ prompt or tool list folded with its size shown; esc closes."""
 from __future__ import annotations
 
 from textual import work
-from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.content import Content
-from textual.widgets import Static
 
 from ...model.context.requests import in_force
 from ...model.presenting.insight_rows import request_rows
-from ...safety import one_line
-from .view import ViewScreen
+from .view import RowsView
 from ..keys import REQUESTS_BINDINGS
 from ..widgets.textrows import TextRows
 
 
-class RequestsScreen(ViewScreen[int | None]):
+class RequestsScreen(RowsView):
     BINDINGS = REQUESTS_BINDINGS
-    DEFAULT_CSS = """
-    #requests-box { width: 100%; height: 100%; background: $surface; }
-    #requests-head { height: 1; padding: 0 1; background: $panel; }
-    #requests-list { padding: 0 1; }
-    #requests-keys { height: 1; padding: 0 1; background: $panel; color: $text-muted; }
-    """
+    SCOPES = ("requests",)
+    READING = "reading the request headers…"
 
     def __init__(self, insight, at: int | None, title: str) -> None:
         super().__init__()
         self.insight, self.at, self.title_text = insight, at, title
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="requests-box"):
-            yield Static(Content(one_line(f"request headers · {self.title_text}", 300)), id="requests-head")
-            yield TextRows(id="requests-list")
-            yield Static(Content.assemble(("enter", "bold"), " the header in full  ", ("g", "bold"), " go to it  ",
-                                          ("esc", "bold"), " close"), id="requests-keys")
-
-    def on_mount(self) -> None:
-        rows = self.query_one(TextRows)
-        rows.empty_text = "reading the request headers…"
-        rows.focus()
-        self.fill()
+    def head(self) -> str:
+        return f"request headers · {self.title_text}"
 
     @work(thread=True, exclusive=True, group="requests-view")
     def fill(self) -> None:
@@ -69,6 +50,3 @@ class RequestsScreen(ViewScreen[int | None]):
         target = self.query_one(TextRows).target
         if isinstance(target, int):
             self.dismiss(target)
-
-    def action_close(self) -> None:
-        self.dismiss(None)

@@ -23,8 +23,8 @@ class TextRows(VirtualList):
     TextRows > .textrows--mark { color: $success; }
     """
 
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
         self.rows: list[tuple[str, str, Any]] = []
 
     def set_rows(self, rows: list[tuple[str, str, Any]], cursor: int | None = None) -> None:
