@@ -23,6 +23,7 @@ from ...safety import one_line
 from ..keys import COUNT_BINDINGS
 from ..messages import GotoSeqCount, LaterRowsChanged, RowHighlighted, SeqCountChanged
 from ..views import RowSource
+from .shifted import ShiftedText
 from .vlist import VirtualList
 
 # The verdict's mark is no pointer (▶ read as the cursor): the cursor is the row's bar, the verdict a diamond.
@@ -31,8 +32,6 @@ USER_MARK = "●"  # the user's mark (m): in the gutter when no finding's mark i
 COUNT_KEYS = frozenset({*"0123456789", "G", "escape"})  # keys that keep a pending count
 COUNT_DIGITS = 18
 RAW_CHARS = 400  # of a raw record shown in its row
-SHIFT_STEP = 20  # columns < and > move the rows' text, as less's half-screen but steadier
-SHIFT_MAX = RAW_CHARS  # a summary (300) or a raw row (400) never runs past it
 
 
 def _type_class(t: str) -> str:
@@ -47,7 +46,7 @@ def _type_class(t: str) -> str:
     return "eventlist--other"
 
 
-class EventList(VirtualList):
+class EventList(ShiftedText, VirtualList):
     BINDINGS = COUNT_BINDINGS
     COMPONENT_CLASSES = {
         "eventlist--seq", "eventlist--time", "eventlist--tool", "eventlist--message", "eventlist--chunk",
@@ -153,15 +152,6 @@ class EventList(VirtualList):
         notes = ["raw records" if self.raw and self.log_ is not None else "",
                  f"text from col {self.shift + 1} (< >)" if self.shift else ""]
         return " · ".join(n for n in notes if n)
-
-    def shift_text(self, direction: int) -> bool:
-        """Scroll the rows' text (not the seq, time and type columns) by `SHIFT_STEP`; False at an end."""
-        shift = max(0, min(SHIFT_MAX - SHIFT_STEP, self.shift + direction * SHIFT_STEP))
-        if shift == self.shift:
-            return False
-        self.shift = shift
-        self.clear_cache()
-        return True
 
     def raw_text(self, index: int) -> str:
         text = self._raw_rows.get(index)
@@ -287,11 +277,6 @@ class EventList(VirtualList):
             Segment(f"{s.turn_step[:7]:>{7 if wide else 5}} ", st("eventlist--time")),
             Segment(f"{typ:<{type_w}} ", type_style),
             Segment(badge, st("eventlist--surface" if s.badge == "surface" else "eventlist--log")),
-            *self._text_segments(self._shifted(self.raw_text(index) if self.raw else s.text), text_style),
+            *self._text_segments(self.shifted(self.raw_text(index) if self.raw else s.text), text_style),
         ]
 
-    def _shifted(self, text: str) -> str:
-        """The row's text after its separator, scrolled ``shift`` columns (« says some is off the left)."""
-        if not self.shift:
-            return " " + text
-        return "«" + text[self.shift:] if len(text) > self.shift else "«"

@@ -14,13 +14,14 @@ from rich.segment import Segment
 from textual.cache import LRUCache
 
 from ...model.presenting.summary import RowSummary, light_event, row_summary
-from .event_list import SHIFT_MAX, SHIFT_STEP, _type_class
+from .event_list import _type_class
+from .shifted import ShiftedText
 from .vlist import VirtualList
 
 TAG_W = 7
 
 
-class TimelineList(VirtualList):
+class TimelineList(ShiftedText, VirtualList):
     COMPONENT_CLASSES = {
         "eventlist--time", "eventlist--tool", "eventlist--message", "eventlist--chunk", "eventlist--turn",
         "eventlist--other", "timeline--main", "timeline--child", "timeline--child-alt",
@@ -56,14 +57,6 @@ class TimelineList(VirtualList):
     def row_count(self) -> int:
         return len(self.timeline) if self.timeline is not None else 0
 
-    def shift_text(self, direction: int) -> bool:
-        shift = max(0, min(SHIFT_MAX - SHIFT_STEP, self.shift + direction * SHIFT_STEP))
-        if shift == self.shift:
-            return False
-        self.shift = shift
-        self.clear_cache()
-        return True
-
     def summary(self, row: int) -> RowSummary:
         s = self._rows.get(row)
         if s is None:
@@ -90,7 +83,7 @@ class TimelineList(VirtualList):
         type_w = 19 if wide else 15
         typ = s.type if len(s.type) <= type_w else s.type[: type_w - 1] + "…"
         text = s.text
-        text = (" " + text) if not self.shift else ("«" + text[self.shift:] if len(text) > self.shift else "«")
+        text = self.shifted(text)
         return [
             Segment(f"{member.tag[:TAG_W]:<{TAG_W}} ", tag_style),
             Segment(f"{s.seq:>6} ", st("eventlist--time")),
