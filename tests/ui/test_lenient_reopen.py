@@ -7,7 +7,7 @@ import pytest
 
 from dsh_tui.ui.screens.error import ErrorScreen
 
-from ..support.app import make_app, ready
+from ..support.app import make_app, notices, ready
 from ..support.logs import until
 from ..support.session_roots import T0, header, turn_batches, write_session
 
@@ -33,6 +33,12 @@ async def test_l_reopens_a_refused_log_lenient_and_marks_it_unverified(refused):
         assert not isinstance(app.screen, ErrorScreen) and app.lenient
         assert "UNVERIFIED: dsh rejects this log" in app.query_one("#header").plain()
         assert app.sub_title == "UNVERIFIED" and len(app.log_) > 0
+        header_text = app.query_one("#header").plain()
+        assert app.diag.verdict is None and "No failure found" not in header_text  # no ✓ over a refused log
+        assert "no failure found in" in header_text and "but dsh refuses this log" in header_text
+        await pilot.press("v")  # the verdict key says the same
+        await pilot.pause()
+        assert any("but dsh refuses this log" in n for n in notices(app))
         await pilot.press("q")
     assert app.return_code == 0
 

@@ -98,3 +98,11 @@ def _raw_lines(log: SessionLog) -> list[str]:
     if end > RAW_CAP:
         lines.append(f"… capped at 64 KiB: {end - RAW_CAP:,} more bytes not shown")
     return lines
+
+
+def no_failure_note(log) -> str:
+    """What the explorer says when the log has no verdict to jump to: never a plain "no failure" over a
+    log dsh would refuse to load (one read past the refusal with L or --lenient)."""
+    if not log.accepted:
+        return "No failure found, but dsh refuses this log (UNVERIFIED): a resume fails before any repair."
+    return "No failure found in this log."

@@ -9,6 +9,7 @@ import bisect
 from textual.content import Content
 
 from ...model.presenting.detail import event_maps
+from ...model.presenting.headerview import no_failure_note
 from ...model.presenting.summary import call_id_of, light_event
 from ...model.reading.timejump import ALLOWED, BadTarget, landing, parse_target, session_span
 from ...safety import one_line
@@ -98,7 +99,7 @@ class JumpController(Controller):
         if port.diag is not None and port.diag.verdict is not None:
             port.jump_to(port.diag.verdict.index)
         elif port.log_ is not None:
-            port.notify("No failure found in this log.", markup=False)
+            port.notify(no_failure_note(port.log_), markup=False)
 
     def finding(self, direction: int) -> None:
         port = self.port

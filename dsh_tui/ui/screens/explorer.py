@@ -25,6 +25,7 @@ from textual.worker import Worker
 
 from ...model.presenting.detail import detail_sections
 from ...model.presenting.headerview import header_sections
+from ...model.presenting.headerview import no_failure_note
 from ...model.presenting.summary import light_event, seed_boundary
 from ...safety import one_line
 from ..actions import dispatch
@@ -344,7 +345,7 @@ class ExplorerScreen(ScreenBase):
         if not log.verified:
             self.app.sub_title = "UNVERIFIED"
         if diag.verdict is None and len(log):
-            self.notify("No failure found in this log.", markup=False)
+            self.notify(no_failure_note(log), markup=False)
         if not getattr(log, "from_cache", True):  # once the verdict is painted: write the index cache
             self.call_after_refresh(self.loader.save_cache, log, diag)
         wanted = default_filter(self.settings, log, diag)  # the settings' default filter, when this log has it

@@ -62,7 +62,7 @@ def header_lines(log, diag, path: Path) -> list[list]:
     if not h.delegated:
         line3 += _kv("depth", depth_text(h), 30)
     line3 += _kv("cwd", field_text(h.raw, "cwd"), 200)
-    return [line1, line2, line3, resume_badge(diag) + integrity_badges(log), verdict_parts(diag, len(log))]
+    return [line1, line2, line3, resume_badge(diag) + integrity_badges(log), verdict_parts(diag, len(log), log.accepted)]
 
 
 CUT_HINT = " H"  # ends a header line cut at the width: H shows the full header (screens/header.py)
@@ -149,11 +149,14 @@ def where_text(seq, turn, step) -> str:
     return " · ".join(x for x in (f"seq {seq}" if seq is not None else "", f"turn {ts}" if ts else "") if x)
 
 
-def verdict_parts(diag, n: int) -> list:
+def verdict_parts(diag, n: int, accepted: bool = True) -> list:
     v = diag.verdict
     if v is None:
         if not n:
             return [("no events: the log holds only its header", KEY)]
+        if not accepted:  # read past dsh's refusal (L / --lenient): no check mark over a log dsh will not load
+            return [(f"no failure found in {plural(n, 'event')}, but dsh refuses this log: "
+                     "a resume fails before any repair (UNVERIFIED, above)", LOUD_WARN)]
         return [(f"✓ No failure found in {plural(n, 'event')}", OK)]
     who = " ".join(one_line(shown(x), 60) for x in (v.call_id, v.name) if x)
     where = where_text(v.seq, v.turn, v.step)
