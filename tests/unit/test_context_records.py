@@ -6,9 +6,11 @@ from __future__ import annotations
 import marshal
 from pathlib import Path
 
+import orjson
 import pytest
 
 from dsh_tui.model.context import export
+from dsh_tui.model.reading.contextcolumns import Columns
 from dsh_tui.model.context.select import records
 from dsh_tui.model.reading.contextfacts import CONTEXT_TYPES
 from dsh_tui.model.reading.session import load_session
@@ -20,7 +22,7 @@ CASE = PARITY / "context" / "root" / "--home-user-context--" / "context" / "sess
 def _walked(log) -> list[tuple]:
     kept, log.res.context = log.res.context, None
     try:
-        return records(log, tuple(CONTEXT_TYPES))
+        return list(records(log, tuple(CONTEXT_TYPES)))
     finally:
         log.res.context = kept
 
@@ -34,8 +36,9 @@ def _answers(log) -> tuple:
 def _same_either_way(log) -> None:
     scanned = log.res.context
     assert scanned is not None
-    assert scanned == _walked(log)
-    marshal.loads(marshal.dumps(scanned))  # the tail helper sends them through its pipe
+    assert list(scanned.records()) == _walked(log)
+    back = Columns.unpacked(marshal.loads(marshal.dumps(scanned.pack())))  # the tail helper's pipe
+    assert back == scanned and list(back.records()) == list(scanned.records())
     from_scan = _answers(log)
     kept, log.res.context = log.res.context, None
     try:
@@ -108,12 +111,19 @@ def test_the_index_cache_gives_back_the_records_the_scan_kept(isolated_xdg):
 
 
 def test_records_that_json_cannot_carry_are_left_to_the_events(tmp_path):
-    from dsh_tui.model.reading import contextfacts
+    from dsh_tui.model.reading import contextcolumns
     log = load_session(_hostile(tmp_path), lenient=True)
-    assert contextfacts.dumps(log.res.context) is None  # a failed result's text holds a lone surrogate
-    log.res.context = [r for r in log.res.context if r[0] != "tool/result"]
-    assert contextfacts.loads(contextfacts.dumps(log.res.context)) == log.res.context
-    assert contextfacts.loads(b"[[1]]") is None and contextfacts.loads("[]") is None
+    assert contextcolumns.dumps(log.res.context) is None  # a failed result's text holds a lone surrogate
+    rest = Columns()
+    for r in log.res.context.records():
+        if r[0] != "tool/result":
+            rest.append(r)
+    back = contextcolumns.loads(contextcolumns.dumps(rest))
+    assert back == rest and list(back.records()) == list(rest.records())
+    assert contextcolumns.loads(b"[[1]]") is None and contextcolumns.loads("[]") is None
+    bad = orjson.loads(contextcolumns.dumps(rest))
+    bad[1] = bad[1][:-1]  # one index short of the kinds
+    assert contextcolumns.loads(orjson.dumps(bad)) is None
 
 
 def test_a_header_that_changes_one_to_true_is_a_change(tmp_path):
@@ -131,3 +141,26 @@ def test_a_header_that_changes_one_to_true_is_a_change(tmp_path):
     hs = headers(log)
     assert [type(h.config["maxTokens"]) for h in hs] == [int, bool, float, int]
     assert [bool(h.changes) for h in hs] == [False, True, True, True]
+
+
+def test_values_an_array_cannot_hold_come_back_as_they_were():
+    """Tokens, a result's call seq and the argument hash sit in int64 arrays; None, a bool and an int
+    past int64 (a crafted log) are kept beside them and read back as they were, through the helper's
+    pipe and the cache's JSON alike."""
+    from dsh_tui.model.reading import contextcolumns
+    cols = Columns()
+    recs = [("assistant/message", 1, 1, 1, 1, None), ("assistant/message", 2, 2, 1, 2, 1 << 70),
+            ("tool/call", 3, 3, 1, "bash", (1 << 64) - 1, None), ("tool/result", 4, 4, None, False, True, "x", None),
+            ("tool/result", 5, 5, -(1 << 63), True, False, "", None), ("assistant/message", 6, 6, 2, 1, 7)]
+    for r in recs:
+        cols.append(r)
+    assert list(cols.records()) == recs
+    later = Columns()
+    later.merge(cols.pack())
+    later.merge(marshal.loads(marshal.dumps(cols.pack())), shift=10)
+    assert list(later.records())[6:] == [(r[0], r[1] + 10, *r[2:]) for r in recs]
+    assert contextcolumns.dumps(cols) is None  # JSON carries no int past 64 bits: left to the events
+    small = Columns()
+    for r in recs[:1] + recs[2:]:
+        small.append(r)
+    assert list(contextcolumns.loads(contextcolumns.dumps(small)).records()) == recs[:1] + recs[2:]

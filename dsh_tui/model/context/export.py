@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import threading
 from functools import cached_property
-from typing import Any
+from typing import Any, Iterator
 
 from ...safety import one_line
-from ..reading.contextfacts import CALL, CONTEXT_TYPES, HEADER, MESSAGE, RESULT
+from ..reading.contextfacts import CALL, HEADER, MESSAGE, RESULT
 from ..reading.gcpause import gc_paused
 from .files import Files, files_touched
 from .loops import calls, loop_findings
@@ -29,34 +29,31 @@ class Insight:
         self.log = log
         self._lock = threading.Lock()  # the views' workers may ask at once: one read
 
-    def _records(self, kind: str) -> list[tuple]:
-        """The context records of one kind: as the scan kept them, else read once for all kinds (a
-        frame decoded once for all the events it holds)."""
-        with self._lock:
-            by_kind = self.__dict__.get("_by_kind")
-            if by_kind is None:
-                with gc_paused():
-                    by_kind = {CALL: [], HEADER: [], MESSAGE: []}  # calls and results share a list: paired in order
-                    for r in records(self.log, tuple(CONTEXT_TYPES)):
-                        by_kind[CALL if r[0] == RESULT else r[0]].append(r)
-                self.__dict__["_by_kind"] = by_kind
-        return by_kind[kind]
+    def _records(self, kinds: tuple[str, ...]) -> Iterator[tuple]:
+        """The context records of ``kinds``, one at a time (never all held as tuples); made from the
+        events once, under the lock, when the scan kept none (an index from the cache)."""
+        with self._lock, gc_paused():
+            return records(self.log, kinds)
 
     @cached_property
     def requests(self) -> list[Request]:
-        return requests(self.log, self._records(MESSAGE))
+        with gc_paused():  # tens of thousands of small objects: no collector pass over the log's heap
+            return requests(self.log, self._records((MESSAGE,)))
 
     @cached_property
     def headers(self) -> list[Header]:
-        return headers(self.log, self._records(HEADER))
+        with gc_paused():
+            return headers(self.log, self._records((HEADER,)))
 
     @cached_property
     def files(self) -> Files:
-        return files_touched(self.log, self._records(CALL))
+        with gc_paused():
+            return files_touched(self.log, self._records((CALL, RESULT)))
 
     @cached_property
     def loops(self) -> list:
-        return loop_findings(self.log, self.files, cs=calls(self.log, self._records(CALL)))
+        with gc_paused():
+            return loop_findings(self.log, self.files, cs=calls(self.log, self._records((CALL, RESULT))))
 
     @cached_property
     def surface(self) -> tuple:

@@ -19,6 +19,7 @@ from .select import records
 
 MAX_FILES = 10_000  # paths kept; past it counted only
 _NO_CALL = (None, None)  # (tool, path arguments) of a result whose call is not known
+_HIDDEN = (None, "")  # a hunk counted whose text the records did not keep (contextfacts.SHOWN_HUNKS)
 TOOL_OPS = {"write": "write", "edit": "edit", "multi_edit": "edit", "multiedit": "edit", "read": "read",
             "delete": "delete", "remove": "delete", "create": "write", "str_replace": "edit", "apply_patch": "edit"}
 _SHELL = set("|&;<>()$`*?[]{}~!\\\"'\n")
@@ -87,7 +88,7 @@ def files_touched(log, recs=None) -> Files:
         if rewrite:
             continue  # a prune's rewrite of an earlier result: that result counted already
         if meta is not None and "diffs" in meta:
-            _from_diffs(out, meta["diffs"], call, tool, seq, i, call_seq)
+            _from_diffs(out, meta["diffs"], call, tool, seq, i, call_seq, meta.get("more", ()))
         elif meta is not None:  # a read: {path, lines}
             out.add(meta["path"], Op(_op(tool, "read"), seq, i, call_seq, tool))
         elif tool == "bash":
@@ -100,7 +101,9 @@ def files_touched(log, recs=None) -> Files:
     return out
 
 
-def _from_diffs(out: Files, diffs: list, call: tuple | None, tool, seq: int, i: int, call_seq) -> None:
+def _from_diffs(out: Files, diffs: list, call: tuple | None, tool, seq: int, i: int, call_seq, more=()) -> None:
+    """``diffs``: the hunks whose text is kept (each path's first few); ``more``: the paths of the
+    others, counted as hunks without text (the files view shows only the first few)."""
     by_path: dict[str, Op] = {}
     for h in diffs[:MAX_DIFFS * 10]:
         if not isinstance(h, dict) or not isinstance(h.get("path"), str):
@@ -111,6 +114,10 @@ def _from_diffs(out: Files, diffs: list, call: tuple | None, tool, seq: int, i: 
         if len(op.diffs) < MAX_DIFFS:  # (contextfacts.slim_meta cut the texts, and made a non-string None)
             new = h.get("newText")
             op.diffs.append((h.get("oldText"), new if new is not None else ""))
+    for path in more:
+        op = by_path.get(path)
+        if op is not None and len(op.diffs) < MAX_DIFFS:
+            op.diffs.append(_HIDDEN)
     if not by_path:  # a write that created the file: the path the call named
         path = _arg_path(call)
         if path:

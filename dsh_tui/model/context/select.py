@@ -6,6 +6,7 @@ import itertools
 from array import array
 from typing import Any, Iterable, Iterator
 
+from ..reading.contextcolumns import Columns
 from ..reading.contextfacts import CONTEXT_TYPES, record
 from ..reading.jsonparse import parse_json
 from ..reading.legacy import upgrade
@@ -14,15 +15,17 @@ from ..reading.vocabulary import PACKED_ROWS
 SURFACE = ("user/message", "assistant/message", "tool/result")
 
 
-def records(log, kinds: tuple[str, ...]) -> list[tuple]:
+def records(log, kinds: tuple[str, ...]) -> Iterator[tuple]:
     """The context records (reading/contextfacts.py) of the events of ``kinds``, in log order: the
-    ones the scan kept, or, for an index read from the cache, made now from the events."""
-    kept = getattr(log.res, "context", None)
-    if kept is not None:
-        return kept if set(kinds) >= CONTEXT_TYPES else [r for r in kept if r[0] in kinds]
-    memo: dict = {}
-    seq_of = log.seq_of
-    return [record(ev.get("type"), i, seq_of(i), ev.get("data"), ev, memo) for i, ev in events(log, kinds)]
+    ones the scan kept, or, for an index read from the cache without them, made now from the events
+    (once: kept on the log as the scan would have)."""
+    cols = getattr(log.res, "context", None)
+    if cols is None:
+        cols, memo, seq_of = Columns(), {}, log.seq_of
+        for i, ev in events(log, tuple(CONTEXT_TYPES)):
+            cols.append(record(ev.get("type"), i, seq_of(i), ev.get("data"), ev, memo))
+        log.res.context = cols
+    return cols.records(kinds)
 
 
 def indices_of(log, names: Iterable[str]) -> array:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import cache
-from ..reading import contextfacts
+from ..reading import contextcolumns
 from ..columns.calltable import CallTable
 from ..diagnosing.diagnosis import Diagnosis, diagnose
 from ..diagnosing.diagnosis import advance as advance_diagnosis, begin as begin_diagnosis
@@ -154,7 +154,7 @@ def from_payload(path: Path, payload: dict, lenient: bool, limit: int) -> tuple[
         return None
     raw.path = path
     res.usage_calls = CallTable()  # cached as {} (the diagnosis is): the empty table consumers read
-    res.context = contextfacts.loads(payload.get("context"))  # None: context/ reads the events
+    res.context = contextcolumns.loads(payload.get("context"))  # None: context/ reads the events
     if raw.encoding == "zstd":
         store = FrameStore(path, plain_len, raw.frame_offsets, raw.frame_plain, raw.frames_end,
                            raw.torn.offset if raw.torn is not None else None, raw.size)
@@ -180,7 +180,7 @@ def cache_payload(log: SessionLog, diag: Diagnosis) -> dict:
                                turn_ends=diag.turn_ends.plain(), pairing=pairing_plain(diag.pairing),  # in the cache's form
                                usage=dataclasses.replace(diag.usage, turns=diag.usage.turns.plain()))
     return {"raw": raw, "header": log.header, "res": res, "diag": diag, "plain_len": len(log.store),
-            "context": contextfacts.dumps(log.res.context)}
+            "context": contextcolumns.dumps(log.res.context)}
 
 
 def save_to_cache(log: SessionLog, diag: Diagnosis) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 from ...safety import one_line
 from ..context.files import Files
+from ..reading.contextfacts import SHOWN_HUNKS
 from ..context.requests import Header, Request
 from ..context.surface import Context
 from .jsontree import dump
@@ -201,7 +202,7 @@ def file_rows(fs: Files, opened: set[str], *, hunk_lines: int = 6) -> list[Row]:
         for o in f.ops[:500]:
             out.append((f"    {o.op:<6} seq {o.seq:>7,}  {one_line(o.tool or '?', 30)}"
                         + (f"  {len(o.diffs)} hunk(s)" if o.diffs else ""), "", o.index))
-            for old, new in o.diffs[:3]:
+            for old, new in o.diffs[:SHOWN_HUNKS]:
                 lines = [("-" + x) for x in (old or "").split("\n")[:hunk_lines] if old is not None] \
                     + [("+" + x) for x in new.split("\n")[:hunk_lines]]
                 out += [(f"        {one_line(x, 200)}", "shadowed" if x.startswith("-") else "mark", o.index) for x in lines]

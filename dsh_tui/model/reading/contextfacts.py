@@ -48,6 +48,7 @@ MAX_CONFIG_KEYS = 200
 MAX_FILES_ARG = 4096  # a path argument or a bash command longer than this is not read for a path
 MAX_DIFFS = 200  # hunks kept per operation (ten times as many read, for their paths)
 MAX_HUNK = 4096  # characters kept of a hunk's old and new text
+SHOWN_HUNKS = 3  # hunks of a path whose text the files view shows (insight_rows.file_rows): the rest counted
 _PLAIN = frozenset({type(None), str, int, float, bool})
 # The bash commands whose files the files view lists (context/files.py: the operation each does).
 COMMAND_VERBS = {"cat": "read", "head": "read", "tail": "read", "less": "read", "wc": "read",
@@ -226,13 +227,23 @@ def _args(raw: Any) -> dict:
 
 
 def slim_meta(meta: Any) -> dict | None:
-    """What of a result's meta the files view reads: the hunks (each cut to MAX_HUNK), a read's path."""
+    """What of a result's meta the files view reads: each hunk's path, the text of the first SHOWN_HUNKS
+    of each path (cut to MAX_HUNK: the view shows their first lines), a read's path. A log of many
+    edits kept every hunk's text here, most of the records' memory, for a count."""
     if not isinstance(meta, dict):
         return None
     if isinstance(meta.get("diffs"), list):
-        return {"diffs": [{"path": h.get("path") if type(h.get("path")) is str else None,
-                           "oldText": _cut(h.get("oldText")), "newText": _cut(h.get("newText"))}
-                          for h in meta["diffs"][:MAX_DIFFS * 10] if isinstance(h, dict)]}
+        shown, more, per_path = [], [], {}
+        for h in meta["diffs"][:MAX_DIFFS * 10]:
+            if not isinstance(h, dict):
+                continue
+            path = h.get("path") if type(h.get("path")) is str else None
+            n = per_path[path] = per_path.get(path, 0) + 1
+            if n <= SHOWN_HUNKS:
+                shown.append({"path": path, "oldText": _cut(h.get("oldText")), "newText": _cut(h.get("newText"))})
+            elif path is not None:
+                more.append(path)  # a hunk counted, its text left in the log
+        return {"diffs": shown, "more": more} if more else {"diffs": shown}
     if isinstance(meta.get("path"), str) and "lines" in meta:
         return {"path": meta["path"], "lines": True}
     return None
@@ -240,45 +251,3 @@ def slim_meta(meta: Any) -> dict | None:
 
 def _cut(text: Any) -> str | None:
     return text[:MAX_HUNK] if isinstance(text, str) else None
-
-
-def dumps(records: list[tuple] | None) -> bytes | None:
-    """The records as JSON, for the index cache (its generic codec took ~0.4 s to write the 44k
-    records of the 936k log, this ~10 ms); None when a string in them is not valid UTF-8 (the
-    records are then made again from the events)."""
-    if records is None:
-        return None
-    try:
-        return orjson.dumps(records)
-    except orjson.JSONEncodeError:
-        return None
-
-
-def loads(data: Any) -> list[tuple] | None:
-    """`dumps`'s records back, the same tuples the scan made; None for anything else."""
-    if type(data) is not bytes:
-        return None
-    try:
-        return [_rebuilt(r, memo) for memo in ({},) for r in orjson.loads(data)]
-    except (orjson.JSONDecodeError, ValueError, TypeError, KeyError, IndexError):
-        return None
-
-
-def _flat_back(v: Any) -> Any:
-    return tuple(v) if type(v) is list else v
-
-
-def _rebuilt(r: list, memo: dict) -> tuple:
-    kind = r[0]
-    if kind == CALL:
-        return (CALL, r[1], r[2], _flat_back(r[3]), r[4], r[5], tuple(r[6]) if r[6] is not None else None)
-    if kind == RESULT:
-        return (RESULT, *r[1:8])
-    if kind == MESSAGE:
-        return (MESSAGE, r[1], r[2], _flat_back(r[3]), _flat_back(r[4]), r[5])
-    if kind == HEADER:
-        b = r[3]
-        items = [tuple((k, _flat_back(v)) for k, v in x) if x is not None else None for x in (b[3], b[4])]
-        body = (b[0], b[1], b[2], items[0], items[1], tuple(b[5]), *b[6:9])
-        return (HEADER, r[1], r[2], memo.setdefault(body, body))
-    raise ValueError(kind)

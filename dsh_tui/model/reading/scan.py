@@ -26,6 +26,7 @@ from ..columns.calltable import CallTable
 from .facts import (CHUNK, FACT_EXTRACTORS, FINISH, LEGACY_CANDIDATES, MESSAGE, R_EVENTS, R_GAP, R_GAP_AT, R_LAST,
                     ChunkClock, finish_fact, is_usage_chunk, join_tail_runs, note_chunk_usage,
                     note_message_usage)
+from .contextcolumns import Columns
 from .contextfacts import CONTEXT_TYPES, RECORDERS, record as context_record
 from .deepvalue import said, spelled
 from .jsonparse import parse_json
@@ -83,7 +84,7 @@ class Scanner:
 
     def __init__(self, body_start: int, session_id: str | None, *, cancel=None, where: object = "the log") -> None:
         self.res = ScanResult(body_start)
-        self.res.context = []  # kept from the first event on (an index read from the cache has none)
+        self.res.context = Columns()  # kept from the first event on (an index read from the cache has none)
         self.context_memo: dict = {}  # contextfacts.record's: a repeated tool list or config kept once
         self.session_id = session_id
         self.cancel = cancel
@@ -119,8 +120,8 @@ class Scanner:
         """The facts, per-call usage and context records read so far, handed over and let go of (a
         segment's slice): (facts, the usage table's plain form, records) for `merge`."""
         res = self.res
-        out = (res.facts, res.usage_calls.pack(), res.context)
-        res.facts, res.usage_calls, res.context = [], CallTable(), []
+        out = (res.facts, res.usage_calls.pack(), res.context.pack())
+        res.facts, res.usage_calls, res.context = [], CallTable(), Columns()
         return out
 
     def finish(self) -> ScanResult:
@@ -495,7 +496,7 @@ class Scanner:
         join_tail_runs(res.facts, start, self.clock, other.clock, shift)  # a run the segment boundary cut
         res.usage_calls.merge(calls)
         if res.context is not None:
-            res.context.extend([(r[0], r[1] + shift, *r[2:]) for r in context] if shift else context)
+            res.context.merge(context, shift)
         if res.first_issue is None and t.first_issue is not None:  # (a boundary gap was noted above)
             kind, r, offset, line, detail = t.first_issue
             res.first_issue = (kind, r + rec0, offset + base if offset >= 0 else -1, line + rec0 + skip0, detail)

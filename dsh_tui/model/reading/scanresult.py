@@ -10,6 +10,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 from ..columns.calltable import CallTable
+from .contextcolumns import Columns
 from .facts import Fact
 from .restore import Refusals
 from .source import Corruption
@@ -79,9 +80,10 @@ class ScanResult:
     # The first line dsh's own loader stops at (Scanner._note_issue): (kind, record, offset, line,
     # detail), or None. What dsh then does (refuse, or cut the file there on resume): damage.py, resume.py.
     first_issue: tuple | None = None
-    # What the context views read of each call, result, message and header (contextfacts.py), in log
-    # order; None when the index came from the cache (context/ then reads the events).
-    context: list[tuple] | None = None
+    # What the context views read of each call, result, message and header (contextfacts.py), as
+    # columns (contextcolumns.py); None when the index came from the cache without them (context/
+    # then reads the events once).
+    context: Columns | None = None
 
     def end_of(self, r: int) -> int:
         """The offset of record ``r``'s newline (where it would be, for an unterminated last line)."""
