@@ -87,10 +87,10 @@ def files_touched(log, recs=None) -> Files:
         tool, call = calls.get(call_seq, _NO_CALL) if call_seq is not None else _NO_CALL
         if rewrite:
             continue  # a prune's rewrite of an earlier result: that result counted already
-        if meta is not None and "diffs" in meta:
-            _from_diffs(out, meta["diffs"], call, tool, seq, i, call_seq, meta.get("more", ()))
-        elif meta is not None:  # a read: {path, lines}
-            out.add(meta["path"], Op(_op(tool, "read"), seq, i, call_seq, tool))
+        if meta is not None and meta[0] == "d":  # (contextfacts.slim_meta's shapes)
+            _from_diffs(out, meta[1], call, tool, seq, i, call_seq, meta[2])
+        elif meta is not None:  # a read: ("r", path)
+            out.add(meta[1], Op(_op(tool, "read"), seq, i, call_seq, tool))
         elif tool == "bash":
             for op, path in bash_paths(call[2] if call else None):
                 out.add(path, Op(op, seq, i, call_seq, tool))
@@ -102,18 +102,18 @@ def files_touched(log, recs=None) -> Files:
 
 
 def _from_diffs(out: Files, diffs: list, call: tuple | None, tool, seq: int, i: int, call_seq, more=()) -> None:
-    """``diffs``: the hunks whose text is kept (each path's first few); ``more``: the paths of the
-    others, counted as hunks without text (the files view shows only the first few)."""
+    """``diffs``: (path, oldText, newText) of the hunks whose text is kept (each path's first few);
+    ``more``: the paths of the others, counted as hunks without text (the files view shows the first
+    few only)."""
     by_path: dict[str, Op] = {}
-    for h in diffs[:MAX_DIFFS * 10]:
-        if not isinstance(h, dict) or not isinstance(h.get("path"), str):
+    for path, old, new in diffs:
+        if path is None:
             continue
-        op = by_path.get(h["path"])
+        op = by_path.get(path)
         if op is None:
-            op = by_path[h["path"]] = Op(_op(tool, "edit"), seq, i, call_seq, tool)
+            op = by_path[path] = Op(_op(tool, "edit"), seq, i, call_seq, tool)
         if len(op.diffs) < MAX_DIFFS:  # (contextfacts.slim_meta cut the texts, and made a non-string None)
-            new = h.get("newText")
-            op.diffs.append((h.get("oldText"), new if new is not None else ""))
+            op.diffs.append((old, new if new is not None else ""))
     for path in more:
         op = by_path.get(path)
         if op is not None and len(op.diffs) < MAX_DIFFS:

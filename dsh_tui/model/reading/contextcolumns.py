@@ -130,6 +130,7 @@ def loads(data: Any) -> Columns | None:
         calls, results, messages, headers = fields
         calls[0] = [_flat(v) for v in calls[0]]
         calls[3] = [tuple(v) if v is not None else None for v in calls[3]]
+        results[4] = [_meta(v) for v in results[4]]
         messages[0] = [_flat(v) for v in messages[0]]
         messages[1] = [_flat(v) for v in messages[1]]
         memo: dict = {}
@@ -145,6 +146,13 @@ def loads(data: Any) -> Columns | None:
         return out
     except (orjson.JSONDecodeError, ValueError, TypeError, KeyError, IndexError, OverflowError, UnicodeError):
         return None
+
+
+def _meta(v: Any) -> Any:
+    """contextfacts.slim_meta's tuple, as JSON wrote it."""
+    if v is None or v[0] == "r":
+        return None if v is None else tuple(v)
+    return ("d", tuple(tuple(h) for h in v[1]), tuple(v[2]))
 
 
 def _flat(v: Any) -> Any:

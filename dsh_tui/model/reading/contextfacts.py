@@ -108,7 +108,7 @@ def _shared(n: Any, memo: dict) -> Any:
 def _call(index: int, seq: int, d: dict, ev: dict, memo: dict) -> tuple:
     name, args, turn = d.get("name"), d.get("arguments"), d.get("turn")
     return (CALL, index, seq, _shared(turn, memo),
-            sys.intern(name) if type(name) is str else None, arguments_key(args), path_args(args))
+            sys.intern(name) if type(name) is str else None, arguments_key(args), path_args(args, memo))
 
 
 def _result(index: int, seq: int, d: dict, ev: dict, memo: dict) -> tuple:
@@ -126,7 +126,7 @@ def _result(index: int, seq: int, d: dict, ev: dict, memo: dict) -> tuple:
                 break
     meta = d.get("meta")
     return (RESULT, index, seq, call_seq, type(ev.get("surfaceOp")) is dict, failed, text,
-            slim_meta(meta) if meta is not None else None)
+            slim_meta(meta, memo) if meta is not None else None)
 
 
 def _message(index: int, seq: int, d: dict, ev: dict, memo: dict) -> tuple:
@@ -201,9 +201,10 @@ def as_int(value: Any) -> int | None:
     return None
 
 
-def path_args(raw: Any) -> tuple | None:
+def path_args(raw: Any, memo: dict | None = None) -> tuple | None:
     """The arguments a path may be read from: (``file_path``, ``path``, a bash ``command``), short
-    strings only (None for any other), or None when there are none."""
+    strings only (None for any other), or None when there are none. ``memo``: one tuple for the calls
+    that name the same ones (each line's parse makes its own strings)."""
     a = _args(raw)
     if not a:
         return None
@@ -211,7 +212,9 @@ def path_args(raw: Any) -> tuple | None:
                 for k in ("file_path", "path", "command"))
     if out[2] is not None and out[2].split(None, 1)[:1] != [] and out[2].split(None, 1)[0] not in COMMAND_VERBS:
         out = (out[0], out[1], None)  # a command the files view never reads (most of them): not kept
-    return out if out != (None, None, None) else None
+    if out == (None, None, None):
+        return None
+    return out if memo is None else memo.setdefault(out, out)  # (strs and None: == is exact)
 
 
 def _args(raw: Any) -> dict:
@@ -226,26 +229,28 @@ def _args(raw: Any) -> dict:
     return v if isinstance(v, dict) else {}
 
 
-def slim_meta(meta: Any) -> dict | None:
-    """What of a result's meta the files view reads: each hunk's path, the text of the first SHOWN_HUNKS
-    of each path (cut to MAX_HUNK: the view shows their first lines), a read's path. A log of many
-    edits kept every hunk's text here, most of the records' memory, for a count."""
+def slim_meta(meta: Any, memo: dict | None = None) -> tuple | None:
+    """What of a result's meta the files view reads, as ("d", hunks, more) or ("r", path): the first
+    SHOWN_HUNKS hunks of each path as (path, oldText, newText), cut to MAX_HUNK (the view shows their
+    first lines), and the paths of the others, counted; or a read's path. A log of many edits kept
+    every hunk's text here, for a count. ``memo``: paths kept once."""
     if not isinstance(meta, dict):
         return None
+    keep = (lambda p: p) if memo is None else (lambda p: memo.setdefault(p, p))
     if isinstance(meta.get("diffs"), list):
         shown, more, per_path = [], [], {}
         for h in meta["diffs"][:MAX_DIFFS * 10]:
             if not isinstance(h, dict):
                 continue
-            path = h.get("path") if type(h.get("path")) is str else None
+            path = keep(h["path"]) if type(h.get("path")) is str else None
             n = per_path[path] = per_path.get(path, 0) + 1
             if n <= SHOWN_HUNKS:
-                shown.append({"path": path, "oldText": _cut(h.get("oldText")), "newText": _cut(h.get("newText"))})
+                shown.append((path, _cut(h.get("oldText")), _cut(h.get("newText"))))
             elif path is not None:
                 more.append(path)  # a hunk counted, its text left in the log
-        return {"diffs": shown, "more": more} if more else {"diffs": shown}
+        return ("d", tuple(shown), tuple(more))
     if isinstance(meta.get("path"), str) and "lines" in meta:
-        return {"path": meta["path"], "lines": True}
+        return ("r", keep(meta["path"]))
     return None
 
 
