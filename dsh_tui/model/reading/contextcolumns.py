@@ -24,7 +24,7 @@ _CODE = {k: n for n, k in enumerate(KINDS)}
 _WIDTH = {CALL: 4, RESULT: 5, MESSAGE: 3, HEADER: 1}  # fields after (type, index, seq)
 # Fields kept in int64 arrays, not as an int object each: those pinned the allocator's arenas while
 # the scan's other objects came and went (~2.5x their size in RSS on a 10M-event log). A value an
-# array cannot hold (None, a bool, past int64) is kept in ``odd`` by (field, position), NONE in its slot.
+# array cannot hold (None, a bool, past int64) is kept in ``odd`` by (kind, field, position), NONE in its slot.
 _ARRAYS = {(CALL, 2): "Q", (RESULT, 0): "q", (MESSAGE, 2): "q"}  # the argument hash, the call's seq, the tokens
 NONE = -(1 << 63)
 
@@ -91,15 +91,14 @@ class Columns:
         base = [len(cols[0]) if cols else 0 for cols in self.fields]  # each kind's records so far
         for code, j, p, value in odd:
             self.odd[(code, j, p + base[code])] = value
-        self.kinds += kinds.encode("latin-1")
-        self.index.extend([i + shift for i in index] if shift else index)
-        try:
-            self.seq.extend(seq)
-        except OverflowError:
-            self.seq = list(self.seq) + list(seq)
         for cols, more in zip(self.fields, fields):
             for col, values in zip(cols, more):
                 col.extend(values)
+        self.index.extend([i + shift for i in index] if shift else index)
+        if type(self.seq) is array and any(not -(1 << 63) <= s < 1 << 63 for s in seq if type(s) is int):
+            self.seq = list(self.seq)  # (a crafted log's seq past int64: extend would stop half-way)
+        self.seq.extend(seq)
+        self.kinds += kinds.encode("latin-1")  # last, as in `append`: a reader sees whole records
 
     @classmethod
     def unpacked(cls, packed: tuple) -> Columns:
