@@ -40,7 +40,6 @@ from .deepvalue import short_repr
 
 CALL, RESULT, MESSAGE, HEADER = (sys.intern(t) for t in
                                   ("tool/call", "tool/result", "assistant/message", "request/header"))
-CONTEXT_TYPES = frozenset({CALL, RESULT, MESSAGE, HEADER})
 TEXT_HEAD = 240  # characters kept of a result's first text block
 MAX_ARGS = 1 << 16  # arguments that are not a string: compared by their JSON text's first 64 KiB
 MAX_TOOLS = 500  # tool names kept per header (a hostile header can offer a million)
@@ -166,9 +165,10 @@ def _header_fields(h: dict) -> tuple:
 
 
 _EMPTY: dict = {}
-_LAST_HEADER = object()  # memo key: (the last header object read, its fields)
+_LAST_HEADER = object()  # memo key: (the last header's JSON text, its fields)
 _INTS = object()  # memo key: the int turns and steps met, each kept once
 RECORDERS = {CALL: _call, RESULT: _result, MESSAGE: _message, HEADER: _header}
+CONTEXT_TYPES = frozenset(RECORDERS)
 
 
 def _items(d: dict) -> tuple:

@@ -27,7 +27,7 @@ from .facts import (CHUNK, FACT_EXTRACTORS, FINISH, LEGACY_CANDIDATES, MESSAGE, 
                     ChunkClock, finish_fact, is_usage_chunk, join_tail_runs, note_chunk_usage,
                     note_message_usage)
 from .contextcolumns import Columns
-from .contextfacts import CONTEXT_TYPES, RECORDERS, record as context_record
+from .contextfacts import RECORDERS
 from .deepvalue import said, spelled
 from .jsonparse import parse_json
 from .legacy import upgrade
@@ -116,9 +116,9 @@ class Scanner:
         out.bounded = False  # its counts are its slice's: the parent checks the whole after `merge`
         return out
 
-    def take_facts(self) -> tuple[list, tuple, list]:
+    def take_facts(self) -> tuple[list, tuple, tuple]:
         """The facts, per-call usage and context records read so far, handed over and let go of (a
-        segment's slice): (facts, the usage table's plain form, records) for `merge`."""
+        segment's slice): (facts, the usage table's plain form, the records' `Columns.pack`) for `merge`."""
         res = self.res
         out = (res.facts, res.usage_calls.pack(), res.context.pack())
         res.facts, res.usage_calls, res.context = [], CallTable(), Columns()
@@ -338,8 +338,8 @@ class Scanner:
                     self._refuse(LEGACY, 0, nev, seq, "MALFORMED_LEGACY", f"contains {problem} at seq {seq}")
                 if etype in SHAPED:
                     self._check_shape(etype, data, obj, nev, seq)
-            if context is not None and type(data) is not dict and etype in CONTEXT_TYPES:
-                context.append(context_record(etype, nev, seq, data, obj, self.context_memo))
+            if context is not None and type(data) is not dict and (recorder := RECORDERS.get(etype)) is not None:
+                context.append(recorder(nev, seq, {}, obj, self.context_memo))  # (as `record` reads such data)
             et_append(tid)
             nev += 1
             rec += 1
@@ -448,7 +448,7 @@ class Scanner:
         return starts[k]
 
     def merge(self, other: Scanner, base: int, first_seq: int, index_base: int, facts: list, calls: Any,
-              context: list) -> None:
+              context: tuple) -> None:
         """Append what ``other`` read of a later segment (from plaintext byte ``base`` on, its first seq
         ``first_seq``, its events numbered from ``index_base``; its ``facts``, per-call ``calls`` and
         ``context`` records) as if this scanner had read on: the split read's merge (model/reading/split/)."""
