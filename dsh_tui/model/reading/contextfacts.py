@@ -93,20 +93,15 @@ def record(etype: str, index: int, seq: int, data: Any, ev: dict, memo: dict) ->
     return RECORDERS[etype](index, seq, data if type(data) is dict else {}, ev, memo)
 
 
-def _shared(n: Any, memo: dict) -> Any:
-    """An int turn or step as one object for every record that names it (each line's parse makes its
-    own: 32 bytes a record past 256); anything else as `flat` keeps it."""
-    if type(n) is int:  # (not a bool: a dict of ints would take True for 1)
-        ints = memo.get(_INTS)
-        if ints is None:
-            ints = memo[_INTS] = {}
-        return ints.setdefault(n, n)
+def _kept(n: Any) -> Any:
+    """A turn or step as a record keeps it: a scalar as it is (an int goes in an int64 column), a
+    nested value as `flat` keeps it."""
     return n if type(n) in _PLAIN else flat(n)
 
 
 def _call(index: int, seq: int, d: dict, ev: dict, memo: dict) -> tuple:
     name, args, turn = d.get("name"), d.get("arguments"), d.get("turn")
-    return (CALL, index, seq, _shared(turn, memo),
+    return (CALL, index, seq, turn if type(turn) is int else _kept(turn),
             sys.intern(name) if type(name) is str else None, arguments_key(args), path_args(args, memo))
 
 
@@ -130,7 +125,8 @@ def _result(index: int, seq: int, d: dict, ev: dict, memo: dict) -> tuple:
 
 def _message(index: int, seq: int, d: dict, ev: dict, memo: dict) -> tuple:
     turn, step, usage = d.get("turn"), d.get("step"), d.get("usage")
-    return (MESSAGE, index, seq, _shared(turn, memo), _shared(step, memo), input_tokens(usage))
+    return (MESSAGE, index, seq, turn if type(turn) is int else _kept(turn), step if type(step) is int else _kept(step),
+            input_tokens(usage))
 
 
 def _header(index: int, seq: int, d: dict, ev: dict, memo: dict) -> tuple:
@@ -166,7 +162,6 @@ def _header_fields(h: dict) -> tuple:
 
 _EMPTY: dict = {}
 _LAST_HEADER = object()  # memo key: (the last header's JSON text, its fields)
-_INTS = object()  # memo key: the int turns and steps met, each kept once
 RECORDERS = {CALL: _call, RESULT: _result, MESSAGE: _message, HEADER: _header}
 CONTEXT_TYPES = frozenset(RECORDERS)
 
