@@ -164,3 +164,35 @@ def test_values_an_array_cannot_hold_come_back_as_they_were():
     for r in recs[:1] + recs[2:]:
         small.append(r)
     assert list(contextcolumns.loads(contextcolumns.dumps(small)).records()) == recs[:1] + recs[2:]
+
+
+@pytest.mark.parametrize("raw, kept", [
+    ('{"command":"cat a.txt"}', (None, None, "cat a.txt")),
+    ('{"command":"\\u0063at a.txt"}', (None, None, "cat a.txt")),  # a verb spelled with an escape
+    ('{"command":"\\tcat a.txt"}', (None, None, "\tcat a.txt")),  # led by whitespace
+    ('{"command":"echo cat"}', None),  # a verb, but not the command's
+    ('{"command":"make"}', None),
+    ('{"command":"   "}', None),  # (the files view reads no path from it)
+    ('{"path":"b.py","command":"ls"}', (None, "b.py", None)),
+    ('{"file_path":"c.py"}', ("c.py", None, None)),
+    ('{"comm\\u0061nd":"rm x"}', (None, None, "rm x")),  # the key itself escaped
+    ('["cat"]', None),
+    ('not json "command" cat', None),
+])
+def test_path_arguments_are_read_only_where_a_file_can_be_named(raw, kept):
+    """The quick test that skips parsing most calls' arguments gives what parsing them gives."""
+    from dsh_tui.model.reading.contextfacts import path_args
+    assert path_args(raw) == kept
+
+
+@pytest.mark.parametrize("usage, tokens", [
+    ({"inputTokens": 5, "cacheReadTokens": 3}, 8),
+    ({"inputTokens": 5, "cacheReadTokens": 3, "cacheWriteTokens": 2}, 10),
+    ({"inputTokens": 5.0, "cacheWriteTokens": True}, 5),
+    ({"cacheReadTokens": 3}, None),
+    ("x", None),
+])
+def test_a_request_s_input_tokens_count_exact_ints_only(usage, tokens):
+    from dsh_tui.model.reading.contextfacts import input_tokens
+    got = input_tokens(usage)
+    assert got == tokens and type(got) is type(tokens)

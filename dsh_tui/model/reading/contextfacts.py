@@ -181,8 +181,8 @@ def input_tokens(usage: Any) -> int | None:
     if type(usage) is not dict:  # (orjson makes no dict subclass)
         return None
     a, b, c = usage.get("inputTokens"), usage.get("cacheReadTokens"), usage.get("cacheWriteTokens")
-    if type(a) is int and type(b) is int and type(c) is int:
-        return a + b + c  # the usual object: exact ints
+    if type(a) is int and (type(b) is int or b is None) and (type(c) is int or c is None):
+        return a + (b or 0) + (c or 0)  # the usual object: exact ints, a count or two absent
     parts = [as_int(usage.get(k)) for k in ("inputTokens", "cacheReadTokens", "cacheWriteTokens")]
     return sum(p for p in parts if p is not None) if parts[0] is not None else None
 
@@ -203,10 +203,12 @@ def path_args(raw: Any, memo: dict | None = None) -> tuple | None:
     a = _args(raw)
     if not a:
         return None
-    out = tuple(v if isinstance(v := a.get(k), str) and len(v) <= MAX_FILES_ARG else None
-                for k in ("file_path", "path", "command"))
-    if out[2] is not None and out[2].split(None, 1)[:1] != [] and out[2].split(None, 1)[0] not in COMMAND_VERBS:
-        out = (out[0], out[1], None)  # a command the files view never reads (most of them): not kept
+    file_path, path, command = a.get("file_path"), a.get("path"), a.get("command")
+    out = (file_path if type(file_path) is str and len(file_path) <= MAX_FILES_ARG else None,
+           path if type(path) is str and len(path) <= MAX_FILES_ARG else None,
+           command if type(command) is str and len(command) <= MAX_FILES_ARG else None)
+    if out[2] is not None and ((head := out[2].split(None, 1)) == [] or head[0] not in COMMAND_VERBS):
+        out = (out[0], out[1], None)  # a command the files view never reads (most of them, a blank one): not kept
     if out == (None, None, None):
         return None
     return out if memo is None else memo.setdefault(out, out)  # (strs and None: == is exact)
@@ -215,8 +217,11 @@ def path_args(raw: Any, memo: dict | None = None) -> tuple | None:
 def _args(raw: Any) -> dict:
     if not isinstance(raw, str) or len(raw) > 1 << 20:
         return {}
-    if '"path"' not in raw and '"file_path"' not in raw and '"command"' not in raw and "\\u" not in raw:
-        return {}  # no such key, even escaped: no second parse of the arguments
+    if '"path"' not in raw and '"file_path"' not in raw and "\\u" not in raw:
+        # No path key, even escaped: only a command could name a file, and only one whose first word
+        # is a verb the files view reads (a \u escape could spell one: such text is parsed). Most calls.
+        if '"command"' not in raw or not any(verb in raw for verb in COMMAND_VERBS):
+            return {}
     try:
         v = orjson.loads(raw)
     except orjson.JSONDecodeError:
