@@ -1,7 +1,7 @@
 """Memory at size and bombs (issue 23): `python -m dsh_tui.bench --memory` / `--bombs`.
 
-* ~10M-event logs, one generated and one built from the real 936k log (its body's frames
-  repeated, seq not renumbered: a few seq gaps, same records): `check --no-cache` peak RSS
+* ~10M-event logs, one generated and one built from the real 936k log (its body repeated, each
+  copy renumbered: seqs, times and call ids go on, so dsh accepts it): `check --no-cache` peak RSS
   against the plaintext, and the explorer headless after its full load and a search for a word
   near the start (the search the UI's worker runs, `find_all`), as the proportional set size of
   its process and of every helper process still alive (PSS: shared pages count once), and its
@@ -35,24 +35,68 @@ HEADER = {"type": "session", "version": 0, "id": "bomb", "createdAt": 1790000000
 
 # -- inputs ---------------------------------------------------------------------------------------
 def repeated_log(source: Path, workdir: Path, times: int) -> Path:
-    """``source``'s header frame, then its other frames ``times`` times (no re-compression)."""
+    """``source``'s header frame, then its body ``times`` times, each copy after the first renumbered
+    as a longer run of the same session would be: seqs (and the seqs events name), times and call ids
+    go on from the copy before, so dsh reads it whole. Frame by frame, as dsh framed it."""
+    import zstandard
+
     from ..model.reading.source import open_log
-    out = workdir / f"{source.name.split('__')[0]}-x{times}__session.jsonl.zstd"
+    out = workdir / f"{source.name.split('__')[0]}-x{times}-renumbered__session.jsonl.zstd"
     if out.exists():
         return out
     raw, fb, _limit = open_log(source)
+    tmp = out.with_suffix(".tmp")
     try:
-        first = next(fb.frames(0))[0]
-        header, body = fb.read(0, first.end), fb.read(first.end, fb.size - first.end)
+        spans = list(span for span, _frame in fb.frames(0))
+        header, body = fb.read(0, spans[0].end), fb.read(spans[0].end, fb.size - spans[0].end)
+        frames = [fb.read(sp.start, sp.end - sp.start) for sp in spans[1:]]
     finally:
         fb.close()
-    tmp = out.with_suffix(".tmp")
+    dctx, cctx = zstandard.ZstdDecompressor(), zstandard.ZstdCompressor(level=3, write_checksum=True)
+    events, first_time, last_time = _body_extent(dctx, frames)
     with open(tmp, "wb") as fh:
         fh.write(header)
-        for _ in range(times):
-            fh.write(body)
+        fh.write(body)
+        for k in range(1, times):
+            dseq, dtime = k * events, k * (last_time - first_time + 1)
+            tag = f'"call_{k:02d}'.encode()
+            for frame in frames:
+                lines = dctx.decompressobj().decompress(frame).split(b"\n")
+                text = b"\n".join(_shifted(line, dseq, dtime) if line else line for line in lines)
+                fh.write(cctx.compress(text.replace(b'"call_', tag)))
     tmp.rename(out)
     return out
+
+
+def _body_extent(dctx, frames: list[bytes]) -> tuple[int, int, int]:
+    """The body's event count (the seq after its last event) and its first and last times."""
+    from ..model.reading.vocabulary import PACKED_ROWS
+    first = last = None
+    following = 0
+    for frame in frames:
+        for line in dctx.decompressobj().decompress(frame).split(b"\n"):
+            if not line:
+                continue
+            ev = orjson.loads(line)
+            t = ev.get("time", ev.get("time0"))
+            first = t if first is None else first
+            last = t
+            row = PACKED_ROWS.get(ev.get("type"))
+            following = ev["seq"] + 1 if row is None else ev["seq0"] + len(ev["data"][row[1]])
+    return following, first, last
+
+
+def _shifted(line: bytes, dseq: int, dtime: int) -> bytes:
+    ev = orjson.loads(line)
+    for key, by in (("seq", dseq), ("seq0", dseq), ("time", dtime), ("time0", dtime)):
+        if type(ev.get(key)) is int:
+            ev[key] += by
+    if isinstance(ev.get("sourceEventSeqs"), list):
+        ev["sourceEventSeqs"] = [s + dseq for s in ev["sourceEventSeqs"]]
+    op = ev.get("surfaceOp")
+    if isinstance(op, dict):
+        op.update({k: op[k] + dseq for k in ("start", "end") if type(op.get(k)) is int})
+    return orjson.dumps(ev)
 
 
 def _rle_frame(plain_bytes: int, byte: bytes, prefix: bytes = b"") -> bytes:
@@ -145,8 +189,7 @@ async def _explore(path: Path) -> dict:
     background = start_background(path)
     from ..model.reading.search import find_all
     from ..ui.app import ExplorerApp
-    # lenient: the x11 log repeats the body's seqs, a gap dsh refuses (issue 36); its memory is
-    # measured on the whole read, as `check` reads it in full before it refuses
+    # lenient: a log dsh refuses is still measured on its whole read, as `check` reads it in full
     app = ExplorerApp(path, native_clipboard=False, lenient=True, **background)
     async with app.run_test(size=SIZE):
         await _wait_painted(app, 1800)

@@ -167,3 +167,25 @@ def test_memory_rows_know_the_last_line_and_measure_lnav_when_present(tmp_path, 
         assert row["result"] in ("PASS", "FAIL") and row["data"]["lnav"]["pss"] > 0
     monkeypatch.setattr(memory.proc, "which", lambda name: None)
     assert memory.lnav_row(path, tmp_path, "small", last, 1)["result"] == "SKIP"
+
+
+def test_the_repeated_log_goes_on_as_one_longer_run(tmp_path):
+    """The x11 input: each copy of the body renumbered (seqs, the seqs events name, times, call ids)
+    so the whole log reads as dsh reads it: contiguous, accepted, the last copy's open call the verdict."""
+    from dsh_tui.benchmarks.memory import repeated_log
+    from dsh_tui.model.context.export import Insight
+    from dsh_tui.model.opening.target import OpenOptions, open_target
+    from tests.support.logs import PARITY
+    source = PARITY / "context" / "root" / "--home-user-context--" / "context" / "session.jsonl.zstd"
+    once, first = open_target(source, OpenOptions(use_cache=False))
+    path = repeated_log(source, tmp_path, 3)
+    assert path.name.endswith("__session.jsonl.zstd") and repeated_log(source, tmp_path, 3) == path
+    log, diag = open_target(path, OpenOptions(use_cache=False))
+    assert log.accepted and not log.res.gaps and len(log) == 3 * len(once)
+    assert [log.seq_of(i) for i in (0, len(log) - 1)] == [0, len(log) - 1]
+    times = [log.event(i).event["time"] for i in range(len(log)) if "time" in log.event(i).event]
+    assert times == sorted(times)
+    calls = [r[2] for r in Insight(log)._records(("tool/call",))]
+    ids = {log.event(i).event["data"]["callId"] for i in range(len(log)) if log.type_of(i) == "tool/call"}
+    assert len(calls) == 3 * len(list(Insight(once)._records(("tool/call",)))) == len(ids) > 0
+    assert first.verdict is not None and diag.verdict.seq == first.verdict.seq + 2 * len(once)
