@@ -5,6 +5,8 @@ the pipe's form, equal one table of the whole."""
 
 from __future__ import annotations
 
+import pytest
+
 import marshal
 
 from hypothesis import given, strategies as st
@@ -79,3 +81,18 @@ def test_the_tally_of_a_growing_table_sums_each_turn_as_a_dict_of_its_calls_does
     assert _shown(usage.turns.items()) == _shown(turns.items())
     assert list(usage.session.values()) == [sum(v[i] for v in turns.values()) for i in range(5)]
     assert usage.calls == sum(1 for _k, (s, _c, _f) in table.items() if s >= seed)
+
+
+@pytest.mark.parametrize("usage", [
+    {"inputTokens": 5, "outputTokens": 2}, {"inputTokens": 5, "outputTokens": 2, "cacheReadTokens": 1,
+                                            "cacheWriteTokens": 0, "reasoningTokens": 9},
+    {"outputTokens": 2, "reasoningTokens": 3}, {}, {"inputTokens": True, "outputTokens": 2},
+    {"inputTokens": 5.0, "outputTokens": 2.5}, {"inputTokens": "5", "outputTokens": None},
+    {"inputTokens": 1 << 70}, {"cacheWriteTokens": -3}, None, [1, 2], "x",
+])
+def test_the_scan_s_token_counts_are_the_meter_s(usage):
+    """The scan's unrolled reading of a usage object gives what `tokens` gives, key for key."""
+    from dsh_tui.model.reading.facts import _tokens
+    from dsh_tui.model.reading.tokens import tokens
+    got, want = _tokens(usage), tokens(usage)
+    assert got == want and (got is None or list(map(type, got)) == list(map(type, want)))

@@ -82,7 +82,8 @@ class CallTable:
         last = self.last
         if last is not None and last[0] == code:
             p = last[1]
-            if counts[:4] == self.row(p)[1][:4]:  # (its four buckets: it keeps no reasoning count)
+            _s, c0, c1, c2, c3, _c4 = self.cols  # (its four buckets: it keeps no reasoning count)
+            if c0[p] == counts[0] and c1[p] == counts[1] and c2[p] == counts[2] and c3[p] == counts[3]:
                 return  # the meter skips a sample equal to the one it replaces: that one stays the winner
         else:
             p = None

@@ -108,10 +108,12 @@ def is_usage_chunk(chunk: Any) -> bool:
 def _tokens(usage: Any) -> tuple[int, ...] | None:
     """usage.tokens, with no call per key for the usual object (exact ints, a key or two missing)."""
     if type(usage) is dict:
-        counts = tuple(map(usage.get, TOKEN_KEYS))
-        none = counts.count(None)
-        if list(map(type, counts)).count(int) + none == len(counts):
-            return tuple([0 if v is None else v for v in counts]) if none else counts
+        get = usage.get  # (TOKEN_KEYS, unrolled: this runs for every model call, twice)
+        a, b, c, d, e = (get("inputTokens"), get("outputTokens"), get("cacheReadTokens"), get("cacheWriteTokens"),
+                         get("reasoningTokens"))
+        if ((type(a) is int or a is None) and (type(b) is int or b is None) and (type(c) is int or c is None)
+                and (type(d) is int or d is None) and (type(e) is int or e is None)):
+            return (a or 0, b or 0, c or 0, d or 0, e or 0)
     return tokens(usage)
 
 
