@@ -196,3 +196,18 @@ def test_a_request_s_input_tokens_count_exact_ints_only(usage, tokens):
     from dsh_tui.model.reading.contextfacts import input_tokens
     got = input_tokens(usage)
     assert got == tokens and type(got) is type(tokens)
+
+
+def test_the_cache_writes_a_shared_header_body_once_and_shares_it_again():
+    from dsh_tui.model.reading import contextcolumns
+    body = ("initial", "p", "m", (("maxTokens", 5),), None, ("bash",), 1, 10, 7)
+    other = ("initial", "p", "m", (("maxTokens", True),), None, ("bash",), 1, 10, 7)
+    cols = Columns()
+    for k, b in enumerate([body, body, other, body]):
+        cols.append(("request/header", k, k, b))
+    text = contextcolumns.dumps(cols)
+    assert text.count(b'"maxTokens"') == 2  # each body once, however many headers share it
+    back = list(contextcolumns.loads(text).records())
+    assert back == list(cols.records())
+    assert back[0][3] is back[1][3] is back[3][3] and back[2][3] is not back[1][3]
+    assert type(back[2][3][3][0][1]) is bool  # true stays true, not 1

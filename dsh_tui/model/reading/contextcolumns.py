@@ -153,34 +153,44 @@ def _selector(codes: tuple[int, ...]) -> bytes:
 def dumps(columns: Columns | None) -> bytes | None:
     """The records as JSON, for the index cache (its generic codec took ~0.4 s to write the 936k
     log's 44k records as tuples, this ~10 ms); None when a string in them is not valid UTF-8 (the
-    records are then made again from the events)."""
+    records are then made again from the events). A header body shared by headers is written
+    once (a table after the columns; each header names its body's place there)."""
     if columns is None:
         return None
+    kinds, index, seq, fields, odd = columns.pack()
+    bodies: list = []
+    at: dict[int, int] = {}  # id(body) -> its place in bodies (each body is held by the columns meanwhile)
+    refs = fields[_CODE[HEADER]][0]
+    for k, body in enumerate(refs):
+        place = at.get(id(body))
+        if place is None:
+            place = at[id(body)] = len(bodies)
+            bodies.append(body)
+        refs[k] = place
     try:
-        return orjson.dumps(columns.pack())
+        return orjson.dumps((kinds, index, seq, fields, odd, bodies))
     except orjson.JSONEncodeError:
         return None
 
 
 def loads(data: Any) -> Columns | None:
-    """`dumps`'s records back, as the scan kept them (JSON's lists made the tuples they were); None
-    for anything else."""
+    """`dumps`'s records back, as the scan kept them (JSON's lists made the tuples they were, the
+    headers that shared a body share it again); None for anything else."""
     if type(data) is not bytes:
         return None
     try:
-        kinds, index, seq, fields, odd = orjson.loads(data)
+        kinds, index, seq, fields, odd, bodies = orjson.loads(data)
         calls, results, messages, headers = fields
-        calls[0] = [_flat(v) for v in calls[0]]
         calls[3] = [tuple(v) if v is not None else None for v in calls[3]]
         results[4] = [_meta(v) for v in results[4]]
-        messages[0] = [_flat(v) for v in messages[0]]
-        messages[1] = [_flat(v) for v in messages[1]]
-        memo: dict = {}
-        headers[0] = [_body(b, memo) for b in headers[0]]
+        bodies = [_body(b) for b in bodies]
+        if headers[0] and min(headers[0]) < 0:
+            return None
+        headers[0] = [bodies[place] for place in headers[0]]
         if len(kinds) != len(index) or len(index) != len(seq):
             return None
         for entry in odd:
-            entry[3] = _flat(entry[3])  # (None, a bool or a big int: as they were)
+            entry[3] = _flat(entry[3])  # (None, a bool, a big int or a nested value's text: as they were)
         out = Columns.unpacked((kinds, index, seq, [calls, results, messages, headers], odd))
         counts = [out.kinds.count(code) for code in range(len(KINDS))]
         if any(len(col) != n for cols, n in zip(out.fields, counts) for col in cols):
@@ -201,12 +211,6 @@ def _flat(v: Any) -> Any:
     return tuple(v) if type(v) is list else v  # contextfacts.flat's (text, whole), as JSON wrote it
 
 
-def _body(b: list, memo: dict) -> tuple:
+def _body(b: list) -> tuple:
     items = [tuple((k, _flat(v)) for k, v in x) if x is not None else None for x in (b[3], b[4])]
-    body = (b[0], b[1], b[2], items[0], items[1], tuple(b[5]), *b[6:9])
-    return memo.setdefault(_key(body), body)  # one body for the headers that repeat it, as the scan kept
-
-
-def _key(body: tuple) -> str:
-    """A body's memo key: its JSON text (== on the tuples would take 1 and true for one value)."""
-    return orjson.dumps(body).decode()
+    return (b[0], b[1], b[2], items[0], items[1], tuple(b[5]), *b[6:9])
