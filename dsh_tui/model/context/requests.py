@@ -59,13 +59,15 @@ def headers(log, recs=None) -> list[Header]:
     """Every request header in log order, each with its ``changes`` from the one before it (``recs``:
     the headers' records, when the caller has them)."""
     recs = records(log, (HEADER,)) if recs is None else recs
-    dicts: dict[int, tuple] = {}  # a header body -> its config dicts: one pair for the headers that share it
+    # A header's config items -> its config dicts: one pair for the headers that share them (bodies
+    # that differ only in their reason share their items), so `diff` knows them by identity.
+    dicts: dict[tuple[int, int], tuple] = {}
     out = []
     for _type, i, seq, body in recs:
         reason, provider, model, config, ad, names, total, chars, digest = body
-        got = dicts.get(id(body))  # by identity: == would take 1 and true for one value
+        got = dicts.get((id(config), id(ad)))  # by identity: == would take 1 and true for one value
         if got is None:
-            got = dicts[id(body)] = (dict(config), dict(ad) if ad is not None else None)
+            got = dicts[(id(config), id(ad))] = (dict(config), dict(ad) if ad is not None else None)
         out.append(Header(i, seq, reason, provider, model, got[0], got[1], names, total, chars, digest))
     return with_changes(out)
 
@@ -82,6 +84,9 @@ NO_CHANGES: dict = {}  # what most headers changed, one dict for all of them: re
 
 def diff(a: Header, b: Header) -> dict:
     """What changed from header ``a`` to ``b``: only the keys that did."""
+    if (a.config is b.config and a.adapter_defaults is b.adapter_defaults and a.tools is b.tools
+            and a.system_hash == b.system_hash and a.system_chars == b.system_chars):
+        return NO_CHANGES  # one body (headers() shares its dicts): most headers repeat the one before
     if ((a.tools, a.system_hash, a.system_chars) == (b.tools, b.system_hash, b.system_chars)
             and _same(a.config, b.config) and _same(a.adapter_defaults, b.adapter_defaults)):
         return NO_CHANGES

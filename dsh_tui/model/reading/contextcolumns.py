@@ -183,7 +183,8 @@ def loads(data: Any) -> Columns | None:
         calls, results, messages, headers = fields
         calls[3] = [tuple(v) if v is not None else None for v in calls[3]]
         results[4] = [_meta(v) for v in results[4]]
-        bodies = [_body(b) for b in bodies]
+        memo: dict = {}
+        bodies = [_body(b, memo) for b in bodies]
         if headers[0] and min(headers[0]) < 0:
             return None
         headers[0] = [bodies[place] for place in headers[0]]
@@ -211,6 +212,12 @@ def _flat(v: Any) -> Any:
     return tuple(v) if type(v) is list else v  # contextfacts.flat's (text, whole), as JSON wrote it
 
 
-def _body(b: list) -> tuple:
-    items = [tuple((k, _flat(v)) for k, v in x) if x is not None else None for x in (b[3], b[4])]
-    return (b[0], b[1], b[2], items[0], items[1], tuple(b[5]), *b[6:9])
+def _body(b: list, memo: dict) -> tuple:
+    """A header body as JSON wrote it; bodies that differ only in their reason share their fields
+    again, as the scan kept them (``memo``: by the fields' JSON text, which tells 1 from true)."""
+    key = orjson.dumps(b[1:])
+    fields = memo.get(key)
+    if fields is None:
+        items = [tuple((k, _flat(v)) for k, v in x) if x is not None else None for x in (b[3], b[4])]
+        fields = memo[key] = (b[1], b[2], items[0], items[1], tuple(b[5]), *b[6:9])
+    return (b[0], *fields)
