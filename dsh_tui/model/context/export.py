@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import threading
 from functools import cached_property
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from ...safety import one_line
 from ..reading.contextfacts import CALL, HEADER, MESSAGE, RESULT
 from ..reading.gcpause import gc_paused
 from .files import Files, files_touched
 from .loops import calls, loop_findings
-from .requests import Header, Request, headers, in_force, request_before, requests
+from .requests import Header, Request, headers, iter_headers, iter_requests, requests
 from .select import indices_of, records
 from .surface import COMPACTION_RECORDS, Context, context_at, surface
 
@@ -80,18 +80,59 @@ def add_loop_findings(diag, found: list) -> None:
     diag.findings.sort(key=lambda f: (-1 if f.index is None else f.index, _rank(f.kind)), reverse=True)
 
 
-def context_json(ins: Insight) -> dict[str, Any]:
-    reqs = ins.requests
-    return {"total": len(reqs), "shown": min(len(reqs), LIMIT), "items": [r.as_dict() for r in reqs[:LIMIT]]}
+def _requests(ins: Insight) -> Iterable[Request]:
+    """The requests as the views hold them once made, else one at a time: `check` lists the first
+    LIMIT, and a 10M-event log's 145k of them held at once cost ~35 MiB at the end of its run."""
+    made = ins.__dict__.get("requests")
+    if made is not None:
+        return made
+    return iter_requests(ins.log, ins._records((MESSAGE,)))
 
 
-def requests_json(ins: Insight) -> dict[str, Any]:
-    hs = ins.headers
-    shown = hs[:HEADER_LIMIT]
-    changed_later = [h for h in hs[HEADER_LIMIT:] if h.changes][:HEADER_LIMIT]
-    return {"total": len(hs), "shown": len(shown) + len(changed_later),
-            "changes": sum(1 for h in hs if h.changes),
-            "items": [h.as_dict() for h in shown + changed_later]}
+def _headers(ins: Insight) -> Iterable[Header]:
+    made = ins.__dict__.get("headers")
+    return made if made is not None else iter_headers(ins.log, ins._records((HEADER,)))
+
+
+def _verdict_at(ins: Insight, diag) -> int:
+    """The event the run ended at: the verdict's, else the last one."""
+    v = diag.verdict if diag is not None else None
+    return v.index if v is not None and v.index is not None else len(ins.log) - 1
+
+
+def context_json(ins: Insight, at: int | None = None) -> dict[str, Any]:
+    """``context``: the first LIMIT requests, their count and (``at`` given) the last one at or before ``at``."""
+    total, items, before = 0, [], None
+    for r in _requests(ins):
+        total += 1
+        if total <= LIMIT:
+            items.append(r.as_dict())
+        if at is not None and r.index <= at:
+            before = r
+    out: dict[str, Any] = {"total": total, "shown": len(items), "items": items}
+    if at is not None:
+        out["at_verdict"] = None if before is None else {"seq": before.seq, "input_tokens": before.input_tokens}
+    return out
+
+
+def requests_json(ins: Insight, at: int | None = None) -> dict[str, Any]:
+    """``requests``: the first HEADER_LIMIT headers and as many changed ones after them, the counts, and
+    (``at`` given) the header in force at ``at``."""
+    total, changes, shown, changed_later, in_force_at = 0, 0, [], [], None
+    for h in _headers(ins):
+        total += 1
+        changes += bool(h.changes)
+        if total <= HEADER_LIMIT:
+            shown.append(h)
+        elif h.changes and len(changed_later) < HEADER_LIMIT:
+            changed_later.append(h)
+        if at is not None and h.index <= at:
+            in_force_at = h
+    out: dict[str, Any] = {"total": total, "shown": len(shown) + len(changed_later), "changes": changes,
+                           "items": [h.as_dict() for h in shown + changed_later]}
+    if at is not None:
+        out["in_force_at_verdict"] = None if in_force_at is None else in_force_at.seq
+    return out
 
 
 def files_json(ins: Insight) -> dict[str, Any]:
@@ -103,22 +144,21 @@ def files_json(ins: Insight) -> dict[str, Any]:
 
 
 def check_json_extra(ins: Insight, diag=None) -> dict[str, Any]:
-    out = {"context": context_json(ins), "requests": requests_json(ins), "files": files_json(ins)}
-    v = diag.verdict if diag is not None else None
-    at = v.index if v is not None and v.index is not None else len(ins.log) - 1
-    r = request_before(ins.requests, at)
-    h = in_force(ins.headers, at)
-    # what was in force where the run ended (the verdict's event, else the last one)
-    out["context"]["at_verdict"] = None if r is None else {"seq": r.seq, "input_tokens": r.input_tokens}
-    out["requests"]["in_force_at_verdict"] = None if h is None else h.seq
-    return out
+    """`check --format json`'s ``context``, ``requests`` and ``files``; what was in force where the run
+    ended (the verdict's event, else the last one)."""
+    at = _verdict_at(ins, diag)
+    return {"context": context_json(ins, at), "requests": requests_json(ins, at), "files": files_json(ins)}
 
 
 def context_at_verdict(ins: Insight, diag) -> str | None:
     """One line: the input tokens of the last request before the verdict's event."""
     v = diag.verdict
-    at = v.index if v is not None and v.index is not None else len(ins.log) - 1
-    r = request_before(ins.requests, at)
+    r = None
+    at = _verdict_at(ins, diag)
+    for req in _requests(ins):
+        if req.index > at:
+            break
+        r = req
     if r is None:
         return None
     size = f"{r.input_tokens:,} input tokens" if r.input_tokens is not None else "no usage recorded"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 from ..reading.contextfacts import HEADER, MESSAGE, value
 from .select import indices_of, records
@@ -58,25 +58,26 @@ class Request:
 def headers(log, recs=None) -> list[Header]:
     """Every request header in log order, each with its ``changes`` from the one before it (``recs``:
     the headers' records, when the caller has them)."""
+    return list(iter_headers(log, recs))
+
+
+def iter_headers(log, recs=None) -> Iterator[Header]:
+    """`headers` one at a time (`check` keeps only the few it lists)."""
     recs = records(log, (HEADER,)) if recs is None else recs
     # A header's config items -> its config dicts: one pair for the headers that share them (bodies
     # that differ only in their reason share their items), so `diff` knows them by identity.
     dicts: dict[tuple[int, int], tuple] = {}
-    out = []
+    prev = None
     for _type, i, seq, body in recs:
         reason, provider, model, config, ad, names, total, chars, digest = body
         got = dicts.get((id(config), id(ad)))  # by identity: == would take 1 and true for one value
         if got is None:
             got = dicts[(id(config), id(ad))] = (dict(config), dict(ad) if ad is not None else None)
-        out.append(Header(i, seq, reason, provider, model, got[0], got[1], names, total, chars, digest))
-    return with_changes(out)
-
-
-def with_changes(hs: list[Header]) -> list[Header]:
-    """``hs`` with each header's ``changes`` from the one before it."""
-    for a, b in zip(hs, hs[1:]):
-        b.changes = diff(a, b)
-    return hs
+        h = Header(i, seq, reason, provider, model, got[0], got[1], names, total, chars, digest)
+        if prev is not None:
+            h.changes = diff(prev, h)
+        yield h
+        prev = h
 
 
 NO_CHANGES: dict = {}  # what most headers changed, one dict for all of them: read, never written
@@ -118,15 +119,21 @@ def in_force(hs: list[Header], at: int) -> Header | None:
 def requests(log, recs=None) -> list[Request]:
     """Every model request (assistant/message) with its input tokens and the compactions before it
     (``recs``: the messages' records, when the caller has them)."""
+    return list(iter_requests(log, recs))
+
+
+def iter_requests(log, recs=None) -> Iterator[Request]:
+    """`requests` one at a time (`check` keeps only the few it lists)."""
     compactions = indices_of(log, COMPACTION_RECORDS)
-    out: list[Request] = []
     prev = -1
     for _type, i, seq, turn, step, tokens in (records(log, (MESSAGE,)) if recs is None else recs):
-        lo, hi = bisect.bisect_right(compactions, prev), bisect.bisect_right(compactions, i)
-        out.append(Request(i, seq, value(turn), value(step), tokens,
-                           tuple(log.seq_of(r) for r in compactions[lo:hi])))
+        if compactions:
+            lo, hi = bisect.bisect_right(compactions, prev), bisect.bisect_right(compactions, i)
+            before = tuple(log.seq_of(r) for r in compactions[lo:hi])
+        else:
+            before = ()
+        yield Request(i, seq, value(turn), value(step), tokens, before)
         prev = i
-    return out
 
 
 def request_before(reqs: list[Request], at: int) -> Request | None:

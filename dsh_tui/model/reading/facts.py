@@ -36,7 +36,7 @@ import sys
 import orjson
 
 from ..columns.calltable import CallTable
-from .tokens import TOKEN_KEYS, tokens
+from .tokens import tokens
 from .deepvalue import said, short_repr
 
 PREVIEW = 240
