@@ -90,10 +90,26 @@ def test_a_pair_changed_after_it_was_packed_keeps_the_change(monkeypatch):
     feed_facts(out, [("turn/start", 0, 0, (1,)), ("tool/call", 1, 1, (1, 1, "a", "bash", "{}", None)),
                      ("tool/call", 2, 2, (1, 1, "b", "bash", "{}", None))])
     assert out.tools.list.packed == 2 and not out.tools.list.live  # both written to the columns
-    feed_facts(out, [("tool/result", 3, 3, (1, 1, "a", False, None, "done\nmore", False, None))])
-    assert out.tools["a"].status == "paired" and out.tools["a"].result == "done\n" and not out.tools.list.live
+    feed_facts(out, [("tool/result", 3, 3, (1, 1, "a", True, None, "done\nmore", False, None))])
+    assert out.tools["a"].status == "error" and out.tools["a"].result == "done\n" and not out.tools.list.live
     close_pairing(out)
     assert out.tools["b"].status == "unpaired" and out.tools["b"].cleared and out.tools["a"].close == 3
+
+
+def test_a_result_is_kept_only_where_something_shows_it():
+    """An error's first line (its finding, its advice) and a result whose call shows no arguments (the
+    pairs view shows the result then); a call that succeeded with arguments keeps none."""
+    out = Pairing()
+    feed_facts(out, [("turn/start", 0, 0, (1,)), ("tool/call", 1, 1, (1, 1, "a", "bash", "{}", None)),
+                     ("tool/call", 2, 2, (1, 1, "b", "bash", "{}", None)),
+                     ("tool/call", 3, 3, (1, 1, "c", "bash", "", None)),
+                     ("tool/result", 4, 4, (1, 1, "a", False, None, "fine\nmore", False, None)),
+                     ("tool/result", 5, 5, (1, 1, "b", True, None, "boom\nmore", False, None)),
+                     ("tool/result", 6, 6, (1, 1, "c", False, None, "bare\nmore", False, None)),
+                     ("tool/result", 7, 7, (1, 1, "d", False, None, "lost", False, None))])
+    got = {k: (p.status, p.result) for k, p in out.tools.items()}
+    assert got == {"a": ("paired", ""), "b": ("error", "boom\n"), "c": ("paired", "bare\n"),
+                   "d": ("result-without-call", "lost")}
 
 
 def test_a_bad_table_in_the_cache_is_refused():

@@ -216,9 +216,6 @@ def feed_facts(out: Pairing, facts: list[Fact]) -> None:
             p.set_seq("c", seq)
             err = err or {}
             p.code = err.get("code") if isinstance(err.get("code"), str) else None
-            # Its first line (with its line break: truthy as the whole) is all that is ever shown of it
-            # (findings, the pairs view): ~200 bytes less a call on a 10M-event log's 100k+ calls.
-            p.result = text.splitlines(True)[0] if text else ""
             if p.code in REPAIR_CODES:
                 p.status, p.repaired = p.code, True
             elif p.code or is_error:
@@ -227,6 +224,11 @@ def feed_facts(out: Pairing, facts: list[Fact]) -> None:
                 p.status = "paired"
             if p.open is None and p.code not in REPAIR_CODES:
                 p.status = "result-without-call" if p.ask is None else p.status
+            # Its first line (with its line break: truthy as the whole) is all that is ever shown of it:
+            # by an error's finding and advice, and by the pairs view where the call has no arguments to
+            # show. A call that succeeded with arguments keeps none (a 10M-event log's 100k+ calls held
+            # ~20 MiB of them to the end).
+            p.result = "" if not text or p.status == "paired" and p.detail else text.splitlines(True)[0]
         elif t == "request/header":
             latest_tools = d[0]
         elif t in ("command/run", "command/done"):
