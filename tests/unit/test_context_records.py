@@ -211,3 +211,20 @@ def test_the_cache_writes_a_shared_header_body_once_and_shares_it_again():
     assert back == list(cols.records())
     assert back[0][3] is back[1][3] is back[3][3] and back[2][3] is not back[1][3]
     assert type(back[2][3][3][0][1]) is bool  # true stays true, not 1
+
+
+def test_a_seq_past_32_bits_is_kept_as_it_was():
+    """Index and seq sit in 32-bit arrays (the scan's event index is 32-bit); a crafted log's seq past
+    that turns the seq column to a list, through append, the helper's merge and the cache alike."""
+    from dsh_tui.model.reading import contextcolumns
+    small = ("assistant/message", 1, 5, 1, 1, 10)
+    big = ("assistant/message", 2, 1 << 40, 1, 2, 11)
+    cols = Columns()
+    for r in (small, big, small):
+        cols.append(r)
+    assert list(cols.records()) == [small, big, small]
+    merged = Columns()
+    merged.append(small)
+    merged.merge(cols.pack(), shift=3)
+    assert [r[2] for r in merged.records()] == [5, 5, 1 << 40, 5]
+    assert list(contextcolumns.loads(contextcolumns.dumps(cols)).records()) == [small, big, small]

@@ -31,6 +31,7 @@ _WIDTH = {CALL: 4, RESULT: 5, MESSAGE: 3, HEADER: 1}  # fields after (type, inde
 _ARRAYS = {(CALL, 0): "q", (CALL, 2): "Q", (RESULT, 0): "q", (MESSAGE, 0): "q", (MESSAGE, 1): "q", (MESSAGE, 2): "q"}
 _ARRAY_FIELDS = tuple(tuple(j for j in range(_WIDTH[k]) if (k, j) in _ARRAYS) for k in KINDS)
 NONE = -(1 << 63)
+_U32_MAX = (1 << 32) - 1
 
 
 class Columns:
@@ -38,8 +39,9 @@ class Columns:
 
     def __init__(self) -> None:
         self.kinds = bytearray()  # per record, in log order: its KINDS position
-        self.index = array("q")
-        self.seq: array | list = array("q")  # a list from a seq past int64 on (a crafted log)
+        # 32-bit, as the scan's event index (its rec_first_ev): 4 bytes a record less than int64
+        self.index = array("I")
+        self.seq: array | list = array("I")  # a list from a seq past 32 bits on (a crafted log)
         self.fields: list[list] = [[array(_ARRAYS[(k, j)]) if (k, j) in _ARRAYS else [] for j in range(_WIDTH[k])]
                                    for k in KINDS]
         self.odd: dict[tuple[int, int, int], object] = {}  # (kind, field, position) -> a value no array holds
@@ -132,8 +134,8 @@ class Columns:
             for col, values in zip(cols, more):
                 col.extend(values)
         self.index.extend([i + shift for i in index] if shift else index)
-        if type(self.seq) is array and any(not -(1 << 63) <= s < 1 << 63 for s in seq if type(s) is int):
-            self.seq = list(self.seq)  # (a crafted log's seq past int64: extend would stop half-way)
+        if type(self.seq) is array and seq and (min(seq) < 0 or max(seq) > _U32_MAX):
+            self.seq = list(self.seq)  # (a crafted log's seq past 32 bits: extend would stop half-way)
         self.seq.extend(seq)
         self.kinds += kinds.encode("latin-1")  # last, as in `append`: a reader sees whole records
 
