@@ -1,10 +1,10 @@
 """The context records of a log (contextfacts.py) kept as columns.
 
 A record kept as a tuple cost ~260 bytes with its int objects: ~123 MiB on a 10M-event log, the
-largest thing the scan kept. Here a record is a kind byte, its index and seq in int64 arrays, and
-its other fields a list slot each (the call's argument hash in a uint64 array), ~60 bytes. The
-tuples come back one at a time (`records`), as contextfacts made them, for model/context/ to build
-its requests, headers, files and loops without holding them all.
+largest thing the scan kept. Here a record is a kind byte, its index and seq in 32-bit arrays, its
+numbers (turns, steps, tokens, a result's call seq, the argument hash) in int64 arrays and its other
+fields a list slot each, ~50 bytes. The tuples come back one at a time (`records`), as contextfacts
+made them, for model/context/ to build its requests, headers, files and loops without holding them all.
 
 `pack` gives plain values the tail helper marshals across its pipe and the index cache writes as
 JSON (`dumps`, `loads`); `merge` appends a later part of the log read elsewhere.
