@@ -134,6 +134,8 @@ async def test_partial_jsonl_line_then_truncation_reopens(tmp_path):
         await loaded(app, pilot)
         assert "TORN TAIL" in header(app)
         await pilot.press("home", "j", "j", "j")
+        # (the cursor moves as the keys are handled: on a loaded machine that came after the press)
+        await until(app, pilot, lambda: app.current_index == 3, "the cursor on the fourth row", timeout=5)
         seq = app.log_.seq_of(app.current_index)
         append(path, data[mid:])
         await until(app, pilot, lambda: app.events.row_count() == 320, "the rest of the file", timeout=5)
