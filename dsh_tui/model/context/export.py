@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from functools import cached_property
+from itertools import islice
 from typing import Any, Iterable, Iterator
 
 from ...safety import one_line
@@ -15,7 +16,7 @@ from ..reading.contextfacts import CALL, HEADER, MESSAGE, RESULT
 from ..reading.gcpause import gc_paused
 from .files import Files, files_touched
 from .loops import calls, loop_findings
-from .requests import Header, Request, headers, iter_headers, iter_requests, requests
+from .requests import Header, Request, headers, iter_headers, iter_requests, request_before, requests
 from .select import indices_of, records
 from .surface import COMPACTION_RECORDS, Context, context_at, surface
 
@@ -81,12 +82,9 @@ def add_loop_findings(diag, found: list) -> None:
 
 
 def _requests(ins: Insight) -> Iterable[Request]:
-    """The requests as the views hold them once made, else one at a time: `check` lists the first
-    LIMIT, and a 10M-event log's 145k of them held at once cost ~35 MiB at the end of its run."""
+    """The requests as the views hold them once made, else one at a time."""
     made = ins.__dict__.get("requests")
-    if made is not None:
-        return made
-    return iter_requests(ins.log, ins._records((MESSAGE,)))
+    return made if made is not None else iter_requests(ins.log, ins._records((MESSAGE,)))
 
 
 def _headers(ins: Insight) -> Iterable[Header]:
@@ -101,17 +99,25 @@ def _verdict_at(ins: Insight, diag) -> int:
 
 
 def context_json(ins: Insight, at: int | None = None) -> dict[str, Any]:
-    """``context``: the first LIMIT requests, their count and (``at`` given) the last one at or before ``at``."""
-    total, items, before = 0, [], None
-    for r in _requests(ins):
+    """``context``: the first LIMIT requests, their count and (``at`` given) the last one at or before
+    ``at``. Unless the views made them all, only the listed ones are made: the rest are counted from
+    their records (a 10M-event log's 145k requests held at once were ~35 MiB at the end of `check`)."""
+    made = ins.__dict__.get("requests")
+    recs = iter(made if made is not None else ins._records((MESSAGE,)))
+    listed = list(islice(recs, LIMIT))
+    head = listed if made is not None else list(iter_requests(ins.log, listed))
+    before = request_before(head, at) if at is not None else None
+    total = len(head)
+    for r in recs:  # the rest, a Request or a record (MESSAGE, index, seq, turn, step, input tokens)
         total += 1
-        if total <= LIMIT:
-            items.append(r.as_dict())
-        if at is not None and r.index <= at:
+        if at is not None and (r.index if made is not None else r[1]) <= at:
             before = r
-    out: dict[str, Any] = {"total": total, "shown": len(items), "items": items}
+    out: dict[str, Any] = {"total": total, "shown": len(head), "items": [r.as_dict() for r in head]}
     if at is not None:
-        out["at_verdict"] = None if before is None else {"seq": before.seq, "input_tokens": before.input_tokens}
+        if before is None or type(before) is Request:
+            out["at_verdict"] = None if before is None else {"seq": before.seq, "input_tokens": before.input_tokens}
+        else:
+            out["at_verdict"] = {"seq": before[2], "input_tokens": before[5]}
     return out
 
 

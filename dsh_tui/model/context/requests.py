@@ -73,9 +73,11 @@ def iter_headers(log, recs=None) -> Iterator[Header]:
         got = dicts.get((id(config), id(ad)))  # by identity: == would take 1 and true for one value
         if got is None:
             got = dicts[(id(config), id(ad))] = (dict(config), dict(ad) if ad is not None else None)
-        h = Header(i, seq, reason, provider, model, got[0], got[1], names, total, chars, digest)
+        h = Header(i, seq, reason, provider, model, got[0], got[1], names, total, chars, digest, NO_CHANGES)
         if prev is not None:
-            h.changes = diff(prev, h)
+            changes = diff(prev, h)
+            if changes is not NO_CHANGES:
+                h.changes = changes
         yield h
         prev = h
 
