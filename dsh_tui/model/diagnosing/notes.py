@@ -48,11 +48,23 @@ class Notes:
 BLOCKING_HOOK_DECISIONS = frozenset({"block", "deny", "blocked", "denied"})
 
 
+# The fact types take_notes reads: the others (a big log's chunk runs, step ends, tool calls and
+# results: half its facts) are passed over at once, not after a compare with each of these.
+NOTED = frozenset({"turn/end", "step/start", "llm/retry", "llm/retry-started", "assistant/message", FINISH,
+                   "session/end-seed", "compaction/start", "compaction/end", "tool/code-dispatch-start",
+                   "tool/code-dispatch", "tool-workflow/agent-end", "tool-workflow/run-end", "hook/result",
+                   "goal/change", "agent-preset/selected", "subagent/descriptor", "request/header"})
+
+
 def take_notes(notes: Notes, facts) -> None:
     retries, answered, retry_turns = notes.retries, notes.answered, notes.retry_turns
     for f in facts:
         t, index, seq, d = f
-        if t == "turn/end":
+        if t not in NOTED:
+            continue
+        if t == "request/header":  # (as often as a model call: first, not last)
+            notes.latest_tools = d[0]
+        elif t == "turn/end":
             reason = d[1]
             kind = shared_name(reason.get("kind") if isinstance(reason, dict) else None)  # (one str, not one a turn)
             notes.turn_ends.append((d[0], kind))
@@ -108,5 +120,3 @@ def take_notes(notes: Notes, facts) -> None:
                 notes.preset[:] = [d["agentPreset"]]
         elif t == "subagent/descriptor":
             notes.descriptor = d
-        elif t == "request/header":
-            notes.latest_tools = d[0]
