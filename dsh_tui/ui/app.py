@@ -147,7 +147,7 @@ class ExplorerApp(App[int]):
             self.uninstall_screen(BROWSER)
             self._browser_root = None
         if self._browser_root is None:
-            self.install_screen(BrowserScreen(root), BROWSER)
+            self.install_screen(BrowserScreen(root, max_plain=self.max_plain), BROWSER)
             self._browser_root = root
         self.browse_root = self.browse_root or root
         self.push_screen(BROWSER)

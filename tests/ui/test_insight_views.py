@@ -73,6 +73,8 @@ async def test_request_view_shows_the_changes_and_the_header_in_force():
         assert rows.rows[rows.cursor][2] == app.log_.index_of_seq(9)
         await pilot.press("enter")
         await until(app, pilot, lambda: isinstance(app.screen, JsonTreeScreen), "the header as a tree")
+        await pilot.press("p")  # its copy keys go through the explorer's copy path, as J's do
+        await until(app, pilot, lambda: app.clipboard == "$", "the root's JSONPath on the clipboard")
 
 
 async def test_files_view_opens_a_file_and_jumps_to_an_operation():

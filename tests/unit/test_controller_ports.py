@@ -89,3 +89,20 @@ def test_a_controller_holds_no_other_controller():
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 1:
                 names = [a.name for a in node.names]
                 assert not [n for n in names if n.endswith("Controller") and n != "Controller"], (path.name, names)
+
+
+def test_no_screen_or_widget_reaches_for_the_explorer_through_the_app():
+    """A screen over the explorer, a widget or a controller is given what it calls (a port, or a
+    callable in its constructor): none looks up ``app.explorer`` to find another's controller."""
+    ui = CONTROLLERS.parent
+    found = []
+    for path in sorted([*ui.glob("screens/*.py"), *ui.glob("widgets/*.py"), *CONTROLLERS.glob("*.py")]):
+        if path.name == "explorer.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr == "explorer":
+                found.append(f"{path.name}:{node.lineno}")
+            elif (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "getattr" and len(node.args) > 1
+                  and isinstance(node.args[1], ast.Constant) and node.args[1].value == "explorer"):
+                found.append(f"{path.name}:{node.lineno}")
+    assert found == []

@@ -5,11 +5,11 @@ session shown. Each view reads what it needs in its own worker from one `Insight
 from __future__ import annotations
 
 from ...model.context.export import Insight, insight
-from .ports import SessionView
+from .ports import InsightPort
 
 
 class InsightController:
-    port: SessionView  # what it may reach of the explorer (controllers/ports.py)
+    port: InsightPort  # what it may reach of the explorer (controllers/ports.py)
 
     def __init__(self, port) -> None:
         self.port = port
@@ -32,7 +32,8 @@ class InsightController:
         ins = self.insight()
         if ins is not None:
             from ..screens.requests import RequestsScreen
-            self.port.push_screen(RequestsScreen(ins, self.port.current_index, self._title()), self.port.jump_to)
+            self.port.push_screen(RequestsScreen(ins, self.port.current_index, self._title(), copy=self.port.copy_request),
+                                  self.port.jump_to)
 
     def files(self) -> None:
         ins = self.insight()
@@ -47,4 +48,4 @@ class InsightController:
             return
         from ..screens.jsontree import JsonTreeScreen
         ev = port.log_.event(cur)
-        port.push_screen(JsonTreeScreen(ev.event, f"{ev.type} seq {ev.seq:,} as a JSON tree"))
+        port.push_screen(JsonTreeScreen(ev.event, f"{ev.type} seq {ev.seq:,} as a JSON tree", copy=port.copy_request))

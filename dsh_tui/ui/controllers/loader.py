@@ -144,7 +144,7 @@ class LoadController(Controller):
         else:
             reason, title = f"{port.path}: {type(error).__name__}: {error}", "internal error while reading"
         port.load_bar.display = False
-        port.push_screen(ErrorScreen(title, reason))
+        port.push_screen(ErrorScreen(title, reason, can_go_back=port.can_go_back))
 
     def save_cache(self, log, diag) -> None:
         """Write the index cache (best effort, group "cache"), so the next open of this file is near-instant."""

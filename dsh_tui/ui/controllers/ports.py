@@ -191,6 +191,12 @@ class LoaderPort(Port, Protocol):
 
     def after_log_shown(self) -> None: ...
 
+    def can_go_back(self) -> bool: ...  # the error screen offers b when there is a session to go back to
+
+
+class InsightPort(SessionView, Protocol):
+    def copy_request(self, request: Any) -> None: ...  # the JSON tree's copy keys: the explorer's copy path
+
 
 class MarksPort(SessionView, Protocol):
     def show_chips_bar(self) -> None: ...  # the chips bar counts the marks

@@ -76,10 +76,12 @@ class BrowserScreen(Screen[None]):
             super().__init__()
             self.entry = entry
 
-    def __init__(self, root: Path, *, status: bool = True, name: str | None = None) -> None:
+    def __init__(self, root: Path, *, status: bool = True, name: str | None = None,
+                 max_plain: int | None = None) -> None:
         super().__init__(name=name)
         self.root = Path(root)
         self.status = status
+        self.max_plain = max_plain  # --max-plain-size: the statuses are read under the limit the explorer has
         self.listing: Listing | None = None
         self.roots: list[SessionEntry] = []
         self.filter_text = ""
@@ -163,8 +165,7 @@ class BrowserScreen(Screen[None]):
         note.set_lines([[(n, "")] for n in notes])
         note.display = bool(notes)
         if self.status and todo:
-            max_plain = getattr(getattr(self.app, "explorer", None), "max_plain", None)  # --max-plain-size
-            self.fill_worker(todo, listing.archive, max_plain)
+            self.fill_worker(todo, listing.archive, self.max_plain)
 
     def on_status_filled(self, message: StatusFilled) -> None:
         self.filled, self.pending = message.done, message.total - message.done

@@ -6,6 +6,8 @@ A log dsh refuses (its header or records break dsh's load checks) can still be r
 
 from __future__ import annotations
 
+from typing import Callable
+
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
@@ -22,10 +24,14 @@ REFUSED_TITLE = "dsh rejects this log"  # the app's title for a refused log (Exp
 class ErrorScreen(Screen[None]):
     BINDINGS = ERROR_BINDINGS
 
-    def __init__(self, title: str, reason: str, hint: str = "", *, refused: bool | None = None) -> None:
+    def __init__(self, title: str, reason: str, hint: str = "", *, refused: bool | None = None,
+                 can_go_back: Callable[[], bool] | None = None, reopen_lenient: Callable[[], None] | None = None) -> None:
+        """``can_go_back``: whether b has a session or the browser to go back to; ``reopen_lenient``:
+        what L does (the explorer's loader). Given by the opener: the screen reaches nothing else."""
         super().__init__()
         self.title_text, self.reason, self.hint = title, one_line(reason, 600), hint
         self.refused = title == REFUSED_TITLE if refused is None else refused  # readable, only refused: L
+        self._can_go_back, self._reopen_lenient = can_go_back, reopen_lenient
 
     def compose(self) -> ComposeResult:
         with Vertical(id="error-box") as box:
@@ -41,8 +47,7 @@ class ErrorScreen(Screen[None]):
             yield Static(Content.assemble(*keys), id="error-keys")
 
     def can_go_back(self) -> bool:
-        check = getattr(getattr(self.app, "explorer", None), "can_go_back", None)
-        return bool(check and check())
+        return bool(self._can_go_back is not None and self._can_go_back())
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "lenient":
@@ -51,11 +56,10 @@ class ErrorScreen(Screen[None]):
 
     def action_lenient(self) -> None:
         """Read the log again as --lenient does; the explorer shows it marked UNVERIFIED."""
-        loader = getattr(getattr(self.app, "explorer", None), "loader", None)
-        if not self.refused or loader is None or self.app.screen is not self:
+        if not self.refused or self._reopen_lenient is None or self.app.screen is not self:
             return
         self.app.pop_screen()
-        loader.reopen_lenient()
+        self._reopen_lenient()
 
     def action_leave(self) -> None:
         self.app.exit(return_code=EXIT_UNREADABLE)

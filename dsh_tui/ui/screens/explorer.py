@@ -200,6 +200,10 @@ class ExplorerScreen(ScreenBase):
     def copy_marked(self, indices: list[int]) -> None:
         self.copy.marked(indices)
 
+    def copy_request(self, request) -> None:
+        """A copy asked for by a screen over the explorer (the JSON tree's keys): the one copy path."""
+        self.copy.copy(request)
+
     def session_insight(self):
         """The session's `Insight` (model/context/export.py), or None without a log."""
         return self.insight.insight()
@@ -323,7 +327,8 @@ class ExplorerScreen(ScreenBase):
             rej = log.rejection
             self.load_bar.display = False
             self.push_screen(ErrorScreen("dsh rejects this log", f"{self.path.name}: {rej.code}: {rej.message}",
-                                         "open it anyway with --lenient (everything is then marked UNVERIFIED)"))
+                                         "open it anyway with --lenient (everything is then marked UNVERIFIED)",
+                                         can_go_back=self.can_go_back, reopen_lenient=self.loader.reopen_lenient))
             return
         self.set_session(log, diag)
         from ...model.opening import cache
@@ -569,7 +574,7 @@ class ExplorerScreen(ScreenBase):
 
     def full_header(self) -> None:
         if self.log_ is not None:
-            self.push_screen(HeaderScreen(header_sections(self.log_, self.diag)))
+            self.push_screen(HeaderScreen(header_sections(self.log_, self.diag), self.copy.header_line))
 
     def toggle_pairs(self) -> None:
         self.toggle_class("-pairs-flip")

@@ -7,6 +7,8 @@ copies the raw header line through the explorer's one copy path (controllers/cop
 
 from __future__ import annotations
 
+from typing import Callable
+
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
@@ -28,9 +30,11 @@ class HeaderScreen(Modal[None]):
     }
     """
 
-    def __init__(self, sections: list[Section]) -> None:
+    def __init__(self, sections: list[Section], copy_line: Callable[[str], None] | None = None) -> None:
+        """``copy_line``: what y does with the raw header line (the explorer's copy path; None: nothing)."""
         super().__init__()
         self.sections = sections
+        self.copy_line = copy_line
 
     def compose(self) -> ComposeResult:
         with Vertical(id="header-box") as box:
@@ -52,9 +56,8 @@ class HeaderScreen(Modal[None]):
         return raw.lines[0] if raw is not None and raw.lines else ""
 
     def action_copy_header(self) -> None:
-        copier = getattr(getattr(self.app, "explorer", None), "copy", None)  # the explorer's copy controller
-        if copier is not None:
-            copier.header_line(self.raw_line)
+        if self.copy_line is not None:
+            self.copy_line(self.raw_line)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -5,7 +5,7 @@ r the raw text of a string the tree shows parsed (byte for byte), over OSC 52 (c
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from rich.segment import Segment
 from textual.app import ComposeResult
@@ -18,6 +18,9 @@ from ...safety import one_line
 from .view import ViewScreen
 from ..keys import JSON_TREE_BINDINGS, JSON_TREE_LIST_BINDINGS
 from ..widgets.vlist import VirtualList
+
+if TYPE_CHECKING:
+    from ..controllers.copy import CopyRequest
 
 INDENT_MAX = 40  # columns of indentation at most: a deep row shows its depth as a number past it
 
@@ -93,8 +96,11 @@ class JsonTreeScreen(ViewScreen[None]):
     #tree-keys { height: 1; padding: 0 1; background: $panel; color: $text-muted; }
     """
 
-    def __init__(self, value: Any, title: str, *, open_levels: int = 2) -> None:
+    def __init__(self, value: Any, title: str, *, open_levels: int = 2,
+                 copy: Callable[[CopyRequest], None] | None = None) -> None:
+        """``copy``: what the copy keys hand their request to (the explorer's copy path; None: nothing)."""
         super().__init__()
+        self.copy_to = copy
         self.jtree = JsonTree(value, open_levels=open_levels)
         self.title_text = title
         self.needle = ""
@@ -122,10 +128,9 @@ class JsonTreeScreen(ViewScreen[None]):
         return rows[k] if 0 <= k < len(rows) and not rows[k].more else None
 
     def _copy(self, title: str, text: str) -> None:
-        copier = getattr(getattr(self.app, "explorer", None), "copy", None)  # the explorer's copy controller
-        if copier is not None:
+        if self.copy_to is not None:
             from ..controllers.copy import CopyRequest
-            copier.copy(CopyRequest(title, text, "json", "json-tree", mask=False, window=False))
+            self.copy_to(CopyRequest(title, text, "json", "json-tree", mask=False, window=False))
 
     def action_copy_value(self) -> None:
         r = self._row()

@@ -5,6 +5,8 @@ prompt or tool list folded with its size shown; esc closes."""
 
 from __future__ import annotations
 
+from typing import Callable
+
 from textual import work
 
 from ...model.context.requests import in_force
@@ -19,9 +21,10 @@ class RequestsScreen(RowsView):
     SCOPES = ("requests",)
     READING = "reading the request headers…"
 
-    def __init__(self, insight, at: int | None, title: str) -> None:
+    def __init__(self, insight, at: int | None, title: str, *, copy: Callable | None = None) -> None:
+        """``copy``: what the JSON tree it opens hands its copies to (the explorer's copy path)."""
         super().__init__()
-        self.insight, self.at, self.title_text = insight, at, title
+        self.insight, self.at, self.title_text, self.copy_to = insight, at, title, copy
 
     def head(self) -> str:
         return f"request headers · {self.title_text}"
@@ -44,7 +47,7 @@ class RequestsScreen(RowsView):
             log = self.insight.log
             # open down to the header's parts: a long system prompt shows its size, the tools their count
             self.app.push_screen(JsonTreeScreen(log.event(target).event, f"request/header seq {log.seq_of(target):,}",
-                                                open_levels=3))
+                                                open_levels=3, copy=self.copy_to))
 
     def action_jump(self) -> None:
         target = self.query_one(TextRows).target
