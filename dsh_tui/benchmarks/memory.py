@@ -37,14 +37,15 @@ HEADER = {"type": "session", "version": 0, "id": "bomb", "createdAt": 1790000000
 def repeated_log(source: Path, workdir: Path, times: int) -> Path:
     """``source``'s header frame, then its body ``times`` times, each copy after the first renumbered
     as a longer run of the same session would be: seqs (and the seqs events name), times and call ids
-    go on from the copy before, so dsh reads it whole. Frame by frame, as dsh framed it."""
+    (the 936k log's ``call_`` ids, given the copy's number) go on from the copy before, so dsh reads it
+    whole. Frame by frame, as dsh framed it."""
     import zstandard
 
     from ..model.reading.source import open_log
     out = workdir / f"{source.name.split('__')[0]}-x{times}-renumbered__session.jsonl.zstd"
     if out.exists():
         return out
-    raw, fb, _limit = open_log(source)
+    _raw, fb, _limit = open_log(source)
     tmp = out.with_suffix(".tmp")
     try:
         spans = list(span for span, _frame in fb.frames(0))
@@ -87,6 +88,7 @@ def _body_extent(dctx, frames: list[bytes]) -> tuple[int, int, int]:
 
 
 def _shifted(line: bytes, dseq: int, dtime: int) -> bytes:
+    """One record of a later copy: its seqs, the seqs it names and its times moved on."""
     ev = orjson.loads(line)
     for key, by in (("seq", dseq), ("seq0", dseq), ("time", dtime), ("time0", dtime)):
         if type(ev.get(key)) is int:
