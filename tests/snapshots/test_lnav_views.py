@@ -13,7 +13,7 @@ import pytest
 from dsh_tui.ui.app import ExplorerApp
 
 from ..support.session_roots import build_tree_family
-from .test_snapshots import demo_app, loaded  # noqa: F401  (demo_app is a fixture)
+from .test_snapshots import loaded
 
 pytestmark = pytest.mark.usefixtures("isolated_xdg")
 SIZE = (80, 24)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from .test_snapshots import SIZES, demo_app, loaded  # noqa: F401  (demo_app is a fixture)
+from .test_snapshots import SIZES, loaded
 
 pytestmark = pytest.mark.usefixtures("isolated_xdg")
 

@@ -13,21 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from dsh_tui.demo import write_demo
 from dsh_tui.ui.app import ExplorerApp
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 45), id="160x45")]
 
 
 pytestmark = pytest.mark.usefixtures("isolated_xdg")
-
-
-@pytest.fixture
-def demo_app(tmp_path) -> ExplorerApp:
-    path = write_demo(tmp_path / "demo-session.jsonl.zstd")
-    app = ExplorerApp(path, native_clipboard=False, detail_delay=0.01)
-    app.theme = "textual-dark"
-    return app
 
 
 async def loaded(pilot) -> None:

@@ -9,7 +9,6 @@ from textual import events
 from textual.widgets import Footer
 
 from dsh_tui.model.presenting.hits import collapse_chunk_runs
-from dsh_tui.model.reading import search as search_module
 from dsh_tui.model.reading.source import Cancelled
 from dsh_tui.ui.controllers import search as search_module
 
