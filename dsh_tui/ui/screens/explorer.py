@@ -1,7 +1,8 @@
 """ExplorerScreen: one session shown. It owns what is shown (``log_``, ``diag``, the path and how it was
 opened), the panes, the explorer's bindings (ui/actions.py: each key runs its handler here or on a
 controller) and the controllers (ui/controllers/), each of which sees this screen only through its
-port (controllers/ports.py). With the fast render, a screen that repaints little (compat/screen.py).
+port (controllers/ports.py; the screen's side of those ports, thin forwards, is the mixin in
+explorer_ports.py). With the fast render, a screen that repaints little (compat/screen.py).
 
 Workers run on this screen: ``route_worker`` hands a worker's state change to the controller owning its
 group. A new log in place (read, restored by back, grown by live follow) and a log painted are published
@@ -30,7 +31,6 @@ from ...model.presenting.summary import light_event, seed_boundary
 from ...safety import one_line
 from ..actions import dispatch
 from ..compat import ScreenBase
-from ..compat.premount import premount
 from ..controllers.anomalies import AnomalyController
 from ..controllers.base import SessionChanged
 from ..controllers.chips import ChipsController, ChipsReady
@@ -65,10 +65,11 @@ from ..widgets.progress import LoadBar
 from ..widgets.sparkline import ActivityBar
 from .error import ErrorScreen
 from .header import HeaderScreen
+from .explorer_ports import ExplorerPortSide
 from .help import HelpScreen
 
 
-class ExplorerScreen(ScreenBase):
+class ExplorerScreen(ExplorerPortSide, ScreenBase):
     BINDINGS = BINDINGS
     ALLOW_IN_MAXIMIZED_VIEW = "Footer, CommandLine"  # the prompt works with a pane zoomed (z)
 
@@ -101,124 +102,6 @@ class ExplorerScreen(ScreenBase):
                             self.view_out, self.timeline)
         self._worker_owners = {group: c for c in self.controllers for group in c.groups}
 
-    # -- what the app and the controllers reach (controllers/ports.py) ---------------------------------
-    @property
-    def settings(self):
-        return self.app.settings
-
-    @property
-    def key_gate(self):
-        return self.app.key_gate
-
-    @property
-    def last_input(self) -> float:
-        """When the last key or click came (the quiet-time GC's clock)."""
-        return self.app.quiet_gc.last_input
-
-    @property
-    def screen_stack(self) -> list:
-        return self.app.screen_stack
-
-    @property
-    def is_open(self) -> bool:
-        """The app runs and shows screens (False once it is closing: late messages and timers stop)."""
-        return bool(self.app.screen_stack)
-
-    @property
-    def needle(self) -> str | None:
-        """The current search (the search controller's)."""
-        return self.search.needle
-
-    @needle.setter
-    def needle(self, value: str | None) -> None:
-        self.search.needle = value
-
-    @property
-    def lineage(self):
-        return self.family.lineage
-
-    @property
-    def filter_base(self) -> RowSource:
-        return self.filters.base
-
-    def push_screen(self, screen, callback=None):
-        return self.app.push_screen(screen, callback)
-
-    def install_screen(self, screen, name: str) -> None:
-        self.app.install_screen(screen, name)
-
-    def uninstall_screen(self, screen) -> None:
-        self.app.uninstall_screen(screen)
-
-    async def premount(self, screen, quiet) -> bool:
-        return await premount(self.app, screen, quiet)
-
-    def batch_update(self):
-        return self.app.batch_update()
-
-    def call_from_thread(self, callback, *args):
-        return self.app.call_from_thread(callback, *args)
-
-    def copy_to_clipboard(self, text: str) -> None:
-        self.app.copy_to_clipboard(text)
-
-    def dismiss_notices(self) -> None:
-        self.app.dismiss_notices()
-
-    def busy(self, *groups: str) -> bool:
-        """A worker of one of ``groups`` runs."""
-        return any(w.group in groups and not w.is_finished for w in self.app.workers)
-
-    def cancel_workers(self, group: str) -> None:
-        self.app.workers.cancel_group(self, group)
-
-    def browser_active(self) -> bool:
-        return self.app.browser_active()
-
-    def has_home(self) -> bool:
-        return self.app.has_home()
-
-    def show_browser(self, root: Path) -> None:
-        self.app.show_browser(root)
-
-    def go_home(self) -> None:
-        self.app.go_home()
-
-    def can_go_back(self) -> bool:
-        return self.history.can_go_back()
-
-    def show_rows(self, focus: int | None) -> None:
-        """The list shows the filter's events narrowed by the chips (after either changed)."""
-        self.chips.show_rows(focus)
-
-    def show_chips_bar(self) -> None:
-        self.chips.show_bar()
-
-    def mark_count(self) -> int:
-        return len(self.marks)
-
-    def copy_marked(self, indices: list[int]) -> None:
-        self.copy.marked(indices)
-
-    def copy_request(self, request) -> None:
-        """A copy asked for by a screen over the explorer (the JSON tree's keys): the one copy path."""
-        self.copy.copy(request)
-
-    def session_insight(self):
-        """The session's `Insight` (model/context/export.py), or None without a log."""
-        return self.insight.insight()
-
-    def restore_view(self, marks: list[int], chips: list, focus: int | None) -> None:
-        """A saved view's marks and chips (controllers/views.py), brought back."""
-        if marks:
-            self.marks.set_marks(marks)
-        if chips:
-            self.chips.set_chips(chips, focus=focus)
-
-    def view_state(self) -> tuple[list[int], list]:
-        """The marks (as seqs) and the chips, to save."""
-        return (self.marks.seqs() if self.marks.marks else []), list(self.chips.chips)
-
     # -- the panes -----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield HeaderPanel(id="header")
@@ -232,59 +115,6 @@ class ExplorerScreen(ScreenBase):
             yield DetailView(id="detail")
         yield StableFooter(compact=True)
         yield CommandLine(id="cmdline")  # goto and search prompts: shown in the footer's place
-
-    @property
-    def events(self) -> EventList:
-        return self.query_one("#events", EventList)
-
-    @property
-    def pairs_pane(self) -> PairsPane:
-        return self.query_one("#pairs", PairsPane)
-
-    @property
-    def detail(self) -> DetailView:
-        return self.query_one("#detail", DetailView)
-
-    @property
-    def header(self) -> HeaderPanel:
-        return self.query_one("#header", HeaderPanel)
-
-    @property
-    def load_bar(self) -> LoadBar:
-        return self.query_one(LoadBar)
-
-    def activity_bar(self) -> ActivityBar | None:
-        """None while the screen has none (the app closing when a timing worker ends)."""
-        found = self.query(ActivityBar)
-        return found.first() if found else None
-
-    def chips_bar(self) -> ChipsBar | None:
-        found = self.query("#chips")
-        return found.first() if found else None
-
-    def timeline_list(self):
-        """The merged timeline's list (widgets/timeline.py), once it was mounted."""
-        found = self.query("#timeline")
-        return found.first() if found else None
-
-    def mount_beside_events(self, widget) -> None:
-        self.query_one("#left").mount(widget, after=self.events)
-
-    def command_line(self) -> CommandLine | None:
-        """The docked line (the events list's count shows there)."""
-        found = self.query(CommandLine)
-        return found.first() if found else None
-
-    def footers(self) -> tuple:
-        return tuple(self.query(StableFooter))
-
-    def ask(self, kind: str, label: str, callback, **kw) -> bool:
-        """Open the docked prompt of the screen on top; False when that screen has none."""
-        found = self.app.screen.query(CommandLine)
-        if not found:
-            return False
-        found.first().ask(kind, label, callback, cover=tuple(self.app.screen.query(StableFooter)), **kw)
-        return True
 
     def on_mount(self) -> None:
         self.header.show_loading(self.path)
