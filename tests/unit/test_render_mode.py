@@ -40,7 +40,9 @@ def test_the_installed_version_is_read_as_importlib_metadata_reads_it():
 def _mode_in_child(env: dict) -> str:
     code = ("import sys; from dsh_tui.ui import compat; from dsh_tui.ui.screens.explorer import ExplorerScreen; "
             "from dsh_tui.ui.widgets.footer import StableFooter; from dsh_tui.ui.widgets.event_list import EventList; "
-            "print(compat.FAST, ExplorerScreen.__mro__[1].__name__, StableFooter.__mro__[1].__name__, "
+            "print(compat.FAST, "
+            "next(c.__name__ for c in ExplorerScreen.__mro__ if c.__name__ in ('FastScreen', 'Screen')), "
+            "StableFooter.__mro__[1].__name__, "
             "next(c.__name__ for c in EventList.__mro__ if c.__name__ in ('FastPane', 'StockPane')), "
             "'dsh_tui.ui.compat.compositor' in sys.modules)")
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
