@@ -93,15 +93,9 @@ def record(etype: str, index: int, seq: int, data: Any, ev: dict, memo: dict) ->
     return RECORDERS[etype](index, seq, data if type(data) is dict else {}, ev, memo)
 
 
-def _kept(n: Any) -> Any:
-    """A turn or step as a record keeps it: a scalar as it is (an int goes in an int64 column), a
-    nested value as `flat` keeps it."""
-    return n if type(n) in _PLAIN else flat(n)
-
-
 def _call(index: int, seq: int, d: dict, ev: dict, memo: dict) -> tuple:
     name, args, turn = d.get("name"), d.get("arguments"), d.get("turn")
-    return (CALL, index, seq, turn if type(turn) is int else _kept(turn),
+    return (CALL, index, seq, turn if type(turn) is int else flat(turn),
             sys.intern(name) if type(name) is str else None, arguments_key(args), path_args(args, memo))
 
 
@@ -125,7 +119,7 @@ def _result(index: int, seq: int, d: dict, ev: dict, memo: dict) -> tuple:
 
 def _message(index: int, seq: int, d: dict, ev: dict, memo: dict) -> tuple:
     turn, step, usage = d.get("turn"), d.get("step"), d.get("usage")
-    return (MESSAGE, index, seq, turn if type(turn) is int else _kept(turn), step if type(step) is int else _kept(step),
+    return (MESSAGE, index, seq, turn if type(turn) is int else flat(turn), step if type(step) is int else flat(step),
             input_tokens(usage))
 
 
