@@ -87,9 +87,6 @@ NO_CHANGES: dict = {}  # what most headers changed, one dict for all of them: re
 
 def diff(a: Header, b: Header) -> dict:
     """What changed from header ``a`` to ``b``: only the keys that did."""
-    if (a.config is b.config and a.adapter_defaults is b.adapter_defaults and a.tools is b.tools
-            and a.system_hash == b.system_hash and a.system_chars == b.system_chars):
-        return NO_CHANGES  # one body (headers() shares its dicts): most headers repeat the one before
     if ((a.tools, a.system_hash, a.system_chars) == (b.tools, b.system_hash, b.system_chars)
             and _same(a.config, b.config) and _same(a.adapter_defaults, b.adapter_defaults)):
         return NO_CHANGES
