@@ -1,6 +1,6 @@
-"""The diagnosis's passes over the facts skip the types they do not read before comparing with the
-ones they do (`notes.NOTED`, `pairing.PAIRED`): a branch for a type left out of its set would never
-run, so each set is the list of the types its pass compares with."""
+"""take_notes skips the fact types it does not read before comparing with the ones it does
+(`notes.NOTED`): a branch for a type left out of the set would never run, so the set is the list of
+the types its chain compares with."""
 
 from __future__ import annotations
 
@@ -28,10 +28,6 @@ def _compared_types(func) -> set[str]:
 
 def test_every_type_take_notes_reads_is_noted():
     assert _compared_types(notes.take_notes) == set(notes.NOTED)
-
-
-def test_every_type_the_pairing_reads_is_paired():
-    assert _compared_types(pairing.feed_facts) == set(pairing.PAIRED)
 
 
 def test_a_fact_of_another_type_leaves_the_notes_and_pairs_as_they_were():

@@ -153,12 +153,6 @@ def _clear(st: TurnState, why: str) -> None:
     st.started.clear()
 
 
-# The fact types feed_facts reads; the others only move st.last_seq.
-PAIRED = frozenset({"turn/start", "turn/end", "step/start", "step/end", "assistant/message", "tool/call",
-                    "tool/result", "request/header", "command/run", "command/done", "approval/asked",
-                    "approval/decided"})
-
-
 def feed_facts(out: Pairing, facts: list[Fact]) -> None:
     """Pair ``facts`` after those already fed (a log's head can be paired while its tail is read).
     The data layouts are in facts.py."""
@@ -167,9 +161,6 @@ def feed_facts(out: Pairing, facts: list[Fact]) -> None:
     latest_tools: Any = out.latest_tools
     for f in facts:
         t, index, seq, d = f
-        if t not in PAIRED:  # (a big log's chunk runs: one fact in seven)
-            st.last_seq = seq
-            continue
         if t == "turn/start":
             st.open_turn, st.open_turn_index = d[0], index
             st.open_step = st.open_step_index = None
