@@ -341,3 +341,24 @@ def test_loop_findings_are_added_once_however_often_asked():
     add_loop_findings(diag, insight(log).loops)
     assert [(f.kind, f.seq) for f in diag.findings] == once
     assert sum(f.kind in LOOP_KINDS for f in diag.findings) == len(loops)
+
+
+def test_requests_json_from_records_agrees_with_the_headers_made(tmp_path):
+    """`check` walks the header records and makes a Header only where it lists one: the same JSON as
+    from every Header made (the views' path), on repeats, reasons, equal but separately written
+    configs, a 1 -> true change, tool and prompt changes, past HEADER_LIMIT too."""
+    recs = [HEADER]
+    for k in range(export.HEADER_LIMIT + 120):
+        config = {"provider": "p", "model": "m", "temperature": True if k in (250, 251) else 1}
+        tools = [{"name": "bash"}] + ([{"name": "edit"}] if k % 97 == 7 else [])
+        header = {"config": config, "tools": tools, "system": "s" * (1 + (k == 260))}
+        recs.append(ev("request/header", k, {"header": header, "reason": ["initial", "resume", "change"][k % 3]}))
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(b"\n".join(lines_of(recs)) + b"\n")
+    log = load_session(path)
+    for at in (None, 3, 240, len(log) - 1):
+        walked = export.requests_json(export.Insight(log), at)
+        views = export.Insight(log)
+        assert len(views.headers) == export.HEADER_LIMIT + 120  # made: requests_json reads them
+        assert export.requests_json(views, at) == walked
+    assert 8 <= walked["changes"] < walked["total"] and walked["shown"] > export.HEADER_LIMIT

@@ -16,7 +16,7 @@ from ..reading.contextfacts import CALL, HEADER, MESSAGE, RESULT
 from ..reading.gcpause import gc_paused
 from .files import Files, files_touched
 from .loops import calls, loop_findings
-from .requests import Header, Request, headers, iter_headers, iter_requests, request_before, requests
+from .requests import Header, Request, headers, iter_headers, iter_requests, request_before, requests, walk_headers
 from .select import indices_of, records
 from .surface import COMPACTION_RECORDS, Context, context_at, surface
 
@@ -87,11 +87,6 @@ def _requests(ins: Insight) -> Iterable[Request]:
     return made if made is not None else iter_requests(ins.log, ins._records((MESSAGE,)))
 
 
-def _headers(ins: Insight) -> Iterable[Header]:
-    made = ins.__dict__.get("headers")
-    return made if made is not None else iter_headers(ins.log, ins._records((HEADER,)))
-
-
 def _verdict_at(ins: Insight, diag) -> int:
     """The event the run ended at: the verdict's, else the last one."""
     v = diag.verdict if diag is not None else None
@@ -124,20 +119,24 @@ def context_json(ins: Insight, at: int | None = None) -> dict[str, Any]:
 def requests_json(ins: Insight, at: int | None = None) -> dict[str, Any]:
     """``requests``: the first HEADER_LIMIT headers and as many changed ones after them, the counts, and
     (``at`` given) the header in force at ``at``."""
+    made = ins.__dict__.get("headers")
+    walk = ((h.index, h.seq, h.changes, h) for h in made) if made is not None else \
+        walk_headers(ins.log, ins._records((HEADER,)), made_first=HEADER_LIMIT)
     total, changes, shown, changed_later, in_force_at = 0, 0, [], [], None
-    for h in _headers(ins):
+    for i, seq, changed, h in walk:
         total += 1
-        changes += bool(h.changes)
+        if changed:
+            changes += 1
+            if total > HEADER_LIMIT and len(changed_later) < HEADER_LIMIT:
+                changed_later.append(h)
         if total <= HEADER_LIMIT:
             shown.append(h)
-        elif h.changes and len(changed_later) < HEADER_LIMIT:
-            changed_later.append(h)
-        if at is not None and h.index <= at:
-            in_force_at = h
+        if at is not None and i <= at:
+            in_force_at = seq
     out: dict[str, Any] = {"total": total, "shown": len(shown) + len(changed_later), "changes": changes,
                            "items": [h.as_dict() for h in shown + changed_later]}
     if at is not None:
-        out["in_force_at_verdict"] = None if in_force_at is None else in_force_at.seq
+        out["in_force_at_verdict"] = in_force_at
     return out
 
 

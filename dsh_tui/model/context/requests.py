@@ -62,24 +62,48 @@ def headers(log, recs=None) -> list[Header]:
 
 
 def iter_headers(log, recs=None) -> Iterator[Header]:
-    """`headers` one at a time (`check` keeps only the few it lists)."""
+    """`headers` one at a time."""
+    for _i, _seq, _changes, h in walk_headers(log, recs):
+        yield h
+
+
+def walk_headers(log, recs=None, made_first: int | None = None) -> Iterator[tuple[int, int, dict, Header | None]]:
+    """(index, seq, changes, header) of every request header in log order; with ``made_first``, the
+    `Header` is made only for the first ``made_first`` and for those that changed (`check` lists
+    only those: the 936k log's 13,200 headers are one header with two reasons)."""
     recs = records(log, (HEADER,)) if recs is None else recs
     # A header's config items -> its config dicts: one pair for the headers that share them (bodies
     # that differ only in their reason share their items), so `diff` knows them by identity.
     dicts: dict[tuple[int, int], tuple] = {}
-    prev = None
-    for _type, i, seq, body in recs:
-        reason, provider, model, config, ad, names, total, chars, digest = body
-        got = dicts.get((id(config), id(ad)))  # by identity: == would take 1 and true for one value
-        if got is None:
-            got = dicts[(id(config), id(ad))] = (dict(config), dict(ad) if ad is not None else None)
-        h = Header(i, seq, reason, provider, model, got[0], got[1], names, total, chars, digest, NO_CHANGES)
-        if prev is not None:
-            changes = diff(prev, h)
-            if changes is not NO_CHANGES:
-                h.changes = changes
-        yield h
-        prev = h
+    prev = prev_h = None  # the previous record (and its Header, once made)
+    n = 0
+    for rec in recs:
+        n += 1
+        body = rec[3]
+        h = None
+        if prev is not None and body[3] is prev[3][3] and body[4] is prev[3][4] and body[5] == prev[3][5] \
+                and body[7] == prev[3][7] and body[8] == prev[3][8]:
+            changes = NO_CHANGES  # what `diff` answers for the same config objects, tools and prompt
+        else:
+            h = _header(rec, dicts)
+            changes = NO_CHANGES
+            if prev is not None:
+                changes = diff(prev_h if prev_h is not None else _header(prev, dicts), h)
+                if changes is not NO_CHANGES:
+                    h.changes = changes
+        if h is None and (made_first is None or n <= made_first):
+            h = _header(rec, dicts)
+        yield rec[1], rec[2], changes, h
+        prev, prev_h = rec, h
+
+
+def _header(rec: tuple, dicts: dict) -> Header:
+    _type, i, seq, body = rec
+    reason, provider, model, config, ad, names, total, chars, digest = body
+    got = dicts.get((id(config), id(ad)))  # by identity: == would take 1 and true for one value
+    if got is None:
+        got = dicts[(id(config), id(ad))] = (dict(config), dict(ad) if ad is not None else None)
+    return Header(i, seq, reason, provider, model, got[0], got[1], names, total, chars, digest, NO_CHANGES)
 
 
 NO_CHANGES: dict = {}  # what most headers changed, one dict for all of them: read, never written
