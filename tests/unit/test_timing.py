@@ -371,3 +371,38 @@ def test_stalls_longest_first_by_any_threshold_and_a_crafted_time_past_int64():
     assert [s.index for s in timing.stalls(2)] == [41, 21]
     assert timing.anomalies("stall") == [21, 41, 51] and timing.anomalies("stall", stall_ms=400) == [1, 21, 31, 41, 51]
     assert timing.stalls(None, threshold_ms=31_000)[-1].duration_ms == 40_000
+
+
+def test_slowest_ranks_as_a_sort_of_every_timed_item():
+    """`slowest` ranks only the items as slow as the n-th: the same rows, in the same order, as a
+    stable sort of every timed item by (duration, earlier first), ties across kinds included."""
+    import random
+    from dsh_tui.model.diagnosing.timing import ModelCall, ToolTiming
+    rng = random.Random(7)
+    t0 = 1_790_000_000_000
+
+    def times():
+        a = rng.choice([None, t0 + rng.randrange(50)])
+        b = rng.choice([None, a if a is None else a + rng.choice([-5, 0, 10, 10, 20, rng.randrange(40)])])
+        return a, b
+
+    calls, tools = [], []
+    for k in range(300):
+        a, b = times()
+        calls.append(ModelCall(1, k, index=rng.randrange(200), seq=k, start=a, end=b,
+                               last_output=None if b is not None or a is None else a + rng.choice([0, 10])))
+        a, b = times()
+        tools.append(ToolTiming(f"c{k}", "bash", 1, k, index=rng.randrange(200), seq=k, start=a, end=b))
+    timing = Timing(calls=calls, tools=tools)
+
+    def span(x, model):
+        end = x.end if x.end is not None or not model else x.last_output
+        return end - x.start if x.start is not None and end is not None and end >= x.start else None
+
+    timed = [(span(x, kind == "model"), x.index, kind, x) for kind, group in (("model", calls), ("tool", tools))
+             for x in group if span(x, kind == "model") is not None]
+    ranked = sorted(timed, key=lambda t: (t[0], -t[1]), reverse=True)
+    for n in (0, 1, 3, 20, 10_000):
+        got = timing.slowest(n)
+        assert [(r.kind, r.seq, r.duration_ms) for r in got] == [(kind, x.seq, d) for d, _i, kind, x in ranked[:n]]
+    assert [r.seq for r in timing.slowest(5, ("tool",))] == [x.seq for _d, _i, kind, x in ranked if kind == "tool"][:5]
