@@ -229,3 +229,19 @@ def test_a_column_is_int32_until_a_value_needs_more(edge, monkeypatch) -> None:
     monkeypatch.setattr(packed, "PACK_AT", 16384)
     small = Timing.from_plain(Timing(got, tool_list([])).plain()).calls  # (a common log's: as the cache has it)
     assert _same(small, items) and all(col.typecode == "q" for col in small.ints.values())
+
+
+def test_cell_values_read_none_wherever_its_bytes_stand():
+    """An int column's cells as values: None for its NONE cell, and a value whose bytes hold NONE's
+    across two cells (a match off a cell's boundary) read as what it is, in both widths."""
+    from array import array
+    for code, none in (("q", cells.NONE), ("i", cells.NONE32)):
+        plain = array(code, [0, 5, -1, 2**20])
+        assert cells.cell_values(plain) == [0, 5, -1, 2**20]
+        assert cells.cell_values(array(code, [7, none, 9])) == [7, None, 9]
+        size = plain.itemsize
+        straddle = array(code)
+        straddle.frombytes(bytes(size // 2) + array(code, [none]).tobytes() + bytes(size - size // 2))
+        assert none not in straddle and array(code, [none]).tobytes() in straddle.tobytes()
+        assert cells.cell_values(straddle) == straddle.tolist()
+        assert cells.cell_values(array(code)) == []

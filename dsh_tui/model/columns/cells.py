@@ -26,6 +26,16 @@ NARROW = {NONE: NONE32, ODD: ODD32}
 WIDEN = {NONE32: NONE, ODD32: ODD}
 FROM_ROW32 = {NONE32: None}
 FROM_CELL = {"q": FROM_ROW, "i": FROM_ROW32}
+_NONE_BYTES = {"q": array("q", [NONE]).tobytes(), "i": array("i", [NONE32]).tobytes()}
+
+
+def cell_values(col: array) -> list:
+    """An int column's cells as values, None for its NONE. A column whose bytes hold no NONE is read
+    in C alone (its bytes searched in ~3 us, not a dict lookup a cell: ~0.5 ms for 13k cells); a
+    match off a cell's boundary only costs the lookups."""
+    if col.tobytes().find(_NONE_BYTES[col.typecode]) < 0:
+        return col.tolist()
+    return list(map(FROM_CELL[col.typecode].get, col, col))
 
 
 _INTS = frozenset({int, type(None)})  # the types a column takes by C loops (not bool: True is not 1 here)
@@ -103,7 +113,7 @@ def int_columns_back(cols: Any, odd: Any, names: Iterable[str], n: int) -> tuple
 
 def int_values(col: array, name: str, odd: dict) -> list:
     """An int column's values (None for its NONE), its odd values in place."""
-    out = list(map(FROM_CELL[col.typecode].get, col, col))
+    out = cell_values(col)
     for (n, k), v in odd.items():
         if n == name:
             out[k] = v

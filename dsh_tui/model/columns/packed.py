@@ -20,7 +20,7 @@ from itertools import chain, compress, islice, repeat
 from operator import attrgetter
 from typing import Any
 
-from .cells import (FROM_CELL, NARROW, NONE, NONE32, ODD, ODD32, cell_of, coded, int_cells, int_columns,
+from .cells import (FROM_CELL, NARROW, NONE, NONE32, ODD, ODD32, cell_of, cell_values, coded, int_cells, int_columns,
                     int_columns_back, narrowed, uncoded, widened)
 from .textcolumn import CodedColumn, SparseColumn, TextColumn
 
@@ -113,8 +113,7 @@ class PackedList:
     def _packed_slice(self, name: str, lo: int, hi: int) -> list:
         """Field ``name`` of packed rows lo..hi-1 (its odd values and live records' in place)."""
         if name in self.ints:
-            c = self.ints[name][lo:hi]
-            out = list(map(FROM_CELL[c.typecode].get, c, c))
+            out = cell_values(self.ints[name][lo:hi])
             for (n, k), v in self.odd.items():
                 if n == name and lo <= k < hi:
                     out[k - lo] = v
