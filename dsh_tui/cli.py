@@ -127,14 +127,16 @@ def _cache_after_check(log, diag, linked: list) -> None:
     reads it): the diagnosis as decoded, without what the lineage added to it (``linked``: each
     linked finding with its message and child before) nor the loop findings, which belong to this
     run, not to the log's index (the explorer computes loops itself)."""
+    from .model.context.export import derived, insight
     from .model.opening import cache
     from .model.opening.open import save_to_cache
     sys.stdout.flush()
+    read = derived(insight(log))  # the loops and files: a re-check reads them back, not every call again
     for f, message, child in linked:
         f.message, f.child_session = message, child
     from .model.context.loops import LOOP_KINDS  # check's own additions, as the lineage's: not the log's index
     diag.findings[:] = [f for f in diag.findings if f.kind not in LOOP_KINDS]
-    save_to_cache(log, diag)
+    save_to_cache(log, diag, read)
     note = cache.notice()  # why the cache was skipped (an untrusted directory, ...), once
     if note:
         print(f"dsh-tui: {note}", file=sys.stderr)

@@ -362,3 +362,55 @@ def test_requests_json_from_records_agrees_with_the_headers_made(tmp_path):
         assert len(views.headers) == export.HEADER_LIMIT + 120  # made: requests_json reads them
         assert export.requests_json(views, at) == walked
     assert 8 <= walked["changes"] < walked["total"] and walked["shown"] > export.HEADER_LIMIT
+
+
+def test_the_loops_and_files_a_check_read_come_back_from_the_index_cache(log):
+    """What `check` read of the log alone goes to the cache as plain values and comes back the same;
+    an entry's values are taken only in the shapes `derived` writes, for the same number of events."""
+    from dsh_tui.model.opening import cachecodec
+    read = export.Insight(log)
+    assert export.derived(read) is None  # nothing read yet: nothing to keep
+    assert read.loops and read.files.files
+    tree, parts = cachecodec.encode(export.derived(read))
+    kept = cachecodec.decode(tree, b"".join(parts))
+
+    def seeded(value) -> export.Insight:
+        ins = export.Insight(log)
+        export._seed(ins, value)
+        return ins
+
+    back = seeded(kept)
+    assert set(back.__dict__) >= {"loops", "files"}  # taken, not read again
+    assert [f.as_dict() for f in back.loops] == [f.as_dict() for f in read.loops]
+    assert [f.as_dict(10**6) for f in back.files.files.values()] == [f.as_dict(10**6) for f in read.files.files.values()]
+    assert [o.diffs for f in back.files.files.values() for o in f.ops] == \
+        [o.diffs for f in read.files.files.values() for o in f.ops]
+    path, ops = kept["files"][1][0]
+    bad = [{**kept, "events": kept["events"] + 1}, {**kept, "loops": kept["loops"] + ["x"]},
+           {**kept, "files": (0, [(path, ops), (path, ops)])}, {**kept, "files": (0, [(path, [ops[0][:5]])])},
+           {**kept, "loops": [export.Finding("TOOL_ERROR", 1, 1, "not a loop")]}, [kept], None]
+    for value in bad:
+        assert not {"loops", "files"} & set(seeded(value).__dict__)
+
+
+def test_a_repeated_check_reads_no_call_again(tmp_path, monkeypatch, capsys):
+    """The second `check` of a log takes the loops and files from the entry the first one wrote."""
+    from dsh_tui.cli import main
+    from dsh_tui.demo import write_synthetic
+    from dsh_tui.model.opening import cache
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
+    monkeypatch.delenv(cache.CACHE_ENV, raising=False)
+    path = tmp_path / "s" / "session.jsonl.zstd"
+    path.parent.mkdir()
+    write_synthetic(path, 6000, encoding="zstd", crash=True)
+    main(["check", str(path), "--format", "json"])
+    first = capsys.readouterr().out
+    assert cache.has_entry(path)
+
+    def unread(*_a, **_k):
+        raise AssertionError("read again")
+
+    monkeypatch.setattr(export, "files_touched", unread)
+    monkeypatch.setattr(export, "calls", unread)
+    main(["check", str(path), "--format", "json"])
+    assert capsys.readouterr().out == first and '"files"' in first

@@ -12,11 +12,12 @@ from itertools import islice
 from typing import Any, Iterable, Iterator
 
 from ...safety import one_line
+from ..diagnosing.findings import Finding
 from ..reading.contextfacts import CALL, HEADER, MESSAGE, RESULT
 from ..reading.gcpause import gc_paused
 from .files import Files, files_touched
 from .loops import calls, loop_findings
-from .requests import Header, Request, headers, iter_headers, iter_requests, request_before, requests, walk_headers
+from .requests import Header, Request, headers, iter_requests, request_before, requests, walk_headers
 from .select import indices_of, records
 from .surface import COMPACTION_RECORDS, Context, context_at, surface
 
@@ -194,9 +195,36 @@ def markdown_lines(ins: Insight, diag, md, val) -> list[str]:
 
 def insight(log) -> Insight:
     """The log's one `Insight` while it has this many events (kept on it: the check's findings, JSON
-    and report, and the explorer's views, share the reads; a live log that grew gets a new one)."""
+    and report, and the explorer's views, share the reads; a live log that grew gets a new one). An
+    index from the cache may bring the loops and files a `check` read (`derived`)."""
     got = getattr(log, "_insight", None)
     if got is None or got[0] != len(log):
         got = (len(log), Insight(log))
         log._insight = got
+        _seed(got[1], getattr(log, "derived", None))
     return got[1]
+
+
+def derived(ins: Insight) -> dict | None:
+    """What was read of the log alone, for the index cache: its loop findings and the files touched
+    (each a pass over every call and result), with the event count they were read at; None unless
+    both were read."""
+    loops, files = ins.__dict__.get("loops"), ins.__dict__.get("files")
+    if loops is None or files is None:
+        return None
+    return {"events": len(ins.log), "loops": list(loops), "files": files.plain()}
+
+
+def _seed(ins: Insight, got) -> None:
+    """Take `derived`'s values as read, when they are what it writes and for this many events."""
+    if type(got) is not dict or got.get("events") != len(ins.log):
+        return
+    from .loops import LOOP_KINDS
+    loops = got.get("loops")
+    if type(loops) is not list or not all(type(f) is Finding and f.kind in LOOP_KINDS for f in loops):
+        return
+    try:
+        files = Files.from_plain(got.get("files"))
+    except ValueError:
+        return
+    ins.__dict__["files"], ins.__dict__["loops"] = files, loops

@@ -74,6 +74,34 @@ class Files:
     def changed(self) -> list[FileTouched]:
         return [f for f in self.files.values() if f.changed]
 
+    def plain(self) -> tuple:
+        """Plain values (the index cache keeps what `check` read): (dropped, [(path, [op row...])...])."""
+        return (self.dropped, [(f.path, [(o.op, o.seq, o.index, o.call_seq, o.tool, list(o.diffs)) for o in f.ops])
+                               for f in self.files.values()])
+
+    @classmethod
+    def from_plain(cls, plain) -> Files:
+        """`plain`'s files back; ValueError when it is not one (a cache entry is checked, not trusted)."""
+        if not (type(plain) is tuple and len(plain) == 2 and type(plain[0]) is int and type(plain[1]) is list):
+            raise ValueError("not a files table")
+        out = cls(dropped=plain[0])
+        for item in plain[1]:
+            if not (type(item) is tuple and len(item) == 2 and type(item[0]) is str and type(item[1]) is list):
+                raise ValueError("not a file")
+            path, ops = item
+            if path in out.files or len(out.files) >= MAX_FILES:
+                raise ValueError("a file twice, or past MAX_FILES")
+            f = out.files[path] = FileTouched(path)
+            for row in ops:
+                if not (type(row) is tuple and len(row) == 6 and type(row[0]) is str and type(row[1]) is int
+                        and type(row[2]) is int and (row[3] is None or type(row[3]) is int)
+                        and (row[4] is None or type(row[4]) is str) and type(row[5]) is list
+                        and all(type(d) is tuple and len(d) == 2 and (d[0] is None or type(d[0]) is str)
+                                and type(d[1]) is str for d in row[5])):
+                    raise ValueError("not an operation")
+                f.ops.append(Op(*row))
+        return out
+
 
 def files_touched(log, recs=None) -> Files:
     """``recs``: the records of every tool/call and tool/result in log order (read here if None)."""

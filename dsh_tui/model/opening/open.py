@@ -169,21 +169,23 @@ def from_payload(path: Path, payload: dict, lenient: bool, limit: int) -> tuple[
     log = SessionLog(raw, header, res, lenient=lenient, store=store)
     log.from_cache = True
     log.plain_limit = limit
+    log.derived = payload.get("derived")  # (checked where it is read: context/export.py)
     return log, diag
 
 
-def cache_payload(log: SessionLog, diag: Diagnosis) -> dict:
-    """What the cache keeps of an opened log: its index and diagnosis, not its text or facts."""
+def cache_payload(log: SessionLog, diag: Diagnosis, derived: dict | None = None) -> dict:
+    """What the cache keeps of an opened log: its index and diagnosis, not its text or facts; and
+    ``derived``, what `check` read of it alone (context/export.py's `derived`), as it is."""
     raw = dataclasses.replace(log.raw, plain=b"")
     res = dataclasses.replace(log.res, facts=[], usage_calls={}, context=None)  # the diagnosis is cached instead
     diag = dataclasses.replace(diag, clock=diag.timing.plain(),  # its timing, turn ends, pairs and usage per turn,
                                turn_ends=diag.turn_ends.plain(), pairing=pairing_plain(diag.pairing),  # in the cache's form
                                usage=dataclasses.replace(diag.usage, turns=diag.usage.turns.plain()))
     return {"raw": raw, "header": log.header, "res": res, "diag": diag, "plain_len": len(log.store),
-            "context": contextcolumns.dumps(log.res.context)}
+            "context": contextcolumns.dumps(log.res.context), "derived": derived}
 
 
-def save_to_cache(log: SessionLog, diag: Diagnosis) -> None:
+def save_to_cache(log: SessionLog, diag: Diagnosis, derived: dict | None = None) -> None:
     """Cache a freshly decoded log (best effort; small logs decode faster than a cache read).
     The entry is keyed by the options it was opened with (`open_file` notes the plaintext limit)."""
     path = log.path
@@ -198,4 +200,4 @@ def save_to_cache(log: SessionLog, diag: Diagnosis) -> None:
     raw = log.raw
     if (key["size"], key["mtime_ns"], key["dev"], key["ino"]) != (raw.size, raw.mtime_ns, raw.dev, raw.ino):
         return  # the file changed (or was replaced) since it was read: do not cache a mismatched index
-    cache.save(path, key, cache_payload(log, diag))
+    cache.save(path, key, cache_payload(log, diag, derived))

@@ -67,6 +67,7 @@ class SessionLog:
         self.lenient = lenient
         self.store = store if store is not None else MemoryStore(raw.plain)
         self.from_cache = False
+        self.derived = None  # from the index cache: what a `check` read of this log alone (context/export.py)
         self._scanner: Scanner | None = None  # kept to index appended records (live follow)
         self.followable = True  # False for a log read from a ZIP member
         self.plain_limit: int | None = None  # the plaintext limit it was read under (the index cache keys on it)
