@@ -385,9 +385,14 @@ def test_the_loops_and_files_a_check_read_come_back_from_the_index_cache(log):
     assert [f.as_dict(10**6) for f in back.files.files.values()] == [f.as_dict(10**6) for f in read.files.files.values()]
     assert [o.diffs for f in back.files.files.values() for o in f.ops] == \
         [o.diffs for f in read.files.files.values() for o in f.ops]
-    path, ops = kept["files"][1][0]
+    files = kept["files"]
+    paths, counts, old = files[1], files[2], files[9]
     bad = [{**kept, "events": kept["events"] + 1}, {**kept, "loops": kept["loops"] + ["x"]},
-           {**kept, "files": (0, [(path, ops), (path, ops)])}, {**kept, "files": (0, [(path, [ops[0][:5]])])},
+           {**kept, "files": (0, paths + paths[:1], counts + counts[:1], *files[3:])},  # a path twice
+           {**kept, "files": (*files[:2], [counts[0] + 1, *counts[1:]], *files[3:])},  # counts past the ops
+           {**kept, "files": (*files[:9], old[:-1], files[10])},  # a hunk without its old text
+           {**kept, "files": (*files[:4], [str(s) for s in files[4]], *files[5:])},  # a seq not an int
+           {**kept, "files": files[:10]},
            {**kept, "loops": [export.Finding("TOOL_ERROR", 1, 1, "not a loop")]}, [kept], None]
     for value in bad:
         assert not {"loops", "files"} & set(seeded(value).__dict__)

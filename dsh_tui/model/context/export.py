@@ -202,6 +202,7 @@ def insight(log) -> Insight:
         got = (len(log), Insight(log))
         log._insight = got
         _seed(got[1], getattr(log, "derived", None))
+        log.derived = None  # taken or refused: not held beside what it made
     return got[1]
 
 

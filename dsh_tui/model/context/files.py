@@ -12,6 +12,7 @@ a glob is left out rather than guessed at.
 from __future__ import annotations
 
 import shlex
+from itertools import islice
 from dataclasses import dataclass, field
 
 from ..reading.contextfacts import CALL, COMMAND_VERBS as VERBS, MAX_DIFFS, RESULT
@@ -75,31 +76,39 @@ class Files:
         return [f for f in self.files.values() if f.changed]
 
     def plain(self) -> tuple:
-        """Plain values (the index cache keeps what `check` read): (dropped, [(path, [op row...])...])."""
-        return (self.dropped, [(f.path, [(o.op, o.seq, o.index, o.call_seq, o.tool, list(o.diffs)) for o in f.ops])
-                               for f in self.files.values()])
+        """Plain values (the index cache keeps what `check` read), as columns: a tuple an operation
+        was a container each for the cache's codec to number and build (10M generated: +21 MiB)."""
+        files = list(self.files.values())
+        ops = [o for f in files for o in f.ops]
+        hunks = [d for o in ops for d in o.diffs]
+        return (self.dropped, [f.path for f in files], [len(f.ops) for f in files], [o.op for o in ops],
+                [o.seq for o in ops], [o.index for o in ops], [o.call_seq for o in ops], [o.tool for o in ops],
+                [len(o.diffs) for o in ops], [d[0] for d in hunks], [d[1] for d in hunks])
 
     @classmethod
     def from_plain(cls, plain) -> Files:
         """`plain`'s files back; ValueError when it is not one (a cache entry is checked, not trusted)."""
-        if not (type(plain) is tuple and len(plain) == 2 and type(plain[0]) is int and type(plain[1]) is list):
+        if not (type(plain) is tuple and len(plain) == 11 and type(plain[0]) is int
+                and all(type(col) is list for col in plain[1:])):
             raise ValueError("not a files table")
-        out = cls(dropped=plain[0])
-        for item in plain[1]:
-            if not (type(item) is tuple and len(item) == 2 and type(item[0]) is str and type(item[1]) is list):
-                raise ValueError("not a file")
-            path, ops = item
-            if path in out.files or len(out.files) >= MAX_FILES:
-                raise ValueError("a file twice, or past MAX_FILES")
+        dropped, paths, counts, op, seq, index, call_seq, tool, hunks, old, new = plain
+        n_ops, n_hunks = len(op), len(old)
+        if not (len(paths) == len(counts) <= MAX_FILES and len(set(paths)) == len(paths)
+                and all(type(x) is str for x in paths) and all(type(x) is int and x >= 0 for x in counts)
+                and sum(counts) == n_ops == len(seq) == len(index) == len(call_seq) == len(tool) == len(hunks)
+                and all(type(x) is str for x in op) and all(type(x) is int for x in seq)
+                and all(type(x) is int for x in index) and all(x is None or type(x) is int for x in call_seq)
+                and all(x is None or type(x) is str for x in tool)
+                and all(type(x) is int and x >= 0 for x in hunks) and sum(hunks) == n_hunks == len(new)
+                and all(x is None or type(x) is str for x in old) and all(type(x) is str for x in new)):
+            raise ValueError("not a files table")
+        out = cls(dropped=dropped)
+        pairs = iter(zip(old, new))
+        rows = iter(zip(op, seq, index, call_seq, tool, hunks))
+        for path, count in zip(paths, counts):
             f = out.files[path] = FileTouched(path)
-            for row in ops:
-                if not (type(row) is tuple and len(row) == 6 and type(row[0]) is str and type(row[1]) is int
-                        and type(row[2]) is int and (row[3] is None or type(row[3]) is int)
-                        and (row[4] is None or type(row[4]) is str) and type(row[5]) is list
-                        and all(type(d) is tuple and len(d) == 2 and (d[0] is None or type(d[0]) is str)
-                                and type(d[1]) is str for d in row[5])):
-                    raise ValueError("not an operation")
-                f.ops.append(Op(*row))
+            for o, sq, i, cs, t, h in islice(rows, count):
+                f.ops.append(Op(o, sq, i, cs, t, list(islice(pairs, h))))
         return out
 
 
