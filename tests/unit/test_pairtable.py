@@ -134,3 +134,36 @@ def test_the_explorers_pair_map_is_an_index(corpus, monkeypatch):
     pairs, _findings = event_maps(diag)
     assert type(pairs) is pairtable.PairsAt and pairs.get("x") is None and pairs.get(10**9, ()) == ()
     assert dataclasses.is_dataclass(pairs.get(next(i for i in range(len(_log)) if pairs.get(i)))[0])
+
+
+def test_frozen_keys_answer_as_the_dict_they_replace():
+    """A finished table's key -> row: every lookup a dict answers, keys whose hashes collide (-1 and -2
+    share one in CPython) told apart by the key column, iteration in the order first met."""
+    keys = ["call_b", -1, "call_a", -2, "x" * 200]
+    frozen = pairtable.FrozenKeys(keys)
+    rows = dict(zip(keys, range(len(keys))))
+    assert hash(-1) == hash(-2)
+    for key in [*keys, "call_c", -3, None, 0]:
+        assert frozen.get(key) == rows.get(key) and (key in frozen) == (key in rows)
+        assert frozen.get(key, len(keys)) == rows.get(key, len(keys))
+    assert frozen[-2] == 3 and list(frozen) == keys == list(frozen.keys()) and len(frozen) == 5
+    with pytest.raises(KeyError):
+        frozen["call_c"]
+    with pytest.raises(TypeError):
+        frozen.get([])
+
+
+def test_a_finished_table_is_frozen_and_reads_on_as_a_dict(corpus, monkeypatch):
+    """A decoded log's packed tables keep FrozenKeys, through the cache too; a pair met after (a live
+    log read on) makes the dict again, with every row where it was."""
+    log, diag = _opened(corpus[0], monkeypatch, 2)
+    tools = diag.pairing.tools
+    assert type(tools.rows) is pairtable.FrozenKeys and len(tools) > 2
+    tree, parts = encode(cache_payload(log, diag))
+    _log2, diag2 = from_payload(corpus[0], decode(tree, b"".join(parts)), log.lenient, max_plain_bytes())
+    assert type(diag2.pairing.tools.rows) is pairtable.FrozenKeys
+    before = list(tools.items())
+    new = dataclasses.replace(before[0][1], key="call_new")
+    tools.add(new)
+    assert type(tools.rows) is dict and list(tools.items()) == [*before, ("call_new", new)]
+    assert all(tools.rows[k] == n for n, (k, _p) in enumerate(before))

@@ -56,6 +56,12 @@ class PairTable:
     def keys(self):
         return self.rows.keys()
 
+    def freeze(self) -> None:
+        """Key -> row as `FrozenKeys` once the table is finished (a packed one: a big log's), not a dict
+        and an int object a key; `add` makes the dict again."""
+        if type(self.rows) is dict and self.list.packed and not self.list.pending:
+            self.rows = FrozenKeys(self.list.objs["key"])
+
     def values(self) -> Iterator:
         return iter(self.list)
 
@@ -91,6 +97,8 @@ class PairTable:
     # -- pairing.py's ----------------------------------------------------------------------------
     def add(self, pair: Any) -> Any:
         """A pair met for the first time (its key not in the table)."""
+        if type(self.rows) is not dict:  # a finished table read on (a live log's follow): a dict again
+            self.rows = dict(zip(self.rows, range(len(self.rows))))
         self.rows[pair.key] = len(self.list)
         self.list.append(pair)
         return pair
@@ -152,11 +160,11 @@ class PairTable:
         out.list = PackedList.from_plain(cls, PAIR_INTS, PAIR_SPARSE, plain[3], PAIR_TEXTS)
         if len(keys) != len(out.list) or not TEXT_TYPES.issuperset(map(type, keys)) or None in keys:
             raise ValueError("not a pair table's keys")
-        out.rows = dict(zip(keys, range(len(keys))))
         objs = out.list.objs
-        if len(out.rows) != len(keys) or objs["key"] != keys or any(k != kind for k in objs["kind"]):
+        if len(set(keys)) != len(keys) or objs["key"] != keys or any(k != kind for k in objs["kind"]):
             raise ValueError("not a pair table's keys")
-        objs["key"] = keys  # one str a key, the dict's
+        objs["key"] = keys  # one str a key, the index's
+        out.rows = FrozenKeys(keys) if out.list.packed and not out.list.pending else dict(zip(keys, range(len(keys))))
         for name in _TEXTS:
             if not TEXT_TYPES.issuperset(map(type, objs[name])):
                 raise ValueError(f"a bad column {name}")
@@ -175,6 +183,49 @@ class PairTable:
             pair.key = items.objs["key"][k]  # (the dict's own str)
             items.keep_live(k, pair)
         return True
+
+
+class FrozenKeys:
+    """A finished table's key -> row (the part of a dict the table reads): each key's hash, sorted, and
+    its row, in arrays beside the table's key column. ~16 bytes a key where a dict and an int object
+    a row took ~60: the 10M generated log's 107k tool calls, 6.5 -> 1.7 MiB."""
+
+    __slots__ = ("column", "hashes", "rows")
+
+    def __init__(self, keys: Sequence[str]) -> None:
+        self.column = keys  # row -> key, in the order the keys were first met
+        hashes = array("q", map(hash, keys))
+        self.rows = array("q", sorted(range(len(keys)), key=hashes.__getitem__))
+        self.hashes = array("q", map(hashes.__getitem__, self.rows))
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        h = hash(key)  # (an unhashable key raises TypeError, as a dict's lookup does)
+        hashes, n = self.hashes, len(self.hashes)
+        i = bisect_left(hashes, h)
+        while i < n and hashes[i] == h:
+            row = self.rows[i]
+            if self.column[row] == key:
+                return row
+            i += 1
+        return default
+
+    def __getitem__(self, key: Any) -> int:
+        row = self.get(key)
+        if row is None:
+            raise KeyError(key)
+        return row
+
+    def __contains__(self, key: Any) -> bool:
+        return self.get(key) is not None
+
+    def __len__(self) -> int:
+        return len(self.hashes)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.column)
+
+    def keys(self) -> Iterator[str]:
+        return iter(self.column)
 
 
 def _where(items: PackedList, hits: Iterator[bool], step: int = 4096) -> Iterator:

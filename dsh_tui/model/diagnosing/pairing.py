@@ -270,6 +270,13 @@ def close_pairing(out: Pairing) -> Pairing:
     return out
 
 
+def freeze_pairing(out: Pairing) -> None:
+    """A finished pairing's tables key their rows by `FrozenKeys`, not dicts (pairtable.py): what a
+    decoded log keeps while it is explored."""
+    for table in (out.tools, out.commands, out.approvals):
+        table.freeze()
+
+
 def _command(out: Pairing, f: Fact) -> None:
     t, index, seq, d = f
     cid = _key(d.get("commandId"))
