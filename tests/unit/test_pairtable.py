@@ -10,7 +10,7 @@ import pytest
 
 from dsh_tui.gen.synthetic import write_synthetic
 from dsh_tui.model.columns import pairtable
-from dsh_tui.model.diagnosing.pairing import Pair, Pairing, close_pairing, feed_facts
+from dsh_tui.model.diagnosing.pairing import Pair, Pairing, close_pairing, feed_facts, freeze_pairing
 from dsh_tui.model.columns.pairtable import PairTable
 from dsh_tui.model.presenting.detail import event_maps
 from dsh_tui.model.presenting.report import check_json, check_text
@@ -154,10 +154,13 @@ def test_frozen_keys_answer_as_the_dict_they_replace():
 
 
 def test_a_finished_table_is_frozen_and_reads_on_as_a_dict(corpus, monkeypatch):
-    """A decoded log's packed tables keep FrozenKeys, through the cache too; a pair met after (a live
-    log read on) makes the dict again, with every row where it was."""
+    """A decoded log's packed tables, frozen (as the explorer does after its load) and through the
+    cache, keep FrozenKeys; a pair met after (a live log read on) makes the dict again, with every
+    row where it was."""
     log, diag = _opened(corpus[0], monkeypatch, 2)
     tools = diag.pairing.tools
+    assert type(tools.rows) is dict  # `check` does not freeze: its run ends there
+    freeze_pairing(diag.pairing)
     assert type(tools.rows) is pairtable.FrozenKeys and len(tools) > 2
     tree, parts = encode(cache_payload(log, diag))
     _log2, diag2 = from_payload(corpus[0], decode(tree, b"".join(parts)), log.lenient, max_plain_bytes())

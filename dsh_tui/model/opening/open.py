@@ -21,7 +21,7 @@ from ..diagnosing.diagnosis import Diagnosis, diagnose
 from ..diagnosing.diagnosis import advance as advance_diagnosis, begin as begin_diagnosis
 from ..columns.perturn import TurnCounts, TurnEnds
 from ..reading.tokens import TOKEN_KEYS
-from ..diagnosing.pairing import freeze_pairing, pairing_from_plain, pairing_plain
+from ..diagnosing.pairing import pairing_from_plain, pairing_plain
 from ..reading.header import Header
 from ..reading.plainstore import FileStore, FrameStore
 from ..reading.scanresult import ScanResult
@@ -123,7 +123,6 @@ class _Diagnosing:
             self.head = None
         self._scanner = None
         self.diagnosis = diagnose(log, self.head)
-        freeze_pairing(self.diagnosis.pairing)  # what the explorer keeps: no dict a call id
 
 
 def _file_size(path: Path) -> int:

@@ -12,6 +12,7 @@ from functools import partial
 
 from textual.worker import WorkerState
 
+from ...model.diagnosing.pairing import freeze_pairing
 from ...model.reading.gcpause import gc_paused
 from ...model.opening.open import save_to_cache
 from ...model.reading.source import Cancelled, LogUnreadable
@@ -89,6 +90,7 @@ class LoadController(Controller):
                                                        before_decode=self.probe_tail, early_tail=early))
         if cancel.is_set():
             raise Cancelled()
+        freeze_pairing(diag.pairing)  # what the explorer keeps of the call ids: no dict of them
         return log, diag
 
     def probe_tail(self) -> None:
