@@ -419,3 +419,28 @@ def test_a_repeated_check_reads_no_call_again(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(export, "calls", unread)
     main(["check", str(path), "--format", "json"])
     assert capsys.readouterr().out == first and '"files"' in first
+
+
+def test_repeated_calls_group_only_what_repeats_as_grouping_every_call_would():
+    """_repeated groups only the calls whose group's hash comes n times: the same findings, in the
+    same order, as grouping every call by (the turn's repr, the key), turns such as 1, true, "1",
+    1.0 and objects told apart."""
+    import random
+    rng = random.Random(3)
+    turns = [1, 2, True, "1", 1.0, None, [1], {"t": 1}]
+    cs = []
+    for k in range(600):
+        c = loops.Call(k, 1000 + k, rng.choice(turns), "bash", ("bash", rng.randrange(12)), pos=k)
+        cs.append(c)
+
+    def naive(n):
+        groups: dict = {}
+        for c in cs:
+            groups.setdefault((repr(c.turn), c.key), []).append(c)
+        return [(g[-1].seq, len(g)) for g in groups.values() if len(g) >= n]
+
+    for n in (1, 2, 3, 5, 40):
+        got = loops._repeated(cs, n)
+        assert [(f.seq, f.message.split(" called ")[1].split(" times")[0]) for f in got] == \
+            [(seq, str(size)) for seq, size in naive(n)][:loops.MAX_FINDINGS]
+    assert len(loops._repeated(cs, 3)) > 20
