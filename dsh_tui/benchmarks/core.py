@@ -153,6 +153,11 @@ def reopen(path: Path, workdir: Path, repeat: int) -> dict:
     if prime.rc != 0:
         raise RuntimeError(f"priming the cache failed: {prime.stderr.decode(errors='replace')[-2000:]}")
     cached_check = check(path, workdir, repeat, cache=True)
+    # The entry a first `check` writes (it also keeps the loops and files it read), in a cache of its own.
+    checked = workdir / "check-primed"
+    checked.mkdir(exist_ok=True)
+    check(path, checked, 1, cache=True)
+    rechecked = check(path, checked, repeat, cache=True)
 
     os.environ["XDG_CACHE_HOME"] = env["XDG_CACHE_HOME"]
     os.environ.pop("DSH_TUI_NO_CACHE", None)
@@ -172,7 +177,8 @@ def reopen(path: Path, workdir: Path, repeat: int) -> dict:
     warm = [w for w, _ in warm_runs]
     return {"cold_best": min(cold), "cold_runs": cold, "warm_best": min(warm), "warm_runs": warm,
             "warm_hit_cache": all(hit for _, hit in warm_runs), "ratio": min(warm) / min(cold),
-            "check_cached": cached_check, "prime_wall": prime.wall, "timing": timing(path, workdir, repeat)}
+            "check_cached": cached_check, "check_rechecked": rechecked, "prime_wall": prime.wall,
+            "timing": timing(path, workdir, repeat)}
 
 
 def timing(path: Path, workdir: Path, repeat: int) -> dict:

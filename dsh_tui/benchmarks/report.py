@@ -79,10 +79,13 @@ def log_rows(r: dict) -> list[dict]:
             # Made in a worker once the log is shown; the T rows below are what the keys wait for.
             rows.append(_row("timing view model after a warm open (rows, waterfall, sparkline; a worker)",
                              s(tp["view_best"]), data={"s": tp["view_best"]}))
-        cc = ro["check_cached"]["best"]
-        rows.append(_row("re-open: check with cache / --no-cache (process)", s(cc), ref=f"no-cache {s(c['best'])}",
-                         ratio=f"{cc / c['best']:.0%}", target="<= 25%", ok=cc / c["best"] <= 0.25,
-                         data={"s": cc, "ratio": cc / c["best"]}))
+        for key, how in (("check_cached", "the entry the explorer writes"), ("check_rechecked", "the entry check writes")):
+            if key not in ro:  # (a results file from before the second row)
+                continue
+            cc = ro[key]["best"]
+            rows.append(_row(f"re-open: check with cache ({how}) / --no-cache (process)", s(cc),
+                             ref=f"no-cache {s(c['best'])}", ratio=f"{cc / c['best']:.0%}", target="<= 25%",
+                             ok=cc / c["best"] <= 0.25, data={"s": cc, "ratio": cc / c["best"]}))
     st, tui = r.get("startup"), r.get("tui")
     if st:
         rows.append(_row("Textual start-up: spawn -> trivial App painted", s(st["best"]), ref=f"RSS {mib(st['rss'])}",

@@ -53,6 +53,8 @@ def test_quick_run_writes_the_expected_json(tmp_path):
     metrics = " ".join(r["metric"] for r in rows)
     for word in ("floor", "check --format json --no-cache", "re-open", "TUI: spawn", "key down", "tmux"):
         assert word in metrics, word
+    rechecks = [r["metric"] for r in rows if r["metric"].startswith("re-open: check with cache")]
+    assert len(rechecks) == 2 and "the entry check writes" in rechecks[1]  # as the explorer and as check leave it
     summary = doc["summary"]
     assert summary["pass"] + summary["fail"] + summary["skip"] + summary["info"] == len(rows)
     assert len(summary["failed"]) == summary["fail"]
