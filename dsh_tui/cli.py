@@ -125,8 +125,8 @@ def _check(argv: list[str]) -> int:
 def _cache_after_check(log, diag, linked: list) -> None:
     """Write the index cache as the explorer does, once the answer is out (a repeated `check` then
     reads it): the diagnosis as decoded, without what the lineage added to it (``linked``: each
-    linked finding with its message and child before) nor the loop findings, which belong to this
-    run, not to the log's index (the explorer computes loops itself)."""
+    linked finding with its message and child before) nor the loop findings among its findings: they
+    go apart, with the files touched, as the entry's derived values (context/export.py's `derived`)."""
     from .model.context.export import derived, insight
     from .model.opening import cache
     from .model.opening.open import save_to_cache

@@ -79,7 +79,8 @@ def log_rows(r: dict) -> list[dict]:
             # Made in a worker once the log is shown; the T rows below are what the keys wait for.
             rows.append(_row("timing view model after a warm open (rows, waterfall, sparkline; a worker)",
                              s(tp["view_best"]), data={"s": tp["view_best"]}))
-        for key, how in (("check_cached", "the entry the explorer writes"), ("check_rechecked", "the entry check writes")):
+        for key, how in (("check_cached", "the entry the explorer writes"),
+                         ("check_rechecked", "the entry check writes")):
             if key not in ro:  # (a results file from before the second row)
                 continue
             cc = ro[key]["best"]
