@@ -12,8 +12,8 @@ a glob is left out rather than guessed at.
 from __future__ import annotations
 
 import shlex
-from itertools import islice
 from dataclasses import dataclass, field
+from itertools import islice
 
 from ..reading.contextfacts import CALL, COMMAND_VERBS as VERBS, MAX_DIFFS, RESULT
 from .select import records
