@@ -20,8 +20,8 @@ from itertools import chain, compress, islice, repeat
 from operator import attrgetter
 from typing import Any
 
-from .cells import (FROM_CELL, NARROW, NONE, NONE32, ODD, ODD32, cell_of, cell_values, coded, int_cells, int_columns,
-                    int_columns_back, narrowed, uncoded, widened)
+from .cells import (FROM_CELL, NARROW, NONE, NONE32, ODD, ODD32, cell_of, cell_values, coded, int_cells,
+                    int_columns, int_columns_back, narrowed, uncoded, widened)
 from .textcolumn import CodedColumn, SparseColumn, TextColumn
 
 # Records are packed once this many wait: a log that has fewer keeps them as objects (~10 MB at most),

@@ -58,13 +58,7 @@ class Request:
 def headers(log, recs=None) -> list[Header]:
     """Every request header in log order, each with its ``changes`` from the one before it (``recs``:
     the headers' records, when the caller has them)."""
-    return list(iter_headers(log, recs))
-
-
-def iter_headers(log, recs=None) -> Iterator[Header]:
-    """`headers` one at a time."""
-    for _i, _seq, _changes, h in walk_headers(log, recs):
-        yield h
+    return [h for _i, _seq, _changes, h in walk_headers(log, recs)]
 
 
 def walk_headers(log, recs=None, made_first: int | None = None) -> Iterator[tuple[int, int, dict, Header | None]]:
