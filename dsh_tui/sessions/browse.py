@@ -12,9 +12,10 @@ before choosing between the browser and the demo log.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+
+from msgspec import Struct
 
 from ..model.sessions.discovery import Listing, filter_entries, group_by_project, tree_marker, walk_tree
 from ..model.sessions.entry import SessionEntry
@@ -46,8 +47,7 @@ STATUS = {
 }
 
 
-@dataclass
-class Row:
+class Row(Struct):
     kind: str  # "group" | "session"
     entry: SessionEntry | None = None
     depth: int = 0

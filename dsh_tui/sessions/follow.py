@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
 
 from pathlib import Path
+
+from msgspec import Struct
 
 from ..model.diagnosing.diagnosis import Diagnosis, diagnose
 from ..model.opening.target import OpenOptions, Target, open_target
@@ -23,8 +24,7 @@ from ..model.reading.session import SessionLog
 from ..model.reading.source import BOUNDARY_BYTES, LogUnreadable, RawLog
 
 
-@dataclass
-class FollowStep:
+class FollowStep(Struct):
     source: SessionLog  # the log that was polled
     log: SessionLog  # the log to show: ``source`` grown in place, or a re-opened one
     diag: Diagnosis

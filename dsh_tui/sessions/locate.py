@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from ..model.sessions.layout import LOG_NAMES, default_root, encode_segment, is_project_dirname
 from ..safety import one_line
@@ -31,8 +32,7 @@ class LocateError(Exception):
         self.exit_code = exit_code
 
 
-@dataclass(frozen=True)
-class Permalink:
+class Permalink(Struct, frozen=True):
     session_id: str
     seq: int
 

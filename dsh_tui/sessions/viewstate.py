@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from msgspec import Struct, field
 import orjson
 
 from ..model.presenting.filterstack import MAX_CHIPS, Chip, chip_from_json
@@ -27,8 +27,7 @@ KEEP = 500  # views remembered; the oldest are pruned
 SUFFIX = ".json"
 
 
-@dataclass
-class ViewState:
+class ViewState(Struct):
     marks: list[int] = field(default_factory=list)  # event seqs, sorted, distinct
     chips: list[Chip] = field(default_factory=list)
     position: int | None = None  # the cursor's event seq

@@ -1,5 +1,5 @@
 """The index cache's codec: every payload comes back equal, shared objects stay shared, and an
-entry can hold nothing but plain values and the registered dataclasses."""
+entry can hold nothing but plain values and the registered record classes."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from array import array
 from collections import Counter, OrderedDict
 from pathlib import Path
 
+import msgspec
+import msgspec.structs
 import orjson
 import pytest
 
@@ -76,13 +78,17 @@ class NotRegistered:
     x: int = 1
 
 
+class StructNotRegistered(msgspec.Struct):
+    x: int = 1
+
+
 class Flag(enum.IntEnum):
     ON = 1
 
 
-@pytest.mark.parametrize("value", [NotRegistered(), print, OrderedDict(a=1), Flag.ON, type("S", (str,), {})("s"),
+@pytest.mark.parametrize("value", [NotRegistered(), StructNotRegistered(), print, OrderedDict(a=1), Flag.ON, type("S", (str,), {})("s"),
                                    array("u", "x"), object(), memoryview(b"x")],
-                         ids=["dataclass", "function", "OrderedDict", "IntEnum", "str-subclass", "array-u", "object",
+                         ids=["dataclass", "struct", "function", "OrderedDict", "IntEnum", "str-subclass", "array-u", "object",
                               "memoryview"])
 def test_what_the_format_does_not_carry_is_refused(value):
     with pytest.raises(CodecError):
@@ -114,7 +120,7 @@ def test_a_tree_encode_would_not_write_is_refused(tree):
 
 
 def test_registry_is_closed_and_exact():
-    assert all(dataclasses.is_dataclass(cls) for cls in cachecodec.REGISTRY)
+    assert all(issubclass(cls, msgspec.Struct) for cls in cachecodec.REGISTRY)
     assert len({cls.__name__ for cls in cachecodec.REGISTRY}) == len(cachecodec.REGISTRY)
     assert set(cachecodec.TYPECODES) <= set("bBhHiIlLqQfd")
 
@@ -140,7 +146,7 @@ def _assert_roundtrip(path: Path, max_plain: int | None = None) -> None:
     assert diag2.findings == diag.findings and diag2.pairs == diag.pairs
     assert back["res"].context in (log.res.context, None)  # the scan's records, or none to read again
     assert back["res"].context is not None or payload["context"] is None
-    restored = dataclasses.replace(back["res"], context=None)  # (cached apart, as one JSON blob)
+    restored = msgspec.structs.replace(back["res"], context=None)  # (cached apart, as one JSON blob)
     assert _same(diag2, diag) and _same(restored, payload["res"]) and _same(back["raw"], payload["raw"])
     assert back["header"] == log.header
     if diag2.verdict is not None:  # the verdict is one of the findings, not a copy

@@ -4,7 +4,7 @@ one object per occurrence as JSON makes them, and arrays come back at their exac
 
 from __future__ import annotations
 
-import dataclasses
+import msgspec.structs
 import json
 
 import sys
@@ -127,7 +127,7 @@ def test_turn_ends_and_counts_go_as_columns_and_a_bad_form_is_a_miss(tmp_path):
     back = roundtrip(payload)
     assert from_payload(path, back, log.lenient, max_plain_bytes())[1].usage == diag.usage
     for field, bad in (("turn_ends", lambda p: ("ends", 1, *p[2:])),  # a length its columns do not have
-                       ("usage", lambda u: dataclasses.replace(u, turns=("counts", 5, u.turns[2], u.turns[3][:-1])))):
+                       ("usage", lambda u: msgspec.structs.replace(u, turns=("counts", 5, u.turns[2], u.turns[3][:-1])))):
         back = roundtrip(payload)
         setattr(back["diag"], field, bad(getattr(back["diag"], field)))
         assert from_payload(path, back, log.lenient, max_plain_bytes()) is None, field

@@ -4,7 +4,7 @@ index cache too; the pairs by event and the newest-first order read as the lists
 
 from __future__ import annotations
 
-import dataclasses
+import msgspec.structs
 
 import pytest
 
@@ -133,7 +133,7 @@ def test_the_explorers_pair_map_is_an_index(corpus, monkeypatch):
     _log, diag = opened
     pairs, _findings = event_maps(diag)
     assert type(pairs) is pairtable.PairsAt and pairs.get("x") is None and pairs.get(10**9, ()) == ()
-    assert dataclasses.is_dataclass(pairs.get(next(i for i in range(len(_log)) if pairs.get(i)))[0])
+    assert isinstance(pairs.get(next(i for i in range(len(_log)) if pairs.get(i)))[0], msgspec.Struct)
 
 
 def test_frozen_keys_answer_as_the_dict_they_replace():
@@ -166,7 +166,7 @@ def test_a_finished_table_is_frozen_and_reads_on_as_a_dict(corpus, monkeypatch):
     _log2, diag2 = from_payload(corpus[0], decode(tree, b"".join(parts)), log.lenient, max_plain_bytes())
     assert type(diag2.pairing.tools.rows) is pairtable.FrozenKeys
     before = list(tools.items())
-    new = dataclasses.replace(before[0][1], key="call_new")
+    new = msgspec.structs.replace(before[0][1], key="call_new")
     tools.add(new)
     assert type(tools.rows) is dict and list(tools.items()) == [*before, ("call_new", new)]
     assert all(tools.rows[k] == n for n, (k, _p) in enumerate(before))

@@ -1,4 +1,4 @@
-"""A list of timing records (timing.py's slotted dataclasses) that keeps its finished ones as columns.
+"""A list of timing records (timing.py's record classes) that keeps its finished ones as columns.
 
 A big log has hundreds of thousands of model and tool calls. As objects, each costs ~500 bytes
 (the object, and an int object for each time and index); as a row of 8-byte columns, ~100. The timing
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Iterator
-from dataclasses import fields
 from itertools import chain, compress, islice, repeat
 from operator import attrgetter
 from typing import Any
@@ -39,7 +38,7 @@ def pack_due(items: PackedList, at: int = PACK_AT) -> bool:
 
 
 class PackedList:
-    """The records of one dataclass in log order: ``ints`` (int or None) in int64 columns, ``sparse``
+    """The records of one record class in log order: ``ints`` (int or None) in int64 columns, ``sparse``
     (falsy for most records: a note list, a retry list) by position in a textcolumn.SparseColumn (a
     dict where ``SPARSE`` says so: a value changed in place), ``texts`` (a str in most
     records) as textcolumn.TextColumns, the rest as CodedColumns (a byte a row while they repeat a few
@@ -49,7 +48,7 @@ class PackedList:
 
     def __init__(self, cls: type, ints: Iterable[str], sparse: Iterable[str] = (), texts: Iterable[str] = ()) -> None:
         self.cls = cls
-        self.names = tuple(f.name for f in fields(cls))
+        self.names = names = cls.__struct_fields__
         self.ints = {n: array("i") for n in ints}  # (int64 once a value needs it: `_extend`)
         self.sparse: dict[str, Any] = {n: self.SPARSE() for n in sparse}
         self.texts = frozenset(texts)
@@ -60,7 +59,8 @@ class PackedList:
         self.pending: list = []
         self.live: dict[int, Any] = {}  # position -> a record packed while open (its object wins)
         self._live_at: dict[int, int] = {}  # id(record) -> its position
-        self._defaults = {f.name: f.default for f in fields(cls)}
+        defaults = cls.__struct_defaults__  # (those of the last fields)
+        self._defaults = dict(zip(names[len(names) - len(defaults):], defaults))
 
     # -- the list -------------------------------------------------------------------------------
     def append(self, item: Any) -> None:

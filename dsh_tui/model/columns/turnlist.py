@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
+
+from msgspec import Struct, field
 
 from .interning import shared_name
 from .cells import NONE
@@ -21,8 +22,7 @@ from .packed import PackedList, column_values
 from .turnparts import NO_POSITIONS, NO_SPLIT, SPLIT_KEYS, Split
 
 
-@dataclass(slots=True)
-class TurnTiming:
+class TurnTiming(Struct):
     turn: Any
     index: int  # its turn/start
     seq: int

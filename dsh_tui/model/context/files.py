@@ -12,8 +12,9 @@ a glob is left out rather than guessed at.
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass, field
 from itertools import islice
+
+from msgspec import Struct, field
 
 from ..reading.contextfacts import CALL, COMMAND_VERBS as VERBS, MAX_DIFFS, RESULT
 from .select import records
@@ -26,8 +27,7 @@ TOOL_OPS = {"write": "write", "edit": "edit", "multi_edit": "edit", "multiedit":
 _SHELL = set("|&;<>()$`*?[]{}~!\\\"'\n")
 
 
-@dataclass(slots=True)
-class Op:
+class Op(Struct):
     op: str  # read | write | edit | delete
     seq: int  # the tool/result
     index: int
@@ -36,8 +36,7 @@ class Op:
     diffs: list[tuple[str | None, str]] = field(default_factory=list)  # (oldText, newText) hunks
 
 
-@dataclass
-class FileTouched:
+class FileTouched(Struct):
     path: str
     ops: list[Op] = field(default_factory=list)
 
@@ -57,8 +56,7 @@ class FileTouched:
                                 "hunks": len(o.diffs)} for o in self.ops[:limit]]}
 
 
-@dataclass
-class Files:
+class Files(Struct):
     files: dict[str, FileTouched] = field(default_factory=dict)
     dropped: int = 0  # operations on paths past MAX_FILES
 

@@ -12,9 +12,10 @@ kind the rest are counted in the last one's message.
 from __future__ import annotations
 
 from array import array
-from dataclasses import dataclass
 from itertools import compress, islice
 from operator import eq
+
+from msgspec import Struct
 
 from ..diagnosing.findings import Finding
 from ..reading.contextfacts import CALL, RESULT, value
@@ -29,8 +30,7 @@ MAX_FINDINGS = 1_000  # per kind; past it counted in the last one's message
 SHOWN_SEQS = 20
 
 
-@dataclass(slots=True)
-class Call:
+class Call(Struct):
     index: int
     seq: int
     turn: object

@@ -11,8 +11,9 @@ few compaction records; otherwise the surface events are read.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, field
 from typing import NamedTuple
+
+from msgspec import Struct, field
 
 from ..reading.contextfacts import as_int
 from .select import SURFACE, data_of, envelope, indices_of
@@ -21,8 +22,7 @@ COMPACTION_RECORDS = ("compaction/summary", "compaction/prune")
 MAX_REPLACEMENTS = 5_000  # folded; a log with more is folded up to there (each costs a pass over the nodes)
 
 
-@dataclass(frozen=True, slots=True)
-class Replacement:
+class Replacement(Struct, frozen=True):
     seq: int  # the replacing surface event
     index: int
     type: str  # user/message (a compaction) or tool/result (a prune)
@@ -45,8 +45,7 @@ class Node(NamedTuple):  # a tuple: ~26k on a 936k-event log, made in ~10 ms (a 
     tokens: int | None = None  # a replacement's shadowedTokenCount; a record's too
 
 
-@dataclass
-class Context:
+class Context(Struct):
     """The fold up to (and including) event ``at``: what the next request after it is sent."""
     at: int
     nodes: list[Node] = field(default_factory=list)

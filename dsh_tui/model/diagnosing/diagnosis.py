@@ -17,9 +17,10 @@ the run ended:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
+
+from msgspec import Struct, field
 
 from .findings import (FAILURE_KINDS, REPAIR_KINDS, TOOL_KINDS, Finding,
                        command_and_approval_findings, event_findings, integrity_findings, retry_findings,
@@ -36,8 +37,7 @@ from .timing import Timing
 from .usage import Usage, UsageTally, compute_usage
 
 
-@dataclass
-class Diagnosis:
+class Diagnosis(Struct, dict=True):  # (its cached properties keep their values in a __dict__)
     findings: list[Finding]
     verdict: Finding | None
     pairing: Pairing
@@ -76,8 +76,7 @@ class Diagnosis:
         return self.corrupt or any(f.severity != "info" for f in self.findings)
 
 
-@dataclass
-class Head:
+class Head(Struct):
     """The diagnosis of a log's first facts, done while the rest is still being read."""
     fed: int
     pairing: Pairing

@@ -18,10 +18,11 @@ rule each follows (DSH-FORMAT 6-7, dsh's repair.ts):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 from operator import ne
 from typing import Any
+
+from msgspec import Struct
 
 from ..reading.facts import RETRY_MESSAGE
 from ..reading.deepvalue import said
@@ -49,8 +50,7 @@ MAY_HAVE_RUN = ("it may have run even so: do not retry blindly; retry only if it
                 "otherwise verify the external state first.")
 
 
-@dataclass
-class Finding:
+class Finding(Struct):
     kind: str
     index: int | None  # event index the finding points at (None: no event to point at)
     seq: int | None

@@ -7,15 +7,14 @@ is noted while its tail is still being read).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 from ..reading.facts import FINISH, key_value
 from ..columns.interning import shared_name
 from ..columns.perturn import TurnEnds
 
 
-@dataclass
-class Notes:
+class Notes(Struct):
     # Every turn/end as (turn, reason kind), in log order; the facts of those not "completed" (a finding
     # each), and the index of the last. Not every fact: a big log has tens of thousands of turns.
     turn_ends: TurnEnds = field(default_factory=TurnEnds)

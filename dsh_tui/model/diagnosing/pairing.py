@@ -15,11 +15,12 @@ anywhere else is "unpaired": dsh never closes it.
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
 from functools import partial
 from operator import eq
 from typing import Any
+
+import msgspec.structs
+from msgspec import Struct, field
 
 from ..reading.facts import Fact
 from ..columns.interning import shared_name
@@ -28,8 +29,7 @@ from ..columns.pairtable import PairOrder, PairTable
 REPAIR_CODES = ("TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN")
 
 
-@dataclass(slots=True)  # one per call, command and approval: ~1M of them in a 10M-event log
-class Pair:
+class Pair(Struct):  # one per call, command and approval: ~1M of them in a 10M-event log
     kind: str  # "tool" | "command" | "approval"
     key: str  # callId / commandId / approval id
     name: str | None = None
@@ -83,8 +83,7 @@ class Pair:
         return _span(self)[1]
 
 
-@dataclass
-class TurnState:
+class TurnState(Struct):
     open_turn: Any = None
     open_turn_index: int | None = None
     open_step: Any = None
@@ -94,8 +93,7 @@ class TurnState:
     last_seq: int | None = None  # the seq of the last fact fed (closers follow the log's last event)
 
 
-@dataclass
-class Pairing:
+class Pairing(Struct):
     # By key, in the order first met (pairtable.py: read as dicts; the index cache holds their `plain`)
     tools: PairTable = field(default_factory=lambda: PairTable(Pair, "tool"))
     commands: PairTable = field(default_factory=lambda: PairTable(Pair, "command"))
@@ -326,7 +324,7 @@ _TABLES = (("tools", "tool"), ("commands", "command"), ("approvals", "approval")
 def pairing_plain(pairing: Pairing) -> Pairing:
     """A copy whose tables are their plain form (pairtable.py); the pairs the state and the interrupted
     list hold stay objects (the codec keeps each one object, in both places)."""
-    return dataclasses.replace(pairing, **{name: getattr(pairing, name).plain() for name, _kind in _TABLES})
+    return msgspec.structs.replace(pairing, **{name: getattr(pairing, name).plain() for name, _kind in _TABLES})
 
 
 def pairing_from_plain(pairing: Any) -> None:

@@ -12,7 +12,7 @@ closers dsh writes after it, read from the prefix alone (re-read: only a damaged
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 from ..reading.damage import issue_offset, line_message
 from ..reading.scan import WINDOW, Scanner
@@ -24,8 +24,7 @@ ADVICE = ("copy the file before resuming (cp session.jsonl session.jsonl.bak): d
           "records after the cut, and they exist nowhere else; do not resume it until the copy is made")
 
 
-@dataclass
-class ResumeCut:
+class ResumeCut(Struct):
     offset: int  # the byte offset dsh truncates the file at
     line: int  # the physical line of the first bad line or gap (1 = header)
     reason: str  # dsh's own words for it

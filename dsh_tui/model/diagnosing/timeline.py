@@ -16,7 +16,8 @@ from __future__ import annotations
 import heapq
 import re
 from array import array
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from ..reading.source import Cancelled
 from ..reading.vocabulary import PACKED_ROWS
@@ -27,8 +28,7 @@ CHECK = 4096  # records between two cancel checks
 _WRITER_TIME = re.compile(rb'\{"type":"(?:[^"\\]|\\.)*","seq":\d{1,16},"time":(\d{1,16})[,}]')
 
 
-@dataclass
-class Member:
+class Member(Struct):
     """One session of the timeline: its log, its tag ("main", "↳1 3f2a"), depth, and what opens it."""
 
     log: object
@@ -38,8 +38,7 @@ class Member:
     first: int = 0  # the first event in the timeline (after a child's seed)
 
 
-@dataclass
-class Timeline:
+class Timeline(Struct):
     members: list[Member]
     session: array = field(default_factory=lambda: array("B"))  # row -> member number
     index: array = field(default_factory=lambda: array("I"))  # row -> event index in that member's log

@@ -17,11 +17,12 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_right
 from heapq import nlargest
-from dataclasses import dataclass, field, fields
 from itertools import chain, compress, islice, takewhile
 from operator import attrgetter, itemgetter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
+
+from msgspec import Struct, field
 
 from ..columns.interning import shared_name
 from ..columns.cells import int_array, int_cells
@@ -40,8 +41,7 @@ ANOMALY_KINDS = {
 }
 
 
-@dataclass(slots=True)
-class ModelCall:
+class ModelCall(Struct):
     """One model call: a (turn, step). Times are epoch ms; durations ms."""
     turn: Any
     step: Any
@@ -87,8 +87,7 @@ class ModelCall:
         return round(self.output_tokens * 1000 / d, 1)
 
 
-@dataclass(slots=True)
-class ToolTiming:
+class ToolTiming(Struct):
     call_id: Any
     name: Any
     turn: Any
@@ -107,8 +106,7 @@ class ToolTiming:
         return _span(self.start, self.end)
 
 
-@dataclass(slots=True)
-class CommandTiming:
+class CommandTiming(Struct):
     command_id: Any
     name: Any
     index: int  # its command/run
@@ -122,16 +120,14 @@ class CommandTiming:
         return _span(self.start, self.end)
 
 
-@dataclass(slots=True)
-class Stall:
+class Stall(Struct):
     turn: Any
     step: Any
     index: int  # the event after the gap
     duration_ms: int
 
 
-@dataclass(slots=True)
-class Span:
+class Span(Struct):
     kind: str  # "ttft" | "decode" | "model" | "retry" | "tool" | "approval"
     start_ms: int  # from the turn's start
     end_ms: int
@@ -139,8 +135,7 @@ class Span:
     index: int  # the event to jump to
 
 
-@dataclass(slots=True)
-class Lane:
+class Lane(Struct):
     name: str  # "model" | "retry" | "tool" | "approval"
     spans: list
 
@@ -179,8 +174,7 @@ def tool_list(items: Iterable = ()) -> PackedList:
     return PackedList.of(ToolTiming, TOOL_INTS, TOOL_SPARSE, items)
 
 
-@dataclass
-class Timing:
+class Timing(Struct, dict=True):  # (its caches live in a __dict__)
     calls: Sequence[ModelCall] = field(default_factory=call_list)  # a PackedList, or any sequence (tests)
     tools: Sequence[ToolTiming] = field(default_factory=tool_list)
     commands: list[CommandTiming] = field(default_factory=list)
@@ -411,7 +405,7 @@ class Timing:
 # 2: model and tool calls as columns; 3: their turn and step as int columns; 4: turns' parts;
 # 5: turns as columns, repeated strings coded, anomaly marks as arrays; 6: turns as the walk packs them
 PLAIN_VERSION = 6
-_FIELDS = {cls: attrgetter(*(f.name for f in fields(cls))) for cls in (ModelCall, ToolTiming, CommandTiming)}
+_FIELDS = {cls: attrgetter(*cls.__struct_fields__) for cls in (ModelCall, ToolTiming, CommandTiming)}
 
 
 _RANK = itemgetter(0, 1)

@@ -11,9 +11,10 @@ through a fork (seq < seedLength) are summed apart: they were the parent's calls
 from __future__ import annotations
 
 from array import array
-from dataclasses import dataclass, field
 from operator import add, sub
 from typing import Any, Iterator
+
+from msgspec import Struct, field
 
 from ..columns.calltable import CallTable
 from ..columns.perturn import TurnCounts
@@ -22,8 +23,7 @@ from ..reading.tokens import TOKEN_KEYS
 DSH_METER_KEYS = TOKEN_KEYS[:4]  # dsh's meter buckets (inputTokens is its "uncachedInputTokens")
 
 
-@dataclass
-class Usage:
+class Usage(Struct):
     session: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TOKEN_KEYS, 0))
     inherited: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TOKEN_KEYS, 0))
     # turn -> its TOKEN_KEYS counts (a tuple), in first-seen order: a dict, or its columns (perturn.py)

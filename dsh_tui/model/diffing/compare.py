@@ -13,9 +13,10 @@ differently. A row's state is ``same``, ``shared``, ``changed`` or ``only_left``
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any
+
+from msgspec import Struct, field
 
 from .align import align, pair_gaps
 from .digest import CallDigest, RunDigest, TurnDigest
@@ -38,8 +39,7 @@ DIVERGENCE_KINDS = {
 }
 
 
-@dataclass(slots=True)
-class Row:
+class Row(Struct):
     kind: str  # "turn" | "call" | "end"
     left: int | None  # position in the left digest's turns (turn/end rows) or calls
     right: int | None
@@ -49,8 +49,7 @@ class Row:
     rturn: int | None = None
 
 
-@dataclass
-class DiffResult:
+class DiffResult(Struct):
     left: RunDigest
     right: RunDigest
     rows: list[Row]

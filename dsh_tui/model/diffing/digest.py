@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import hashlib
 from bisect import bisect_right
-from dataclasses import dataclass, field
 from typing import Any
 
+from msgspec import Struct, field
 import orjson
 
 from ..diagnosing.pairing import REPAIR_CODES
@@ -30,8 +30,7 @@ PREVIEW_CHARS = 160
 NO_RESULT = ("open", "unpaired", *REPAIR_CODES)  # no result durably written: the run stopped there
 
 
-@dataclass(slots=True)
-class CallDigest:
+class CallDigest(Struct):
     index: int  # its tool/call (else the assistant/message that asked for it, else its result)
     seq: int
     turn: Any
@@ -64,8 +63,7 @@ class CallDigest:
         return self.status in NO_RESULT or self.code in REPAIR_CODES
 
 
-@dataclass(slots=True)
-class TurnDigest:
+class TurnDigest(Struct):
     turn: Any
     index: int  # its turn/start
     seq: int
@@ -81,8 +79,7 @@ class TurnDigest:
     shared: bool = False
 
 
-@dataclass
-class RunDigest:
+class RunDigest(Struct):
     label: str  # how the side is named (its path, with the run for --runs)
     session_id: str | None
     parent: str | None

@@ -1,16 +1,17 @@
-"""The index cache's payload as data only: plain values and a closed set of this package's dataclasses.
+"""The index cache's payload as data only: plain values and a closed set of this package's record classes.
 
 `encode` turns the payload into a JSON tree (orjson) plus one blob of binary parts; `decode` builds
 it back. Nothing in an entry can name a function, a module or a class outside `REGISTRY`: decoding
 makes only str, int, float, bool, None, list, tuple, dict, set, frozenset, Counter, array, bytes,
-bytearray, range and Path values, and the registered dataclasses through their own constructors.
+bytearray, range and Path values, and the registered record classes (msgspec Structs) through their own
+constructors.
 
 The tree holds str, finite floats, 64-bit ints, bool, None and str-keyed dicts as they are; every
 other value is a list whose first item is a tag:
 
     ["l", item...] list           ["t", item...] tuple        ["S", ...] set    ["F", ...] frozenset
     ["d", k, v, ...] dict with other keys (or keys not valid UTF-8)    ["C", k, v, ...] Counter
-    ["o", class name, [i...], field value...] a registered dataclass, fields in `dataclasses.fields`
+    ["o", class name, [i...], field value...] a registered record class, fields in `__struct_fields__`
         order; the values at positions i are containers (tagged lists or dicts), the others plain
     ["r", n] the n-th container met before (numbered in the order they start): shared stays shared
     ["a", typecode, offset, length] array, ["b", offset, length] bytes, ["B", ...] bytearray,
@@ -22,12 +23,11 @@ Decoding makes equal values of a few fields one object (`_SHARED_FIELDS`: a kind
 number), as the diagnosis's pass shares them, and arrays and lists at their exact size.
 
 `SCHEMA` fingerprints the registry (class, field names and annotations) and the machine's array
-layout; the cache binds it into each entry's MAC, so a changed dataclass never reads an old entry.
+layout; the cache binds it into each entry's MAC, so a changed record class never reads an old entry.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import sys
 from array import array
@@ -37,6 +37,7 @@ from operator import attrgetter, is_not
 from pathlib import Path
 from typing import Any
 
+from msgspec import Struct
 import orjson
 
 from ..diagnosing.diagnosis import Diagnosis, Finding
@@ -60,12 +61,11 @@ class CodecError(ValueError):
 
 
 def _fields(cls: type) -> tuple[str, ...]:
-    if not dataclasses.is_dataclass(cls):
-        raise TypeError(f"{cls.__name__} is not a dataclass")
-    fields = dataclasses.fields(cls)
-    if any(not f.init for f in fields):  # the constructor is the only way an entry builds an object
-        raise TypeError(f"{cls.__name__} has a field its constructor does not take")
-    return tuple(f.name for f in fields)
+    """A record class's fields, in its constructor's order (a msgspec Struct's are all taken by it)."""
+    fields = getattr(cls, "__struct_fields__", None)
+    if type(fields) is not tuple or not issubclass(cls, Struct):
+        raise TypeError(f"{cls.__name__} is not a record class (a msgspec Struct)")
+    return fields
 
 
 _BY_NAME: dict[str, type] = {cls.__name__: cls for cls in REGISTRY}
@@ -90,8 +90,16 @@ _SAME = {cls: tuple((_FIELDS[cls].index(a), _FIELDS[cls].index(b)) for a, b in p
          for cls, pairs in _SAME_FIELDS.items()}
 
 
+def _annotation(cls: type, name: str) -> str:
+    """A field's annotation as written (a str: the modules postpone them), from the class that declares it."""
+    for klass in cls.__mro__:
+        if name in klass.__dict__.get("__annotations__", {}):
+            return str(klass.__annotations__[name])
+    return "?"
+
+
 def _schema() -> str:
-    parts = [f"{cls.__module__}.{cls.__qualname__}(" + ",".join(f"{f.name}:{f.type}" for f in dataclasses.fields(cls))
+    parts = [f"{cls.__module__}.{cls.__qualname__}(" + ",".join(f"{name}:{_annotation(cls, name)}" for name in _FIELDS[cls])
              + ")" for cls in REGISTRY]
     parts.append(sys.byteorder + ":" + ",".join(f"{c}{array(c).itemsize}" for c in TYPECODES))
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:32]
@@ -261,7 +269,7 @@ def _decoder(blobs: memoryview):
                 if any(map(is_not, got, args)):
                     for name, have, value in zip(_FIELDS[cls], got, args):
                         if have is not value:
-                            object.__setattr__(out, name, value)
+                            setattr(out, name, value)  # (no registered class is frozen)
             table[slot] = out
             return out
         if tag == "r":

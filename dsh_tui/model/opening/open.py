@@ -7,12 +7,13 @@ are in the entry's key) and never when its file or plaintext is over the limit i
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
+
+import msgspec.structs
+from msgspec import Struct
 
 from . import cache
 from ..reading import contextcolumns
@@ -29,8 +30,7 @@ from ..reading.session import SessionLog, load_session
 from ..reading.source import RawLog, max_plain_bytes
 
 
-@dataclass(frozen=True, slots=True)
-class OpenOptions:
+class OpenOptions(Struct, frozen=True):
     """How to open a log (target.py's `open_target`; `open_file` for a file)."""
     lenient: bool = False  # read past a header or load check dsh would refuse
     max_plain: int | None = None  # the plaintext limit (None: $DSH_TUI_MAX_PLAIN_BYTES or the default)
@@ -176,11 +176,11 @@ def from_payload(path: Path, payload: dict, lenient: bool, limit: int) -> tuple[
 def cache_payload(log: SessionLog, diag: Diagnosis, derived: dict | None = None) -> dict:
     """What the cache keeps of an opened log: its index and diagnosis, not its text or facts; and
     ``derived``, what `check` read of it alone (context/export.py's `derived`), as it is."""
-    raw = dataclasses.replace(log.raw, plain=b"")
-    res = dataclasses.replace(log.res, facts=[], usage_calls={}, context=None)  # the diagnosis is cached instead
-    diag = dataclasses.replace(diag, clock=diag.timing.plain(),  # its timing, turn ends, pairs and usage per turn,
+    raw = msgspec.structs.replace(log.raw, plain=b"")
+    res = msgspec.structs.replace(log.res, facts=[], usage_calls={}, context=None)  # the diagnosis is cached instead
+    diag = msgspec.structs.replace(diag, clock=diag.timing.plain(),  # its timing, turn ends, pairs and usage per turn,
                                turn_ends=diag.turn_ends.plain(), pairing=pairing_plain(diag.pairing),  # in the cache's form
-                               usage=dataclasses.replace(diag.usage, turns=diag.usage.turns.plain()))
+                               usage=msgspec.structs.replace(diag.usage, turns=diag.usage.turns.plain()))
     return {"raw": raw, "header": log.header, "res": res, "diag": diag, "plain_len": len(log.store),
             "context": contextcolumns.dumps(log.res.context), "derived": derived}
 

@@ -11,8 +11,9 @@ one member (read in memory, never unpacked; nothing to follow or cache). Anythin
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from ..diagnosing.diagnosis import diagnose
 from ..reading.exportzip import ROOT_MEMBER, is_export_zip, load_zip_session, looks_like_zip
@@ -22,8 +23,7 @@ from ..reading import session
 __all__ = ["OpenOptions", "Target", "load_log", "open_target", "resolve"]
 
 
-@dataclass(frozen=True, slots=True)
-class Target:
+class Target(Struct, frozen=True):
     path: Path  # the log file, or the ZIP
     member: str | None = None  # a ZIP's member (ROOT_MEMBER for its root session); None for a file
 

@@ -9,15 +9,14 @@ call the crash left (or the newest call with a problem), 4 what to do about it,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 from .citation import MODEL_KINDS, TURN_KINDS, failed_request, id_label, model_text, request_text
 from .report import created_iso, delegation_line, permalink
 from .summary import torn_text, decode_text, depth_text, field_text, plural, preset_text, shown
 
 
-@dataclass
-class Step:
+class Step(Struct):
     number: int
     title: str
     status: str  # ok | fail | warn | info

@@ -5,8 +5,9 @@ the markdown and the checklist, so they cite the same lines. Textual-free.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from .summary import event_data
 
@@ -19,8 +20,7 @@ COMMAND_KINDS = ("COMMAND_NOT_DONE", "COMMAND_FAILED")
 LOOK_BACK = 5_000
 
 
-@dataclass(frozen=True)
-class Request:
+class Request(Struct, frozen=True):
     seq: int | None  # the request/header's seq (None: none found before the failure)
     provider: Any = None
     model: Any = None

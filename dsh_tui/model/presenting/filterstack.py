@@ -13,8 +13,10 @@ from __future__ import annotations
 import fnmatch
 import itertools
 from array import array
-from dataclasses import dataclass, replace
 from typing import Callable
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from ...safety import one_line
 
@@ -23,8 +25,7 @@ MAX_CHIPS = 32
 MAX_VALUE = 200
 
 
-@dataclass(frozen=True)
-class Chip:
+class Chip(Struct, frozen=True):
     field: str  # "text" | "type" | "tool"
     value: str
     include: bool = True

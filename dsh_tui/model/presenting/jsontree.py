@@ -12,9 +12,9 @@ and as a jq filter (``.args.files[2].path``, ``| fromjson |`` where a parsed str
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
+from msgspec import Struct
 import orjson
 
 from ..reading.jsonparse import parse_json
@@ -27,8 +27,7 @@ _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _MORE = object()
 
 
-@dataclass(eq=False, slots=True)
-class Row:
+class Row(Struct, eq=False):
     parent: "Row | None"
     key: Any  # a str (object key), an int (array index), None for the root
     value: Any
@@ -39,7 +38,7 @@ class Row:
     shown: int = 0  # children shown while open (a page at a time)
     more: bool = False  # a "... n more" row (key: the index it starts at)
 
-    def __repr__(self) -> str:  # not the dataclass's: it would follow the parents (10,000 deep)
+    def __repr__(self) -> str:  # not the generated one: it would follow the parents (10,000 deep)
         return f"Row(key={self.key!r}, depth={self.depth}, open={self.open})"
 
     @property
@@ -324,6 +323,5 @@ def _dump_iter(v: Any) -> str:
     return "".join(out)
 
 
-@dataclass(frozen=True, slots=True)
-class _Tok:
+class _Tok(Struct, frozen=True):
     s: str

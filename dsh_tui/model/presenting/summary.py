@@ -9,9 +9,9 @@ record parse (cached by the log), a detail a few more.
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass
 from typing import Any
 
+from msgspec import Struct
 import orjson
 
 from ...safety import one_line
@@ -21,8 +21,7 @@ from ..reading.vocabulary import KNOWN_EVENT_TYPES, SURFACE_TYPES
 
 
 
-@dataclass(slots=True)
-class RowSummary:
+class RowSummary(Struct):
     seq: int
     time_text: str  # "HH:MM:SS.mmm" (UTC) or ""
     turn_step: str  # "2/1", "2" or ""
@@ -31,8 +30,7 @@ class RowSummary:
     text: str
 
 
-@dataclass(slots=True)
-class Section:
+class Section(Struct):
     title: str
     lines: list[str]
     kind: str  # kv | text | json | args | diff | error | finding | raw | note

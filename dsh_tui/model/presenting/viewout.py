@@ -16,10 +16,11 @@ import signal
 import subprocess
 import threading
 import time
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Iterable, Iterator
+
+from msgspec import Struct
 
 from ..reading.source import Cancelled
 
@@ -76,8 +77,7 @@ def is_same_file(a: Path, b: Path) -> bool:
         return False
 
 
-@dataclass
-class Written:
+class Written(Struct):
     path: Path
     records: int
     size: int
@@ -119,8 +119,7 @@ def write_jsonl(path: Path, records: Iterable[bytes], *, log_path: Path | None =
     return Written(path, n, size)
 
 
-@dataclass
-class PipeResult:
+class PipeResult(Struct):
     command: str
     output: bytes  # stdout and stderr, at most OUTPUT_CAP bytes
     returncode: int | None  # None: killed (timeout, cancel or too much output)

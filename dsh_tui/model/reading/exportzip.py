@@ -15,9 +15,10 @@ import os
 import re
 import stat
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from msgspec import Struct, field
 
 from .deepvalue import short_repr
 from .session import SessionLog, session_from_raw
@@ -43,8 +44,7 @@ class ZipUnreadable(LogUnreadable):
     """The archive, or one member of it, cannot be read."""
 
 
-@dataclass
-class ZipSessions:
+class ZipSessions(Struct):
     root: str  # always "session.jsonl"
     children: list[str]  # "subagents/<safe-id>/session.jsonl", sorted
     media: list[str] = field(default_factory=list)

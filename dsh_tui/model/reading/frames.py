@@ -16,9 +16,9 @@ and refused past MAX_FRAME_PLAIN, before any of its output is held.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterator
 
+from msgspec import Struct
 import zstandard
 
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
@@ -46,8 +46,7 @@ class FrameError(Exception):
         self.message = message
 
 
-@dataclass(slots=True)
-class FrameSpan:
+class FrameSpan(Struct):
     start: int
     end: int  # exclusive; for a torn frame: the file length
     blocks: int

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from .jsonparse import parse_json
 from .deepvalue import deeper_than, short_repr, spelled
@@ -16,8 +17,7 @@ MAX_SAFE_INT = 2**53 - 1
 FIELD_DEPTH = 32  # fields(): deeper values are shown as text
 
 
-@dataclass(frozen=True, slots=True)
-class Rejection:
+class Rejection(Struct, frozen=True):
     code: str
     message: str
     line: int | None = None  # the physical line dsh's loader refused at (1 = header), for damage it refuses
@@ -29,8 +29,7 @@ class Rejection:
         return out
 
 
-@dataclass
-class Header:
+class Header(Struct):
     raw: dict[str, Any] | None
     rejection: Rejection | None = None
     notes: list[str] = field(default_factory=list)

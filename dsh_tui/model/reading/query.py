@@ -13,7 +13,8 @@ long raises `PatternTooSlow` in the scan, and styles nothing in a row.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+
+from msgspec import Struct
 
 SCAN_TIMEOUT = 0.5  # s per regex call on one scan window (a sane pattern takes ms on 2 MiB)
 ROW_TIMEOUT = 0.01  # s per row's highlight: a row is a few hundred characters
@@ -45,15 +46,23 @@ def smart_case_sensitive(pattern: str) -> bool:
     return False
 
 
-@dataclass(frozen=True)
-class Query:
+class Query(Struct, frozen=True):
     """One search: ``text`` as typed; ``regex`` mode; ``case`` sensitive or not."""
 
     text: str
     regex: bool = False
     case: bool = False
-    raw: object = field(default=None, compare=False, repr=False)  # bytes pattern (regex mode) for the log text
-    shown: object = field(default=None, compare=False, repr=False)  # str pattern for the rows' highlight
+    raw: object = None  # bytes pattern (regex mode) for the log text
+    shown: object = None  # str pattern for the rows' highlight
+
+    def __eq__(self, other: object) -> bool:  # a search is its text and modes, not its compiled patterns
+        return type(other) is Query and (self.text, self.regex, self.case) == (other.text, other.regex, other.case)
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.regex, self.case))
+
+    def __repr__(self) -> str:
+        return f"Query(text={self.text!r}, regex={self.regex}, case={self.case})"
 
     @property
     def key(self) -> bytes:

@@ -20,8 +20,9 @@ The scan calls the per-event checks and keeps the first problem of each stage
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from .vocabulary import MAX_SAFE, SURFACE_TYPES
 
@@ -31,8 +32,7 @@ VOCABULARY, LEGACY, UNKNOWN, RESTORE = range(4)
 REFUSED_SHAPES = ("request/header-delta", "mode/set", "request/header fallback")
 
 
-@dataclass(slots=True)
-class Problem:
+class Problem(Struct):
     stage: int
     order: int  # within a stage: REFUSED_SHAPES' position in stage 0, else 0
     index: int  # event index (the first in log order wins)
@@ -44,8 +44,7 @@ class Problem:
         return (self.stage, self.order, self.index)
 
 
-@dataclass
-class Refusals:
+class Refusals(Struct):
     """The first problem of each (stage, order): merged by index, so parts of a log read apart agree."""
     first: dict[tuple[int, int], Problem] = field(default_factory=dict)
 

@@ -8,15 +8,16 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
+
 from ..columns.calltable import CallTable
 from .contextcolumns import Columns
 from .facts import Fact
 from .restore import Refusals
 from .source import Corruption
 
-@dataclass(slots=True)
-class SeqGap:
+class SeqGap(Struct):
     expected: int
     found: int
     line: int
@@ -27,8 +28,7 @@ class SeqGap:
         return {"expected": self.expected, "found": self.found, "line": self.line, "cause": self.cause}
 
 
-@dataclass(slots=True)
-class UnknownType:
+class UnknownType(Struct):
     type: str
     count: int = 0
     ignorable: bool = True  # True only if every occurrence is ignorable:true
@@ -39,8 +39,7 @@ class UnknownType:
         return {"type": self.type, "count": self.count, "ignorable": self.ignorable, "first_seq": self.first_seq}
 
 
-@dataclass
-class ScanResult:
+class ScanResult(Struct):
     body_start: int
     rec_start: array = field(default_factory=lambda: array("I"))  # uint32 while they fit (`extend_offsets`)
     # A record ends at the newline before the next record (or before text_end), or where the run of

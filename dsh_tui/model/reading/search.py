@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import bisect
 from array import array
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from .jsonparse import parse_json
 from .query import Query, find_in, make_query
@@ -38,8 +39,7 @@ def needle_key(needle: str) -> bytes:
     return needle.encode("utf-8", "replace").lower()
 
 
-@dataclass
-class HitList:
+class HitList(Struct):
     needle: str
     events: int  # len(log) when built: a log that grew (live follow) needs a new list
     indices: array = field(default_factory=lambda: array("I"))  # sorted, distinct event indices

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import bisect
 import os
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
+from msgspec import Struct
 import zstandard
 
 from ..columns.calltable import CallTable
@@ -43,8 +43,7 @@ class LogRejected(LogUnreadable):
     """The first line is not a dsh session header at all."""
 
 
-@dataclass(slots=True)
-class EventView:
+class EventView(Struct):
     index: int
     record: int
     seq: int

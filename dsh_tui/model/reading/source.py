@@ -13,10 +13,10 @@ import os
 import re
 import stat
 from array import array
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
+from msgspec import Struct, field
 import zstandard
 
 from .filewindow import FileBytes, open_file
@@ -45,8 +45,7 @@ class Cancelled(Exception):
     """The caller asked the reader to stop (the UI is quitting)."""
 
 
-@dataclass(slots=True)
-class TornTail:
+class TornTail(Struct):
     offset: int  # byte offset of the torn frame / partial line in the file
     unreadable_bytes: int
     kind: str  # "truncated-frame" | "partial-line"
@@ -62,8 +61,7 @@ class TornTail:
                 "partial_text": self.partial.decode("utf-8", "replace")}
 
 
-@dataclass(slots=True)
-class Corruption:
+class Corruption(Struct):
     offset: int  # byte offset in the file (zstd) or plaintext (jsonl)
     kind: str
     message: str
@@ -73,8 +71,7 @@ class Corruption:
         return {"offset": self.offset, "kind": self.kind, "message": self.message, "line": self.line}
 
 
-@dataclass
-class RawLog:
+class RawLog(Struct):
     path: Path
     size: int
     mtime_ns: int

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import os
 from array import array
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
+from msgspec import Struct
 import zstandard
 
 from .jsonparse import parse_json
@@ -27,8 +27,7 @@ from .frames import MAX_FRAME_PLAIN, FrameError, decode_frame, needs_measuring, 
 TAIL_PLAIN = 512 * 1024
 
 
-@dataclass(frozen=True)
-class TailVerdict:
+class TailVerdict(Struct, frozen=True):
     kind: str  # TOOL_OUTCOME_UNKNOWN | TOOL_NOT_STARTED
     call_id: str
     name: str | None

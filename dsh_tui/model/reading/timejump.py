@@ -14,7 +14,8 @@ from __future__ import annotations
 import bisect
 import datetime as _dt
 import re
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 UTC = _dt.timezone.utc
 DAY_MS = 86_400_000
@@ -30,8 +31,7 @@ class BadTarget(ValueError):
     """Not a seq, a time or an offset: ``str(exc)`` is one line for a notice."""
 
 
-@dataclass(frozen=True)
-class Target:
+class Target(Struct, frozen=True):
     kind: str  # "seq" | "time"
     value: int  # a seq, or epoch milliseconds
     text: str  # how a notice names it

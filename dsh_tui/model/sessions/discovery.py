@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from msgspec import Struct, field
 import zstandard
 
 from .entry import SessionEntry, apply_header, read_entry, zip_entries
@@ -32,8 +32,7 @@ class RootUnreadable(Exception):
     """The root does not exist, is not a directory or cannot be listed."""
 
 
-@dataclass
-class Listing:
+class Listing(Struct):
     root: Path
     entries: list[SessionEntry]  # flat, newest first
     legacy_flat: list[Path] = field(default_factory=list)

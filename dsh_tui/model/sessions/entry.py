@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from msgspec import Struct, field
 import zstandard
 
 from ..reading.header import Header, parse_header
@@ -26,8 +26,7 @@ READ_CHUNK = 8 * 1024
 MAX_HEADER_BYTES = 1024 * 1024  # compressed bytes read / plaintext decoded for one header
 
 
-@dataclass(eq=False)
-class SessionEntry:
+class SessionEntry(Struct, eq=False):
     path: Path
     project_dir: str  # directory name under the root ("--key--" or "_no-cwd"); "" when not in one
     project_display: str

@@ -13,8 +13,9 @@ the children's calls.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec import Struct, field
 
 from .discovery import RootUnreadable, fill_status, list_sessions
 from .entry import SessionEntry, zip_entries
@@ -23,8 +24,7 @@ from ..reading.exportzip import ExportZip, ZipUnreadable, is_export_zip
 MAX_CHILDREN = 64
 
 
-@dataclass
-class Relative:
+class Relative(Struct):
     entry: SessionEntry
     depth: int  # 1 = direct child
     tools_called: frozenset = frozenset()
@@ -32,8 +32,7 @@ class Relative:
     kind: str = "child"  # child (subagent) | fork (seed lineage) | unlisted (delegated, but no origin)
 
 
-@dataclass
-class Lineage:
+class Lineage(Struct):
     root: Path | None
     parent: SessionEntry | None = None
     parent_relation: str = "parent"  # or "fork source": the session a user fork was seeded from

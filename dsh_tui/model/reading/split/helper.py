@@ -24,9 +24,9 @@ import marshal
 import mmap
 import os
 from array import array
-from dataclasses import dataclass
 from typing import Iterator
 
+from msgspec import Struct
 import orjson
 
 from ..forked import ForkedCall, can_fork
@@ -103,8 +103,7 @@ def frame_start_after(data: FileBytes | bytes, at: int) -> int | None:
     return None
 
 
-@dataclass
-class TailIndex:
+class TailIndex(Struct):
     """What the child sends back: its scanner and the frame bookkeeping of its segment."""
     scanner: Scanner
     first_seq: int
@@ -213,8 +212,7 @@ def _slice(part: RawLog, scanner: Scanner, first: int, produced: int, frames0: i
                      index_base=scanner.index_base, unchecked_frames=unchecked)
 
 
-@dataclass
-class TailPlan:
+class TailPlan(Struct):
     """An early helper's first message: the file as it read it, and where it split it."""
     size: int
     mtime_ns: int
