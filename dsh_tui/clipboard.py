@@ -20,9 +20,10 @@ import socket
 import sys
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+
+from msgspec import Struct, field
 
 from .safety import clean
 
@@ -51,8 +52,7 @@ TMUX_HINT = (
 _SSH_VARS = ("SSH_CONNECTION", "SSH_TTY", "SSH_CLIENT")
 
 
-@dataclass
-class CopyResult:
+class CopyResult(Struct):
     """What :func:`copy_layered` managed to do.
 
     ``path``: the report file, or None if it could not be written.

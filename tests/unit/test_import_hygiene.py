@@ -127,3 +127,23 @@ def test_check_without_the_cache_loads_no_zip_hash_or_redaction_module(tmp_path)
     need stays unloaded."""
     assert _modules_after_check(tmp_path, ["--no-cache"],
                                 "m in ('zipfile', 'hashlib', 'regex', 'dsh_tui.model.presenting.redact')").endswith("[]")
+
+
+def _dataclasses_in(name: str) -> list[str]:
+    """The classes of module ``name`` decorated `@dataclass` (bare, called, or as `dataclasses.dataclass`)."""
+    out = []
+    for node in ast.walk(ast.parse(MODULES[name].read_text())):
+        if isinstance(node, ast.ClassDef):
+            for deco in node.decorator_list:
+                target = deco.func if isinstance(deco, ast.Call) else deco
+                if (isinstance(target, ast.Name) and target.id == "dataclass"
+                        or isinstance(target, ast.Attribute) and target.attr == "dataclass"):
+                    out.append(f"{name}.{node.name}")
+    return out
+
+
+def test_the_textual_free_code_declares_no_dataclass():
+    """Start-up: a dataclass writes and compiles its methods at every import (~0.5 ms a class; the
+    model's 51 were a third of `check`'s imports). Its record classes are msgspec Structs, made in C."""
+    assert [c for m in TEXTUAL_FREE for c in _dataclasses_in(m)] == []
+    assert any(_dataclasses_in(m) for m in MODULES if m.startswith("dsh_tui.ui."))  # (the UI keeps its own)
