@@ -45,6 +45,28 @@ def _same_either_way(log) -> None:
         assert _answers(log) == from_scan
     finally:
         log.res.context = kept
+    _same_compacted(log, from_scan)
+
+
+def _same_compacted(log, answers: tuple) -> None:
+    """`Columns.compact` (the explorer's, after its load) gives back the very objects the lists held,
+    the same answers, and takes records appended later (a followed log) as the lists would."""
+    scanned = log.res.context
+    before, packed = list(scanned.records()), scanned.pack()
+    copy = Columns.unpacked(packed)
+    scanned.compact()
+    after = list(scanned.records())
+    assert after == before and scanned.pack() == packed and _answers(log) == answers
+    listed = [j for cols in copy.fields for j, col in enumerate(cols) if type(col) is list]
+    assert all(a[3 + j] is b[3 + j] for a, b in zip(after, before) for j in range(len(a) - 3)
+               if type(a[3 + j]) is not int)
+    assert listed and any(type(col).__name__ == "SharedColumn" for cols in scanned.fields for col in cols)
+    grown = Columns.unpacked(packed)
+    grown.compact()
+    for rec in before[-3:]:  # appended on, past the compaction
+        grown.append(rec)
+        copy.append(rec)
+    assert list(grown.records()) == list(copy.records()) == before + before[-3:]
 
 
 def _hostile(tmp_path: Path) -> Path:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from dsh_tui.model.columns.textcolumn import CodedColumn, SparseColumn, TextColumn
+from dsh_tui.model.columns.textcolumn import CodedColumn, SharedColumn, SparseColumn, TextColumn, shared
 
 _VALUES = st.one_of(st.text(), st.text(alphabet=st.characters(codec="ascii")), st.none(), st.integers(),
                     st.just("\ud800x"), st.just(""))
@@ -111,3 +111,34 @@ def test_a_text_columns_overrides_read_back_in_any_span(values, sets, lo, hi) ->
         if k < len(want):
             col[k] = want[k] = v
     assert col[lo:hi] == want[lo:hi] and list(col) == want
+
+
+_POOL = [1, True, 1.0, None, "a", "a" * 2, ("t", 1), ("t", 1), 0, False]  # equal values, not one object
+
+
+@given(st.lists(st.integers(0, len(_POOL) - 1), max_size=60), st.lists(st.integers(0, 299), max_size=300),
+       st.integers(0, 80))
+def test_a_shared_column_gives_back_the_very_objects_it_was_given(picks, more, cut) -> None:
+    """By identity: 1, True and 1.0 (and two equal tuples) stay apart; appending on codes new objects
+    until a 257th, then goes on as a list; a slice deleted goes either way."""
+    values = [_POOL[k] for k in picks]
+    col = shared(values)
+    if not values:
+        assert col == []
+        return
+    assert type(col) is SharedColumn and len(col.codes) == len(values)
+    assert all(a is b for a, b in zip(col, values)) and len(col) == len(values)
+    extra = [object() if k >= 250 else _POOL[k % len(_POOL)] for k in more]  # fresh objects past 250
+    col.extend(extra)
+    values += extra
+    assert all(a is b for a, b in zip(col, values)) and col == values
+    assert (col.plain is None) == (len({id(v) for v in values}) <= 256)
+    del col[cut:]
+    del values[cut:]
+    assert list(col) == values and [col[k] for k in range(len(values))] == values and col[1:4] == values[1:4]
+
+
+def test_a_list_of_more_than_256_objects_stays_a_list() -> None:
+    many = [str(k) for k in range(300)]
+    assert shared(many) is many
+    assert shared(many[:256] * 3).plain is None  # 256 objects, however many rows

@@ -6,6 +6,7 @@ Values are made anew as they are read. A value that is not a str (None, a crafte
 one set after its row was written (`__setitem__`), is kept apart by row.
 
 `CodedColumn`, for a field that repeats a few strings: a byte a row into its distinct values.
+`SharedColumn`, for a field that holds a few shared objects: a byte a row into them, by identity.
 
 `SparseColumn`, for a field most records leave empty (a note list, a retry list): {position: value}
 with the values as JSON in one buffer, decoded as they are read.
@@ -183,6 +184,73 @@ class CodedColumn:
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
+
+
+class SharedColumn:
+    """A finished list column whose rows hold a few objects, each shared by many rows (a tool's name,
+    a flag, a header body the scan made once): a byte a row into those objects, not an 8-byte
+    pointer. By identity, not equality: the rows give back the very objects they held (1, True and
+    1.0 stay apart). Made by `shared` from a list; appending on (a followed log) keeps the codes until
+    a 257th object, then a list, as it is."""
+
+    __slots__ = ("codes", "table", "at", "plain")
+
+    def __init__(self, codes: array, table: list) -> None:
+        self.codes = codes
+        self.table = table  # the objects, by code (holding them keeps their ids theirs)
+        self.at = {id(v): k for k, v in enumerate(table)}
+        self.plain: list | None = None
+
+    def __len__(self) -> int:
+        return len(self.codes) if self.plain is None else len(self.plain)
+
+    def __iter__(self) -> Iterator:
+        return iter(self.plain) if self.plain is not None else map(self.table.__getitem__, self.codes)
+
+    def __getitem__(self, k: int | slice) -> Any:
+        if self.plain is not None:
+            return self.plain[k]
+        if type(k) is slice:
+            return list(map(self.table.__getitem__, self.codes[k]))
+        return self.table[self.codes[k]]
+
+    def append(self, value: Any) -> None:
+        if self.plain is None:
+            code = self.at.get(id(value))
+            if code is None and len(self.table) < 256:
+                code = self.at[id(value)] = len(self.table)
+                self.table.append(value)
+            if code is not None:
+                self.codes.append(code)
+                return
+            self.plain = list(self)
+            self.codes, self.table, self.at = array("B"), [], {}
+        self.plain.append(value)
+
+    def extend(self, values: Iterable) -> None:
+        for v in values:
+            self.append(v)
+
+    def __delitem__(self, k: slice) -> None:
+        del (self.codes if self.plain is None else self.plain)[k]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (SharedColumn, list)):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def shared(values: list) -> SharedColumn | list:
+    """``values`` as a `SharedColumn` when they are at most 256 objects, else the list itself."""
+    if len(set(map(id, values[:4096]))) > 256:  # (most columns that are not: told by their first rows)
+        return values
+    first = dict(zip(map(id, values), values))  # each object once, in the order met (its first key's place)
+    if len(first) > 256:
+        return values
+    at = {i: k for k, i in enumerate(first)}
+    return SharedColumn(array("B", map(at.__getitem__, map(id, values))), list(first.values()))
 
 
 class SparseColumn:

@@ -19,6 +19,7 @@ from typing import Any, Iterator
 
 import orjson
 
+from ..columns.textcolumn import shared
 from .contextfacts import CALL, HEADER, MESSAGE, RESULT
 
 KINDS = (CALL, RESULT, MESSAGE, HEADER)
@@ -92,6 +93,16 @@ class Columns:
             except OverflowError:
                 self.odd[(code, j, len(col))] = value
                 col.append(NONE)
+
+    def compact(self) -> None:
+        """Once read, each list column whose rows share a few objects keeps a byte a row into them
+        (`SharedColumn`): a tool's name, a result's flags, a header's body (the scan's memo made one
+        body for the headers that send the same): ~3 MiB of pointers on a 10M-event log. Done after
+        the scan, not as it appends: a Python call per value there cost the scan more than this."""
+        for cols in self.fields:
+            for j, col in enumerate(cols):
+                if type(col) is list and col:
+                    cols[j] = shared(col)
 
     def records(self, kinds: tuple[str, ...] = KINDS) -> Iterator[tuple]:
         """The records of ``kinds``, in log order, as contextfacts made them. Each kind's tuples are

@@ -91,6 +91,8 @@ class LoadController(Controller):
         if cancel.is_set():
             raise Cancelled()
         freeze_pairing(diag.pairing)  # what the explorer keeps of the call ids: no dict of them
+        if log.res.context is not None:
+            log.res.context.compact()  # and of the context records: a byte a row for their shared values
         return log, diag
 
     def probe_tail(self) -> None:
