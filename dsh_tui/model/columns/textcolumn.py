@@ -117,11 +117,43 @@ class TextColumn:
 _CODED = frozenset({str, type(None)})  # (by type too: 1, True and 1.0 are equal, and would share a code)
 
 
-class CodedColumn:
+class _Codes:
+    """A byte a row into a few values (``table``), read as the list it stands for; a list (``plain``),
+    as it is, once the values are not few. The two kinds below differ in what makes a value new."""
+
+    __slots__ = ("codes", "table", "at", "plain")
+
+    def __len__(self) -> int:
+        return len(self.codes) if self.plain is None else len(self.plain)
+
+    def __iter__(self) -> Iterator:
+        return iter(self.plain) if self.plain is not None else map(self.table.__getitem__, self.codes)
+
+    def __getitem__(self, k: int | slice) -> Any:
+        if self.plain is not None:
+            return self.plain[k]
+        if type(k) is slice:
+            return list(map(self.table.__getitem__, self.codes[k]))
+        return self.table[self.codes[k]]
+
+    def _unpack(self) -> None:
+        """From now on a list of the values (they are not a few)."""
+        self.plain = list(map(self.table.__getitem__, self.codes))
+        self.codes, self.table, self.at = array("B"), [], {}
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (_Codes, list)):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class CodedColumn(_Codes):
     """A column that repeats a few strings (a kind, a status, a tool name; None counts as one): a byte a row
     into its distinct values, not an 8-byte pointer; a list, as it is, from the first batch that does not."""
 
-    __slots__ = ("codes", "table", "at", "plain")
+    __slots__ = ()
 
     def __init__(self, values: Iterable = ()) -> None:
         self.codes = array("B")
@@ -129,9 +161,6 @@ class CodedColumn:
         self.at: dict = {}  # value -> its code
         self.plain: list | None = None  # the values, once they are not a few strings
         self.extend(values)
-
-    def __len__(self) -> int:
-        return len(self.codes) if self.plain is None else len(self.plain)
 
     def extend(self, values: Iterable) -> None:
         values = list(values)
@@ -163,56 +192,21 @@ class CodedColumn:
             self._unpack()
         self.plain[k] = value
 
-    def _unpack(self) -> None:
-        """From now on a list of the values (they are not a few strings)."""
-        self.plain = list(map(self.table.__getitem__, self.codes))
-        self.codes, self.table, self.at = array("B"), [], {}
 
-    def __getitem__(self, k: int | slice) -> Any:
-        if self.plain is not None:
-            return self.plain[k]
-        if type(k) is slice:
-            return list(map(self.table.__getitem__, self.codes[k]))
-        return self.table[self.codes[k]]
-
-    def __iter__(self) -> Iterator:
-        return iter(self.plain) if self.plain is not None else map(self.table.__getitem__, self.codes)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, (CodedColumn, list)):
-            return len(self) == len(other) and list(self) == list(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-
-class SharedColumn:
+class SharedColumn(_Codes):
     """A finished list column whose rows hold a few objects, each shared by many rows (a tool's name,
     a flag, a header body the scan made once): a byte a row into those objects, not an 8-byte
     pointer. By identity, not equality: the rows give back the very objects they held (1, True and
     1.0 stay apart). Made by `shared` from a list; appending on (a followed log) keeps the codes until
     a 257th object, then a list, as it is."""
 
-    __slots__ = ("codes", "table", "at", "plain")
+    __slots__ = ()
 
     def __init__(self, codes: array, table: list) -> None:
         self.codes = codes
         self.table = table  # the objects, by code (holding them keeps their ids theirs)
         self.at = {id(v): k for k, v in enumerate(table)}
         self.plain: list | None = None
-
-    def __len__(self) -> int:
-        return len(self.codes) if self.plain is None else len(self.plain)
-
-    def __iter__(self) -> Iterator:
-        return iter(self.plain) if self.plain is not None else map(self.table.__getitem__, self.codes)
-
-    def __getitem__(self, k: int | slice) -> Any:
-        if self.plain is not None:
-            return self.plain[k]
-        if type(k) is slice:
-            return list(map(self.table.__getitem__, self.codes[k]))
-        return self.table[self.codes[k]]
 
     def append(self, value: Any) -> None:
         if self.plain is None:
@@ -223,8 +217,7 @@ class SharedColumn:
             if code is not None:
                 self.codes.append(code)
                 return
-            self.plain = list(self)
-            self.codes, self.table, self.at = array("B"), [], {}
+            self._unpack()
         self.plain.append(value)
 
     def extend(self, values: Iterable) -> None:
@@ -233,13 +226,6 @@ class SharedColumn:
 
     def __delitem__(self, k: slice) -> None:
         del (self.codes if self.plain is None else self.plain)[k]
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, (SharedColumn, list)):
-            return len(self) == len(other) and list(self) == list(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 def shared(values: list) -> SharedColumn | list:
