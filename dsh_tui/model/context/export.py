@@ -16,7 +16,7 @@ from ..diagnosing.findings import Finding
 from ..reading.contextfacts import CALL, HEADER, MESSAGE, RESULT
 from ..reading.gcpause import gc_paused
 from .files import Files, files_touched
-from .loops import calls, loop_findings
+from .loops import LOOP_KINDS, calls, loop_findings
 from .requests import Header, Request, headers, iter_requests, request_before, requests, walk_headers
 from .select import indices_of, records
 from .surface import COMPACTION_RECORDS, Context, context_at, surface
@@ -72,7 +72,6 @@ def add_loop_findings(diag, found: list) -> None:
     """Put the loop findings among the diagnosis's, newest first as diagnosis.py orders them (they are
     `info`: the verdict and the exit code do not move). Any already there (a diagnosis `check` saved
     in the index cache after adding them) are replaced, never doubled."""
-    from .loops import LOOP_KINDS
     if any(f.kind in LOOP_KINDS for f in diag.findings):
         diag.findings[:] = [f for f in diag.findings if f.kind not in LOOP_KINDS]
     if not found:
@@ -220,7 +219,6 @@ def _seed(ins: Insight, got) -> None:
     """Take `derived`'s values as read, when they are what it writes and for this many events."""
     if type(got) is not dict or got.get("events") != len(ins.log):
         return
-    from .loops import LOOP_KINDS
     loops = got.get("loops")
     if type(loops) is not list or not all(type(f) is Finding and f.kind in LOOP_KINDS for f in loops):
         return

@@ -178,9 +178,10 @@ def cache_payload(log: SessionLog, diag: Diagnosis, derived: dict | None = None)
     ``derived``, what `check` read of it alone (context/export.py's `derived`), as it is."""
     raw = msgspec.structs.replace(log.raw, plain=b"")
     res = msgspec.structs.replace(log.res, facts=[], usage_calls={}, context=None)  # the diagnosis is cached instead
-    diag = msgspec.structs.replace(diag, clock=diag.timing.plain(),  # its timing, turn ends, pairs and usage per turn,
-                               turn_ends=diag.turn_ends.plain(), pairing=pairing_plain(diag.pairing),  # in the cache's form
-                               usage=msgspec.structs.replace(diag.usage, turns=diag.usage.turns.plain()))
+    # its timing, turn ends, pairs and usage per turn, in the cache's form
+    diag = msgspec.structs.replace(diag, clock=diag.timing.plain(), turn_ends=diag.turn_ends.plain(),
+                                   pairing=pairing_plain(diag.pairing),
+                                   usage=msgspec.structs.replace(diag.usage, turns=diag.usage.turns.plain()))
     return {"raw": raw, "header": log.header, "res": res, "diag": diag, "plain_len": len(log.store),
             "context": contextcolumns.dumps(log.res.context), "derived": derived}
 
