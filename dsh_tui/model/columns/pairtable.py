@@ -59,8 +59,12 @@ class PairTable:
     def freeze(self) -> None:
         """Key -> row as `FrozenKeys` once the table is finished (a packed one: a big log's), not a dict
         and an int object a key; `add` makes the dict again."""
-        if type(self.rows) is dict and self.list.packed and not self.list.pending:
+        if type(self.rows) is dict and self._finished():
             self.rows = FrozenKeys(self.list.objs["key"])
+
+    def _finished(self) -> bool:
+        """Packed, with no record waiting to be: a big log's table once it is read."""
+        return bool(self.list.packed) and not self.list.pending
 
     def values(self) -> Iterator:
         return iter(self.list)
@@ -164,7 +168,7 @@ class PairTable:
         if len(set(keys)) != len(keys) or objs["key"] != keys or any(k != kind for k in objs["kind"]):
             raise ValueError("not a pair table's keys")
         objs["key"] = keys  # one str a key, the index's
-        out.rows = FrozenKeys(keys) if out.list.packed and not out.list.pending else dict(zip(keys, range(len(keys))))
+        out.rows = FrozenKeys(keys) if out._finished() else dict(zip(keys, range(len(keys))))
         for name in _TEXTS:
             if not TEXT_TYPES.issuperset(map(type, objs[name])):
                 raise ValueError(f"a bad column {name}")

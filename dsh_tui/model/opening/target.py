@@ -16,6 +16,7 @@ from pathlib import Path
 from msgspec import Struct
 
 from ..diagnosing.diagnosis import diagnose
+from ..diagnosing.pairing import freeze_pairing
 from ..reading.exportzip import ROOT_MEMBER, is_export_zip, load_zip_session, looks_like_zip
 from .open import OpenOptions, open_file
 from ..reading import session
@@ -79,3 +80,12 @@ def load_log(target: Target | str | os.PathLike, options: OpenOptions = OpenOpti
         return log
     return session.load_session(target.path, lenient=options.lenient, max_plain=options.max_plain, cancel=options.cancel,
                                 progress=options.progress)
+
+
+def keep_for_exploring(log, diag) -> None:
+    """What a log held while it is explored keeps, once read: its pair tables keyed by arrays, not by
+    a dict of call ids (`freeze_pairing`), its context records a byte a row for the values their rows
+    share (`Columns.compact`). Not for `check`: it lets go of both at once."""
+    freeze_pairing(diag.pairing)
+    if log.res.context is not None:
+        log.res.context.compact()

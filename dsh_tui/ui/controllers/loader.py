@@ -12,12 +12,11 @@ from functools import partial
 
 from textual.worker import WorkerState
 
-from ...model.diagnosing.pairing import freeze_pairing
 from ...model.reading.gcpause import gc_paused
 from ...model.opening.open import save_to_cache
 from ...model.reading.source import Cancelled, LogUnreadable
 from ...model.reading.tail import tail_verdict
-from ...model.opening.target import OpenOptions, open_target
+from ...model.opening.target import OpenOptions, keep_for_exploring, open_target
 from ..messages import LoadProgress, TailVerdictFound
 from ..screens.error import ErrorScreen
 from .base import Controller
@@ -90,9 +89,7 @@ class LoadController(Controller):
                                                        before_decode=self.probe_tail, early_tail=early))
         if cancel.is_set():
             raise Cancelled()
-        freeze_pairing(diag.pairing)  # what the explorer keeps of the call ids: no dict of them
-        if log.res.context is not None:
-            log.res.context.compact()  # and of the context records: a byte a row for their shared values
+        keep_for_exploring(log, diag)  # no dict of the call ids, a byte a row for shared context values
         return log, diag
 
     def probe_tail(self) -> None:
