@@ -28,6 +28,10 @@ HEAD_PROBE = 64 << 10  # the first bytes read to tell the encoding and check the
 PARTIAL_KEEP = 4096  # bytes of a torn record's readable start kept to show (TornTail.partial)
 BOUNDARY_BYTES = 64  # the file's last bytes kept to recognise it when following (RawLog.boundary)
 MAX_PLAIN_ENV = "DSH_TUI_MAX_PLAIN_BYTES"
+# Plaintext joined into one chunk for the scan. Below memtune's MMAP_THRESHOLD, so a chunk comes from
+# the heap, where the one freed before it is reused: at 1 MiB each was a fresh mapping the kernel
+# zeroed page by page (~15k page faults on the 936k log; both cores' sys time fell by half).
+DECODE_CHUNK = 192 << 10
 
 Progress = Callable[[int, int], None]
 
@@ -232,7 +236,7 @@ def _frames(data: bytes | FileBytes, start: int) -> Iterator[tuple[FrameSpan, me
 
 
 def iter_plain(raw: RawLog, data: bytes | FileBytes, limit: int, *, progress: Progress | None = None, cancel=None,
-               chunk_bytes: int = 1 << 20, start: int = 0, produced: int = 0,
+               chunk_bytes: int = DECODE_CHUNK, start: int = 0, produced: int = 0,
                stop: memoryview | None = None) -> Iterator[bytes]:
     """Decode zstd frames from byte ``start``; yield plaintext in record-aligned chunks.
 

@@ -33,7 +33,7 @@ from ..forked import ForkedCall, can_fork
 from ..header import parse_header
 from ..scan import Scanner
 from ..filewindow import FileBytes
-from ..source import LogUnreadable, RawLog, iter_plain, open_log
+from ..source import DECODE_CHUNK, LogUnreadable, RawLog, iter_plain, open_log
 from ..frames import ZSTD_MAGIC, FrameError, walk_frames
 
 MIN_FILE_BYTES = 4 << 20  # below this a fork costs more than it saves
@@ -52,7 +52,7 @@ EARLY_NICE = 5
 MIN_PATIENCE_S = 10.0  # at least this long for the child once the head is read (merge.py too)
 INDEX_BASE_MAX = 3 << 30  # a slice's first event index stays below this: rec_first_ev is 32-bit
 SLICE_PLAIN_BYTES = 8 << 20  # the child sends its index every this many plaintext bytes
-TAIL_CHUNK_BYTES = 1 << 20  # plaintext the child decodes before indexing it (slices end on these)
+TAIL_CHUNK_BYTES = DECODE_CHUNK  # plaintext the child decodes before indexing it (slices end on these)
 # The last slice is cut short: what the parent does with it (merge, pair) comes after the child has
 # finished, while the earlier slices are merged as the child reads on. A slice also ends once the
 # undecoded rest is this part of the file, so the last one is ~1 MiB of plaintext, not up to 8.
