@@ -119,6 +119,8 @@ def _check(argv: list[str]) -> int:
     if not args.no_cache and log.followable:  # a file (a ZIP's member has no entry of its own)
         _cache_after_check(log, diag, linked)
     child_failed = lineage is not None and bool(lineage.failures())
+    if _exits_after:  # the process ends once this returns: freeing the index object by object is waste
+        _held.append((log, diag, lineage))
     return EXIT_FINDINGS if diag.failed or child_failed else EXIT_OK
 
 
@@ -298,8 +300,16 @@ def _quiet_stdout() -> None:
         pass
 
 
+# Set by `entry` alone: a caller in-process (a test) gets its objects freed as usual.
+_exits_after = False
+_held: list = []
+
+
 def entry() -> None:
-    """Console-script entry: skip interpreter teardown (hundreds of ms on a large log)."""
+    """Console-script entry: skip interpreter teardown (hundreds of ms on a large log), and the
+    freeing of what `check` read (~12 ms on the 936k log)."""
+    global _exits_after
+    _exits_after = True
     code = main()
     sys.stdout.flush()
     sys.stderr.flush()

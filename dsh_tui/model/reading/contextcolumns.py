@@ -15,6 +15,7 @@ from __future__ import annotations
 from array import array
 from functools import lru_cache
 from itertools import compress, islice, repeat
+from operator import itemgetter
 from typing import Any, Iterator
 
 import orjson
@@ -33,6 +34,8 @@ _ARRAYS = {(CALL, 0): "q", (CALL, 2): "Q", (RESULT, 0): "q", (MESSAGE, 0): "q", 
 _ARRAY_FIELDS = tuple(tuple(j for j in range(_WIDTH[k]) if (k, j) in _ARRAYS) for k in KINDS)
 NONE = -(1 << 63)
 _U32_MAX = (1 << 32) - 1
+_JUST_INT = {int}
+_kind_of, _index_of, _seq_of = itemgetter(0), itemgetter(1), itemgetter(2)
 
 
 class Columns:
@@ -52,6 +55,44 @@ class Columns:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Columns) and self.pack() == other.pack()
+
+    def extend(self, records: list) -> None:
+        """Keep the records a window of the scan made, in order: each kind's fields transposed and
+        appended to its columns in C (a Python `append` per record was ~35 ms of the 936k log's scan,
+        pinned). A window holding a value an array refuses (None, a bool, past its range) is kept one
+        record at a time, exactly as `append` keeps it."""
+        codes = bytes(map(_CODE.__getitem__, map(_kind_of, records)))
+        batches = []
+        present = set(codes)
+        for code in present:
+            recs = records if len(present) == 1 else list(compress(records, codes.translate(_selector((code,)))))
+            fields = list(zip(*recs))[3:]
+            if any(set(map(type, fields[j])) != _JUST_INT for j in _ARRAY_FIELDS[code]):
+                return self._append_each(records)
+            batches.append((self.fields[code], fields))
+        sizes = [[len(col) for col in cols] for cols in self.fields]
+        try:
+            for cols, fields in batches:
+                for col, values in zip(cols, fields):
+                    col.extend(values)
+        except OverflowError:  # an int past an array's range: undone, kept one record at a time
+            for cols, lengths in zip(self.fields, sizes):
+                for col, n in zip(cols, lengths):
+                    del col[n:]
+            return self._append_each(records)
+        self.index.extend(map(_index_of, records))
+        n = len(self.seq)
+        try:
+            self.seq.extend(map(_seq_of, records))
+        except OverflowError:  # (extend keeps the values before the one it failed at)
+            del self.seq[n:]
+            self.seq = list(self.seq)
+            self.seq.extend(map(_seq_of, records))
+        self.kinds += codes  # last, as in `append`
+
+    def _append_each(self, records: list) -> None:
+        for record in records:
+            self.append(record)
 
     def append(self, record: tuple) -> None:
         """Keep a record (a contextfacts tuple) as its columns."""

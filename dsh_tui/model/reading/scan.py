@@ -194,6 +194,8 @@ class Scanner:
         nev = self.index_base + len(ev_type)
         rf_append, et_append, facts_append = rec_first_ev.append, ev_type.append, facts.append
         clock, context = self.clock, res.context
+        kept: list = []  # this window's context records: the columns take them in one go (`extend`)
+        keep = kept.append
         for line in lines:
             try:
                 obj = loads(line)
@@ -326,7 +328,7 @@ class Scanner:
                     if etype_fact == MESSAGE:
                         note_message_usage(usage_calls, fact, data, seq)
                     if context is not None and (recorder := RECORDERS.get(etype_fact)) is not None:
-                        context.append(recorder(nev, seq, data, obj, self.context_memo))
+                        keep(recorder(nev, seq, data, obj, self.context_memo))
                 elif etype == CHUNK and is_usage_chunk(ch := data.get("chunk")):
                     note_chunk_usage(usage_calls, data, ch, seq)  # chunks off the hot path (projected, first record)
                 elif etype == CHUNK and type(ch) is dict and ch.get("type") == "finish":
@@ -339,11 +341,13 @@ class Scanner:
                 if etype in SHAPED:
                     self._check_shape(etype, data, obj, nev, seq)
             if context is not None and type(data) is not dict and (recorder := RECORDERS.get(etype)) is not None:
-                context.append(recorder(nev, seq, {}, obj, self.context_memo))  # (as `record` reads such data)
+                keep(recorder(nev, seq, {}, obj, self.context_memo))  # (as `record` reads such data)
             et_append(tid)
             nev += 1
             rec += 1
         self.expected, self.projected, self.chunk_id = expected, projected, chunk_id
+        if kept:
+            context.extend(kept)
         starts = self._starts
         if starts is None or len(starts) <= len(lines):  # none, or only the first lines' (_offset)
             starts = _line_starts(lines, base)
