@@ -250,3 +250,26 @@ def test_a_seq_past_32_bits_is_kept_as_it_was():
     merged.merge(cols.pack(), shift=3)
     assert [r[2] for r in merged.records()] == [5, 5, 1 << 40, 5]
     assert list(contextcolumns.loads(contextcolumns.dumps(cols)).records()) == [small, big, small]
+
+
+@pytest.mark.parametrize("window", [
+    [("assistant/message", 1, 1, 1, 1, 9), ("tool/call", 2, 2, 1, "bash", 5, None), ("request/header", 3, 3, ("r",)),
+     ("tool/result", 4, 4, 2, False, True, "x", None), ("assistant/message", 5, 5, 2, 1, 7)],
+    [("assistant/message", 1, 1, 1, 1, None), ("tool/result", 2, 2, 1, False, False, "", None)],  # None
+    [("assistant/message", 2, 2, 1, True, 3)],  # a bool (an array would take it as 1)
+    [("tool/call", 3, 3, 1, "bash", (1 << 64) - 1, None), ("assistant/message", 4, 4, 1, 1, 1 << 70)],  # past int64
+    [("assistant/message", 5, 1 << 40, 1, 2, 11), ("tool/result", 6, 6, 1, False, False, "", None)],  # seq past 32 bits
+])
+def test_a_window_s_records_kept_in_one_go_are_those_kept_one_by_one(window):
+    """The scan hands the columns a window's records at once (`extend`): the columns, their odd values
+    and what comes back are those of one `append` per record, whatever the window holds, and a later
+    window goes on from them."""
+    before = [("assistant/message", 0, 0, 1, 1, 2)]
+    one_by_one, at_once = Columns(), Columns()
+    for r in before + window + before:
+        one_by_one.append(r)
+    at_once.extend(before)
+    at_once.extend(window)
+    at_once.extend(before)
+    assert at_once.pack() == one_by_one.pack()
+    assert list(at_once.records()) == before + window + before
