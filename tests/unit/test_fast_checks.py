@@ -9,7 +9,7 @@ from dsh_tui.model.reading.tokens import tokens
 from dsh_tui.model.reading import restore
 from dsh_tui.model.reading.facts import _tokens
 from dsh_tui.model.reading.legacy import upgrade
-from dsh_tui.model.reading.scan import _LEGACY_KIND, _MSG, _START, _USER, Scanner
+from dsh_tui.model.reading.scan import _COMPLETED, _END, _LEGACY_KIND, _MSG, _START, _USER, Scanner
 from dsh_tui.model.reading.vocabulary import MAX_SAFE, PACKED_ROWS
 
 # Values near the edges the rules draw: bools and floats that equal ints, the safe-integer bounds.
@@ -82,13 +82,36 @@ def test_row_check_gives_the_largest_dt_it_proved(tag, members, dt):
         assert top == max(dt) and list(map(type, dt)).count(int) == len(dt)
 
 
-@settings(max_examples=2000, deadline=None)
+REASONS = st.sampled_from([{"kind": "completed"}, {"kind": "completed", "x": 1}, {"kind": "aborted"},
+                           {"kind": "disposed"}, {"kind": "error", "step": 1}, {"kind": 1}, {}, "completed"])
+
+
+@settings(max_examples=3000, deadline=None)
 @given(st.sampled_from(sorted(_LEGACY_KIND)),
-       st.dictionaries(st.sampled_from(["message", "trigger", "id", "role", "content", "callId", "turn"]), EDGY))
+       st.dictionaries(st.sampled_from(["message", "trigger", "id", "role", "content", "callId", "turn", "reason"]),
+                       st.one_of(EDGY, REASONS)))
 def test_current_shape_needs_neither_legacy_check_nor_upgrade(etype, data):
-    kind = _LEGACY_KIND[etype]
-    current = (kind == _MSG and "message" in data or kind == _START and "trigger" not in data
-               or kind == _USER and "id" in data and "role" in data)
-    if current:
+    if _current(_LEGACY_KIND[etype], data):
         assert restore.legacy_problem(etype, data) is None
         assert upgrade(etype, data, 3, "s") == (etype, data, None)
+
+
+def _current(kind: int, data: dict) -> bool:
+    """The scan's proof that a legacy candidate is of the current shape (inlined there)."""
+    return (kind == _MSG and "message" in data or kind == _START and "trigger" not in data
+            or kind == _USER and "id" in data and "role" in data
+            or kind == _END and len(data) == 2 and data.get("reason") == _COMPLETED
+            and type(turn := data.get("turn")) is int and 1 <= turn <= MAX_SAFE)
+
+
+@pytest.mark.parametrize("turn", [1, 2, MAX_SAFE, 0, -1, True, 1.0, MAX_SAFE + 1, None, "1"])
+@pytest.mark.parametrize("reason", [{"kind": "completed"}, {"kind": "completed", "x": 1}, {"kind": "aborted"},
+                                    {"kind": "disposed"}, {}])
+@pytest.mark.parametrize("extra", [False, True])
+def test_a_turn_s_usual_end_needs_neither_legacy_check_nor_upgrade(turn, reason, extra):
+    data = {"turn": turn, "reason": reason, **({"x": 1} if extra else {})}
+    usual = type(turn) is int and turn >= 1 and turn <= MAX_SAFE and reason == {"kind": "completed"} and not extra
+    assert _current(_END, data) is usual
+    if usual:
+        assert restore.legacy_problem("turn/end", data) is None
+        assert upgrade("turn/end", data, 3, "s") == ("turn/end", data, None)

@@ -60,8 +60,11 @@ SHAPED = frozenset({"request/header", "user/message", "assistant/message", "tool
 LEGACY_SHAPED = frozenset({"turn/start", "turn/end", "steering/message"})  # restore.legacy_problem
 # A legacy candidate's kind (the plan's legacy field; 0: not a candidate): what proves it is of the
 # current shape, so neither restore.legacy_problem nor legacy.upgrade has anything to do with it.
-_OTHER, _MSG, _START, _USER = 1, 2, 3, 4  # none; "message" in data; no "trigger"; "id" and "role" in data
-_LEGACY_KIND = {"assistant/message": _MSG, "tool/result": _MSG, "turn/start": _START, "user/message": _USER}
+# _END: a turn/end of {"turn": a safe int from 1, "reason": {"kind": "completed"}} (a turn's usual end).
+_OTHER, _MSG, _START, _USER, _END = 1, 2, 3, 4, 5  # none; "message" in data; no "trigger"; "id" and "role" in data
+_LEGACY_KIND = {"assistant/message": _MSG, "tool/result": _MSG, "turn/start": _START, "user/message": _USER,
+                "turn/end": _END}
+_COMPLETED = {"kind": "completed"}
 
 
 def _gap_cause(expected: int, found: int) -> str:
@@ -310,7 +313,9 @@ class Scanner:
                 etype_fact = name
                 # A legacy candidate of the current shape (most of them) has nothing to check or upgrade.
                 if legacy and not (legacy == _MSG and "message" in data or legacy == _START and "trigger" not in data
-                                   or legacy == _USER and "id" in data and "role" in data):
+                                   or legacy == _USER and "id" in data and "role" in data
+                                   or legacy == _END and len(data) == 2 and data.get("reason") == _COMPLETED
+                                   and type(turn := data.get("turn")) is int and 1 <= turn <= MAX_SAFE):
                     if not projected and etype in LEGACY_SHAPED:
                         problem = legacy_problem(etype, data)
                         if problem is not None:
