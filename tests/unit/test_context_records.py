@@ -273,3 +273,13 @@ def test_a_window_s_records_kept_in_one_go_are_those_kept_one_by_one(window):
     at_once.extend(before)
     assert at_once.pack() == one_by_one.pack()
     assert list(at_once.records()) == before + window + before
+
+
+def test_the_verb_search_knows_every_verb_the_files_view_reads():
+    """`_names_a_verb` spells COMMAND_VERBS out, one search each: a verb added to one list and not the
+    other would leave its commands' files unread."""
+    from dsh_tui.model.reading.contextfacts import COMMAND_VERBS, _names_a_verb, path_args
+    for verb in COMMAND_VERBS:
+        assert _names_a_verb(f'{{"command":"{verb} x"}}')
+        assert path_args(f'{{"command":"{verb} x"}}') == (None, None, f"{verb} x")
+    assert not _names_a_verb('{"command":"make build"}')

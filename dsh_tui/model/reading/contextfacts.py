@@ -208,13 +208,20 @@ def path_args(raw: Any, memo: dict | None = None) -> tuple | None:
     return out if memo is None else memo.setdefault(out, out)  # (strs and None: == is exact)
 
 
+def _names_a_verb(raw: str) -> bool:
+    """Whether one of COMMAND_VERBS is in ``raw``: one C search each, unrolled (a generator over them
+    was ~1% of the 936k log's check; a test holds the two lists to one)."""
+    return ("cat" in raw or "head" in raw or "tail" in raw or "less" in raw or "wc" in raw or "rm" in raw
+            or "touch" in raw)
+
+
 def _args(raw: Any) -> dict:
     if not isinstance(raw, str) or len(raw) > 1 << 20:
         return {}
     if '"path"' not in raw and '"file_path"' not in raw and "\\u" not in raw:
         # No path key, even escaped: only a command could name a file, and only one whose first word
         # is a verb the files view reads (a \u escape could spell one: such text is parsed). Most calls.
-        if '"command"' not in raw or not any(verb in raw for verb in COMMAND_VERBS):
+        if '"command"' not in raw or not _names_a_verb(raw):
             return {}
     try:
         v = orjson.loads(raw)
