@@ -134,3 +134,20 @@ def test_every_shared_log_agrees(tmp_path):
             continue
         diag = diagnose(log)
         assert "".join(json_pieces(check_json(log, diag, lazy=True))) == json_text(check_json(log, diag)), path
+
+
+@settings(max_examples=500, deadline=None)
+@given(VALUE, st.sampled_from(["\x7f", "\x1b", "\x85", "\u202e", "\n", "\t", "a"]))
+def test_a_dump_is_escaped_as_escape_json_escapes_it(value, extra):
+    """The shortcut for a serialiser's ASCII text (no DEL: nothing to escape) gives what escape_json
+    gives, for orjson's text and the standard library's alike."""
+    import orjson
+    from dsh_tui.safety import escape_json
+    value = [value, extra]
+    texts = [json.dumps(value, indent=2, ensure_ascii=False)]
+    try:
+        texts.append(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode())
+    except TypeError:  # a lone surrogate: orjson refuses it (`dump` then falls back to the other)
+        pass
+    for text in texts:
+        assert jsonstream._escaped(text) == escape_json(text)

@@ -42,13 +42,20 @@ def _whole_or_text(value: Any) -> Any:
     return list(value.items) if isinstance(value, Items) else str(value)
 
 
+def _escaped(text: str) -> str:
+    """`escape_json` of a serialiser's output. Both serialisers here escape every C0 control but the
+    layout's newlines, so ASCII text without a DEL has nothing to escape: two C scans of the text,
+    not the copy and translate `escape_json` makes to tell (~5 ms of the 936k log's 5 MB JSON)."""
+    return text if text.isascii() and "\x7f" not in text else escape_json(text)
+
+
 def dump(value: Any) -> str:
     """``value`` as indented JSON text, escaped for a terminal (`Items` made whole)."""
     try:
         text = orjson.dumps(value, option=orjson.OPT_INDENT_2, default=_whole).decode()
     except TypeError:  # lone surrogates (orjson refuses them) or a non-JSON value
         text = json.dumps(value, indent=2, ensure_ascii=False, default=_whole_or_text)
-    return escape_json(text)
+    return _escaped(text)
 
 
 # Items dumped as one list: one orjson call, escape and re-indent a run of them, not each (15k items
@@ -63,7 +70,7 @@ def _dump_run(items: list) -> str | None:
         text = orjson.dumps(items, option=orjson.OPT_INDENT_2, default=_whole).decode()
     except TypeError:
         return None
-    return escape_json(text[2:-2])  # "[\n" ... "\n]": escaping is character by character, as in pieces
+    return _escaped(text[2:-2])  # "[\n" ... "\n]": escaping is character by character, as in pieces
 
 
 def _lazy(value: Any) -> bool:
