@@ -16,6 +16,7 @@ and refused past MAX_FRAME_PLAIN, before any of its output is held.
 
 from __future__ import annotations
 
+import struct
 from typing import Iterator
 
 from msgspec import Struct
@@ -32,6 +33,8 @@ MAX_FRAME_PLAIN = 256 << 20
 # count is bound enough and the frame is decoded in one call (the usual frame is one block).
 CHECK_ABOVE = 32 << 20
 PIECE = 1 << 20  # bounded decodes read this much at a time
+_MAGIC = int.from_bytes(ZSTD_MAGIC, "little")
+_HEAD, _U32 = struct.Struct("<IB"), struct.Struct("<I")  # a frame's magic and header byte; a block header
 _FCS_SIZES = (0, 2, 4, 8)
 _DID_SIZES = (0, 1, 2, 4)
 
@@ -76,18 +79,25 @@ def walk_frames(data: bytes | memoryview, base: int = 0) -> Iterator[FrameSpan]:
     """
     n = len(data)
     pos = 0
+    # The magic and the header byte in one C call, a block header in another (index by index and a
+    # slice compare were ~1/3 of the walk; 35k frames in a big log).
+    unpack_head, unpack_u32 = _HEAD.unpack_from, _U32.unpack_from
     while pos < n:
         start = pos
-        if n - pos < 4:
+        if n - pos >= 5:
+            magic, fhd = unpack_head(data, pos)
+            if magic != _MAGIC:
+                kind, msg = _describe_bad_magic(data, pos, base)
+                raise FrameError(base + pos, kind, msg)
+        else:
+            if n - pos < 4:
+                yield FrameSpan(start, n, 0, False)
+                return
+            if data[pos:pos + 4] != ZSTD_MAGIC:
+                kind, msg = _describe_bad_magic(data, pos, base)
+                raise FrameError(base + pos, kind, msg)
             yield FrameSpan(start, n, 0, False)
             return
-        if data[pos:pos + 4] != ZSTD_MAGIC:
-            kind, msg = _describe_bad_magic(data, pos, base)
-            raise FrameError(base + pos, kind, msg)
-        if pos + 5 > n:
-            yield FrameSpan(start, n, 0, False)
-            return
-        fhd = data[pos + 4]
         if fhd & 0x18:  # the reserved bit, and the unused one: dsh refuses either
             raise FrameError(base + pos, "reserved-bit", f"frame at byte {base + pos} sets a reserved header bit")
         single = (fhd >> 5) & 1
@@ -101,7 +111,7 @@ def walk_frames(data: bytes | memoryview, base: int = 0) -> Iterator[FrameSpan]:
             if pos + 3 > n:
                 yield FrameSpan(start, n, blocks + 1, False)
                 return
-            bh = data[pos] | (data[pos + 1] << 8) | (data[pos + 2] << 16)
+            bh = unpack_u32(data, pos)[0] & 0xFFFFFF if pos + 4 <= n else data[pos] | data[pos + 1] << 8 | data[pos + 2] << 16
             pos += 3
             btype = (bh >> 1) & 3
             if btype == 3:
