@@ -111,7 +111,10 @@ def walk_frames(data: bytes | memoryview, base: int = 0) -> Iterator[FrameSpan]:
             if pos + 3 > n:
                 yield FrameSpan(start, n, blocks + 1, False)
                 return
-            bh = unpack_u32(data, pos)[0] & 0xFFFFFF if pos + 4 <= n else data[pos] | data[pos + 1] << 8 | data[pos + 2] << 16
+            if pos + 4 <= n:
+                bh = unpack_u32(data, pos)[0] & 0xFFFFFF
+            else:  # (a block header in the buffer's last 3 bytes)
+                bh = data[pos] | data[pos + 1] << 8 | data[pos + 2] << 16
             pos += 3
             btype = (bh >> 1) & 3
             if btype == 3:
