@@ -155,10 +155,10 @@ def _turn_end_problem(data: dict) -> str | None:
 def envelope_problem(obj: dict) -> str | None:
     """Stage 3, the envelope and the event-local surface rules (assertSessionEventEnvelope,
     surfaceOpOf, the local half of assertProvenance). ``obj`` is the logical event as stored."""
-    return None if _envelope_plain(obj) else envelope_rules(obj)
+    return None if envelope_plain(obj) else envelope_rules(obj)
 
 
-def _envelope_plain(obj: dict) -> bool:
+def envelope_plain(obj: dict) -> bool:
     """True for the shape dsh writes, proven in a few C-level steps (False: not proven, the full rules
     decide). A surface event names the run of chunks it was made of: consecutive seqs, so one compare
     with a range and a count of the exact ints stand for the per-value, duplicate and order checks."""

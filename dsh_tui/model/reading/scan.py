@@ -31,8 +31,8 @@ from .contextfacts import RECORDERS
 from .deepvalue import said, spelled
 from .jsonparse import parse_json
 from .legacy import upgrade
-from .restore import (LEGACY, RESTORE, UNKNOWN, VOCABULARY, Problem, envelope_problem, legacy_problem,
-                      shape_problem, vocabulary_message, vocabulary_order)
+from .restore import (LEGACY, RESTORE, UNKNOWN, VOCABULARY, Problem, envelope_plain, envelope_problem,
+                      legacy_problem, shape_problem, vocabulary_message, vocabulary_order)
 from .scanresult import ScanResult, SeqGap, UnknownType, extend_offsets
 from .source import Cancelled, Corruption, LogUnreadable
 from .vocabulary import KNOWN_EVENT_TYPES, LEGACY_TYPES, MAX_SAFE, PACKED_ROWS, SURFACE_TYPES
@@ -290,9 +290,9 @@ class Scanner:
                 extra = sorted(set(obj) - ENVELOPE_KEYS)
                 res.envelope_issues.append(f"seq {seq}: unknown envelope key(s) {', '.join(extra)} (dsh rejects the log)")
             if not projected:  # a projected fixture is no on-disk log: dsh's load checks do not apply
-                if len(obj) != 4 or etype in SURFACE_TYPES or type(obj.get("time")) is not int \
-                        or type(obj.get("seq")) is not int or "data" not in obj:
-                    self._check_envelope(obj, nev, seq)
+                if (len(obj) != 4 or etype in SURFACE_TYPES or type(obj.get("time")) is not int
+                        or type(obj.get("seq")) is not int or "data" not in obj) and not envelope_plain(obj):
+                    self._check_envelope(obj, nev, seq)  # (the usual surface event is proven plain above)
                 if not known and obj.get("ignorable") is not True:
                     order = vocabulary_order(etype, None)
                     if order is not None:
