@@ -60,8 +60,9 @@ SHAPED = frozenset({"request/header", "user/message", "assistant/message", "tool
 LEGACY_SHAPED = frozenset({"turn/start", "turn/end", "steering/message"})  # restore.legacy_problem
 # A legacy candidate's kind (the plan's legacy field; 0: not a candidate): what proves it is of the
 # current shape, so neither restore.legacy_problem nor legacy.upgrade has anything to do with it.
-# _END: a turn/end of {"turn": a safe int from 1, "reason": {"kind": "completed"}} (a turn's usual end).
-_OTHER, _MSG, _START, _USER, _END = 1, 2, 3, 4, 5  # none; "message" in data; no "trigger"; "id" and "role" in data
+# none; "message" in data; no "trigger"; "id" and "role" in data; a turn/end of {"turn": a safe int
+# from 1, "reason": {"kind": "completed"}} (a turn's usual end)
+_OTHER, _MSG, _START, _USER, _END = 1, 2, 3, 4, 5
 _LEGACY_KIND = {"assistant/message": _MSG, "tool/result": _MSG, "turn/start": _START, "user/message": _USER,
                 "turn/end": _END}
 _COMPLETED = {"kind": "completed"}
