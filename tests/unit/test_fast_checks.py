@@ -115,3 +115,23 @@ def test_a_turn_s_usual_end_needs_neither_legacy_check_nor_upgrade(turn, reason,
     if usual:
         assert restore.legacy_problem("turn/end", data) is None
         assert upgrade("turn/end", data, 3, "s") == ("turn/end", data, None)
+
+
+@pytest.mark.parametrize("turn", [1, 0, True, 1.0, MAX_SAFE + 1])
+@pytest.mark.parametrize("reason", [{"kind": "completed"}, {"kind": "completed", "x": 1}, {"kind": "aborted"}, {}])
+@pytest.mark.parametrize("extra", [False, True])
+def test_the_scan_refuses_and_upgrades_a_turn_end_as_the_rules_do(tmp_path, turn, reason, extra):
+    """The scan's own inline proof, through a log: a turn/end it passes over is one the rules accept
+    unchanged, and one they refuse or upgrade is refused or counted as upgraded."""
+    import orjson
+    from dsh_tui.model.reading.session import load_session
+    from ..support.logs import HEADER, ev, lines_of
+    data = {"turn": turn, "reason": reason, **({"x": 1} if extra else {})}
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(b"\n".join(lines_of([HEADER, ev("turn/start", 0, {"turn": 1}), ev("turn/end", 1, data)])) + b"\n")
+    log = load_session(path, lenient=True)
+    problem = restore.legacy_problem("turn/end", orjson.loads(orjson.dumps(data)))
+    _type, _data, tag = upgrade("turn/end", data, 1, "sess-1")
+    refused = log.rejection is not None and log.rejection.code == "MALFORMED_LEGACY"
+    assert refused is (problem is not None)
+    assert bool(log.res.legacy.get("turn/end.reason")) is (tag is not None)
