@@ -6,8 +6,9 @@ leave holes that stay resident: on a 10M-event log the holes held ~25-30 MiB of 
 A fixed threshold (``M_MMAP_THRESHOLD``, which also turns the raising off) keeps every block past it
 in its own mapping. It is 256 KiB, not glibc's initial 128: zstd's output buffer for each frame is
 just over 128 KiB, and at 128 each of a big log's tens of thousands of frames cost an mmap, a munmap
-and the page faults of a fresh mapping (a pinned `check` of the 936k log: sys time 0.17 -> 0.10 s,
-the same peak). The decode's chunks stay below it too (source.DECODE_CHUNK).
+and the page faults of a fresh mapping. The decode's chunks stay below it too (source.DECODE_CHUNK):
+with both, a pinned `check` of the 936k log spends 0.05-0.07 s in the kernel, not 0.13-0.20 s (five
+runs each of 76efcc3 and 7414e9b), at the same peak.
 
 The explorer reads a log in a worker thread, which glibc gives an arena of its own: what the read
 frees there is not reused by the main thread's allocations. One arena for all threads
