@@ -58,7 +58,9 @@ def test_a_usual_key_is_one_int_and_a_crafted_one_keeps_its_first_form() -> None
     table.put((True, 1.0), 1, (2, 0, 0, 0, 0), False)  # the same call as (1, 1), first seen so
     table.put((1, 1), 2, (3, 0, 0, 0, 0), False)
     table.put(("x", None), 3, (4, 0, 0, 0, 0), True)
-    assert list(table.pos) == [3 << 32 | 1, 1 << 32 | 1, ("x", None)] and table.odd == {1 << 32 | 1: (True, 1.0)}
+    assert list(table.codes) == [3 << 32 | 1, 1 << 32 | 1, -1] and table.keyed == {2: ("x", None)}
+    assert table.index == {3 << 32 | 1: 0, 1 << 32 | 1: 1, ("x", None): 2}  # (out of order: the dict)
+    assert table.odd == {1 << 32 | 1: (True, 1.0)}
     assert [k for k, _ in table.items()] == [(3, 1), (True, 1.0), ("x", None)] and table[(1, 1)][0] == 2
 
 
@@ -96,3 +98,60 @@ def test_the_scan_s_token_counts_are_the_meter_s(usage):
     from dsh_tui.model.reading.tokens import tokens
     got, want = _tokens(usage), tokens(usage)
     assert got == want and (got is None or list(map(type, got)) == list(map(type, want)))
+
+
+_CALLS = st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), min_size=1, max_size=12, unique=True).map(sorted)
+
+
+def _counted(puts: list, seq0: int = 0) -> CallTable:
+    table = CallTable()
+    for seq, (key, chunk) in enumerate(puts, seq0):
+        table.put(key, seq, (seq, 100 + seq, 0, 0, 0), chunk)  # (an output of its own: a position's)
+    return table
+
+
+@given(_CALLS, st.integers(1, 3), st.integers(0, 3), st.lists(st.booleans(), min_size=40, max_size=40),
+       st.integers(0, 60), st.one_of(st.none(), st.tuples(st.integers(0, 4), st.integers(0, 4))))
+def test_calls_in_order_and_a_body_read_again_cost_no_dict(calls, times, more, chunks, cut, stray) -> None:
+    """A log's calls in (turn, step) order, its body repeated (the benchmark's x11 file) and new calls
+    after it, a sample twice in a row, maybe a stray call out of order: the table answers as dsh's
+    meter folds them (a call's output is its first run's), keeps no dict of keys until a first run
+    comes out of order, and two parts merge into the whole."""
+    keys = [call for _ in range(times) for call in calls] + [(9, step) for step in range(more)]
+    puts = [(key, chunks[k % 40]) for k, key in enumerate(key for call in keys for key in (call, call)[:1 + call[1] % 2])]
+    if stray is not None:
+        puts.insert(len(puts) // 2, (stray, True))
+    whole = _counted(puts)
+    runs: list = []  # dsh's meter: [key, value] a run of samples of one call
+    for seq, (key, chunk) in enumerate(puts):
+        value = (seq, (seq, 100 + seq, 0, 0, 0), chunk)
+        if runs and runs[-1][0] == key:
+            runs[-1][1] = value
+        else:
+            runs.append([key, value])
+    assert list(whole.items()) == [tuple(run) for run in runs] and len(whole) == len(runs)
+    firsts: dict = {}
+    for key, value in runs:
+        firsts.setdefault(key, value)
+    # In table order (the timing walk's), then each by its key.
+    assert [whole.output(*key) for key in firsts] == [value[1][1] for value in firsts.values()]
+    assert all(whole[key] == value for key, value in firsts.items())
+    assert whole.output(8, 9) is None and whole.find(8 << 32 | 9) is None
+    assert (whole.index is None) == (list(firsts) == sorted(firsts))  # (a dict only for a first run out of order)
+    assert list(whole.keys(len(runs) // 2)) == [key for key, _ in runs[len(runs) // 2:]]
+    cut = min(cut, len(puts))
+    head = _counted(puts[:cut])
+    head.merge(marshal.loads(marshal.dumps(_counted(puts[cut:], cut).pack())))
+    assert list(head.items()) == list(whole.items())
+    assert [head.output(*key) for key in firsts] == [value[1][1] for value in firsts.values()]
+
+
+def test_new_calls_after_a_body_read_again_merge_at_once() -> None:
+    """The tail helper's slice of new calls merged after a head whose body came back (so its first
+    runs are held apart from its entries): each new call found at its own position."""
+    body = [((1, 1), True), ((1, 2), False)]
+    head, tail = _counted(body * 2), _counted([((2, 1), True), ((2, 2), False)], 4)
+    head.merge(marshal.loads(marshal.dumps(tail.pack())))
+    assert head.index is None and head.firsts is not head.codes  # (merged at once, not put one by one)
+    assert [head.output(*key) for key in [(1, 1), (1, 2), (2, 1), (2, 2)]] == [100, 101, 104, 105]
+    assert head[(2, 2)] == (5, (5, 105, 0, 0, 0), False) and list(head.keys(3)) == [(1, 2), (2, 1), (2, 2)]

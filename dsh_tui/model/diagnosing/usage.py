@@ -120,15 +120,15 @@ class UsageTally:
         table.watched = max(table.watched, self.n)
 
     def _recount(self, table: CallTable, replaced: list) -> None:
-        done, keys, seed = set(), list(table.pos), self.seed
-        key = table.key
+        done, seed = set(), self.seed
+        key_at = table.key_at
         for p, seq, counts, from_chunk in replaced:
             if p in done:  # the first rewrite since the last add keeps the value counted
                 continue
             done.add(p)
             now = table.row(p)
             self.crossed |= seq < seed <= now[0]
-            turn = key(keys[p])[0]
+            turn = key_at(p)[0]
             self._count(turn, seq, counts, from_chunk, -1)
             self._count(turn, *now)
 
