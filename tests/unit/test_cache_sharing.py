@@ -71,6 +71,13 @@ def test_a_retrys_findings_share_the_message_they_say_alike(tmp_path):
     _log, diag = open_target(path, OpenOptions(use_cache=False))
     said = [f.message for f in diag.findings if f.kind == "LLM_RETRY"]
     assert len(said) == 39 and len(set(said)) == _distinct(said) == 1
+    assert _distinct(f.code for f in diag.findings if f.kind == "LLM_RETRY") == 1  # (each line parsed its own)
+
+
+def test_the_timings_marks_are_arrays_fresh_and_from_the_cache(opened):
+    diag, diag2 = opened
+    assert diag.timing.marks and diag.timing.marks == diag2.timing.marks
+    assert all(type(v) is array and v.typecode == "q" for d in (diag, diag2) for v in d.timing.marks.values())
 
 
 def test_turn_ends_share_their_kinds(opened):

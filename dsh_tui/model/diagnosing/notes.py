@@ -82,8 +82,8 @@ def take_notes(notes: Notes, facts) -> None:
                 group[1:] = t, index, seq
             if t == "llm/retry":
                 failure = d.get("failure") if isinstance(d.get("failure"), dict) else {}
-                group[0].append((index, seq, d.get("retry"), d.get("maxRetries", "∞"), failure.get("code"),
-                                 failure.get("message")))
+                group[0].append((index, seq, d.get("retry"), d.get("maxRetries", "∞"),
+                                 shared_name(failure.get("code")), failure.get("message")))  # (a few codes, 20k times)
             retry_turns.add(d.get("turn"))
         elif t == "assistant/message":
             if (d[0], d[1]) in retries:

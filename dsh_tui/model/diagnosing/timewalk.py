@@ -10,6 +10,7 @@ name), commands by commandId.
 
 from __future__ import annotations
 
+from array import array
 from itertools import chain
 from sys import intern
 from typing import Any
@@ -392,7 +393,9 @@ def _finish(w: _Walk, pairing, projected: bool) -> Timing:
         for p in pairing.commands.values():
             if p.close is None or p.open is None:
                 w.mark("unpaired", p.open if p.open is not None else p.close)
-    out.marks = {k: sorted(set(v)) for k, v in w.marks.items()}
+    # (arrays, as the cache keeps them: a list's int objects, made at the end of the load, were
+    # ~24k on the x11 file, each keeping its allocator pool from being given back)
+    out.marks = {k: array("q", sorted(set(v))) for k, v in w.marks.items()}
     items = len(out.turns) + len(out.calls) + len(out.tools) + len(out.commands)
     untimed = sum(_untimed(group) for group in (out.turns, out.calls, out.tools, out.commands))
     if projected:
