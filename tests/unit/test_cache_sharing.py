@@ -18,7 +18,9 @@ from dsh_tui.model.presenting.timing_rows import SortOrders
 from dsh_tui.model.opening.cachecodec import decode, encode
 from dsh_tui.model.columns.perturn import TurnCounts, TurnEnds
 from dsh_tui.model.opening.open import cache_payload, from_payload
-from dsh_tui.model.opening.target import OpenOptions, open_target
+from dsh_tui.model.opening.target import OpenOptions, keep_for_exploring, open_target
+from dsh_tui.model.columns import pairtable
+from dsh_tui.model.columns.textcolumn import TextColumn
 from dsh_tui.model.reading.source import max_plain_bytes
 
 from ..support.logs import HEADER, ev
@@ -87,12 +89,20 @@ def test_turn_ends_share_their_kinds(opened):
     assert _distinct(kinds) == len(set(kinds)) <= _distinct(k for _t, k in diag.turn_ends)
 
 
-def test_a_pairing_key_is_its_pairs_key(opened):
+def test_a_finished_pairing_keeps_its_keys_as_text(opened, tmp_path, monkeypatch):
+    """A finished (packed) table holds its keys as text, no str a key: from the cache, and fresh once
+    kept for exploring. Each key finds its pair, and reads back as its pair's."""
     _diag, diag2 = opened
-    tools = diag2.pairing.tools
-    assert len(tools) > 3
-    assert all(k is p.key for k, p in tools.items())
-    assert _distinct(p.status for p in tools.values()) == len({p.status for p in tools.values()})
+    monkeypatch.setattr(pairtable, "PACK_AT", 5)  # (a big log's: its pairs packed as they are read)
+    path = tmp_path / "f__session.jsonl.zstd"
+    write_synthetic(path, 3_000)
+    log, fresh = open_target(path, OpenOptions(use_cache=False))
+    keep_for_exploring(log, fresh)
+    for tools in (diag2.pairing.tools, fresh.pairing.tools):
+        assert len(tools) > 3 and type(tools.list.objs["key"]) is TextColumn
+        assert all(k == p.key and tools[k] == p for k, p in tools.items())
+        assert _distinct(p.status for p in tools.values()) == len({p.status for p in tools.values()})
+    assert list(diag2.pairing.tools.items()) == list(fresh.pairing.tools.items())
 
 
 def test_lists_come_back_at_their_exact_size():
@@ -141,11 +151,12 @@ def test_turn_ends_and_counts_go_as_columns_and_a_bad_form_is_a_miss(tmp_path):
     assert type(diag.usage.turns) is TurnCounts and diag.usage.turns.as_dict is None
 
 
-def test_a_tool_calls_id_is_the_pairings_own_str(opened):
+def test_a_tool_calls_id_reads_back_as_its_pairs_key(opened):
+    """From the cache the timing's callIds are its own (the pairing keeps its keys as text)."""
     _diag, diag2 = opened
     tools = diag2.pairing.tools
     timed = list(diag2.timing.tools)
-    assert len(timed) > 3 and all(t.call_id is tools[t.call_id].key for t in timed)
+    assert len(timed) > 3 and all(t.call_id == tools[t.call_id].key for t in timed)
 
 
 def test_an_events_seq_is_its_index_object_when_they_are_equal(opened):

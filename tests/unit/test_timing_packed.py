@@ -10,6 +10,7 @@ from dsh_tui.gen.synthetic import write_synthetic
 from dsh_tui.model.columns import cells, packed
 from dsh_tui.model.diagnosing import timewalk
 from dsh_tui.model.columns.cells import NONE, ODD
+from dsh_tui.model.columns.textcolumn import TextColumn
 from dsh_tui.model.columns.packed import PackedList
 from dsh_tui.model.diagnosing.timing import (CALL_INTS, PLAIN_VERSION, ModelCall, ToolTiming, Timing, call_list,
                                             tool_list)
@@ -191,8 +192,9 @@ def test_the_cache_form_of_an_older_layout_reads_as_no_timing() -> None:
     assert Timing.from_plain((PLAIN_VERSION, tuple(calls), *plain[2:])).missing == ["no timing in this diagnosis"]
 
 
-def test_the_finished_timing_is_all_columns_and_shares_the_pairings_call_ids(tmp_path, monkeypatch) -> None:
-    """Once the walk has packed (a big log: here its batch made small), the last batch is packed too."""
+def test_the_finished_timing_is_all_columns_its_call_ids_text(tmp_path, monkeypatch) -> None:
+    """Once the walk has packed (a big log: here its batch made small), the last batch is packed too,
+    and the callIds are text (timing.TOOL_TEXTS): no str a call, each its pair's key."""
     monkeypatch.setattr(timewalk, "PACK_AT", 50)
     path = tmp_path / "s__session.jsonl.zstd"
     write_synthetic(path, 20_000)
@@ -200,7 +202,8 @@ def test_the_finished_timing_is_all_columns_and_shares_the_pairings_call_ids(tmp
     t, pairs = diag.timing, diag.pairing.tools
     assert not t.calls.pending and not t.tools.pending and t.tools.packed > 100  # no record left an object
     ids = t.tools.objs["call_id"]
-    assert all(cid is pairs[cid].key for cid in ids)  # one str a callId
+    assert type(ids) is TextColumn and all(cid == pairs[cid].key for cid in ids)
+    assert [x.call_id for x in t.tools] == list(ids) and len(set(ids)) == len(ids) == t.tools.packed
 
 
 @pytest.mark.parametrize("edge", [2**31 - 1, 2**31, -(2**31), -(2**31) + 1, -(2**31) + 2, -(2**63), 2**63 - 1])

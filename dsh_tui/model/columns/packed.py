@@ -228,9 +228,10 @@ class PackedList:
             self.odd[(name, k)] = v
 
     @classmethod
-    def of(cls_, cls: type, ints: Iterable[str], sparse: Iterable[str], items: Iterable) -> PackedList:
+    def of(cls_, cls: type, ints: Iterable[str], sparse: Iterable[str], items: Iterable,
+           texts: Iterable[str] = ()) -> PackedList:
         """A list of ``items`` (records), packed as the timing pass packs them (`PACK_AT`)."""
-        out = cls_(cls, ints, sparse)
+        out = cls_(cls, ints, sparse, texts)
         it = iter(items)
         while batch := list(islice(it, PACK_AT)):
             if out.pending:

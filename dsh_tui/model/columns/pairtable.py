@@ -13,12 +13,13 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterator, Sequence
-from itertools import compress, islice, repeat
+from itertools import compress, islice
 from operator import attrgetter
 from typing import Any
 
 from .cells import TEXT_TYPES
 from .packed import PACK_AT, PackedList, pack_due
+from .textcolumn import TextColumn
 
 PAIR_INTS = ("ask", "open", "close", "turn", "step", "seq_ask", "seq_open", "seq_close", "seq_order", "earlier_call")
 PAIR_SPARSE = ("cleared", "repaired")  # (None / False for most pairs; never an other falsy value)
@@ -60,7 +61,15 @@ class PairTable:
         """Key -> row as `FrozenKeys` once the table is finished (a packed one: a big log's), not a dict
         and an int object a key; `add` makes the dict again."""
         if type(self.rows) is dict and self._finished():
-            self.rows = FrozenKeys(self.list.objs["key"])
+            self.rows = FrozenKeys(self._key_text())
+
+    def _key_text(self) -> TextColumn:
+        """The key column as text: the keys' str objects, made all along the read (98k callIds on
+        the x11 file), kept the allocator's pools they sat in from being given back."""
+        objs = self.list.objs
+        if type(objs["key"]) is not TextColumn:
+            objs["key"] = TextColumn(objs["key"])
+        return objs["key"]
 
     def _finished(self) -> bool:
         """Packed, with no record waiting to be: a big log's table once it is read."""
@@ -81,15 +90,6 @@ class PairTable:
 
     def __repr__(self) -> str:
         return f"PairTable({dict(self.items())!r})"
-
-    def own_keys(self, keys: list) -> list:
-        """``keys`` with each one the table has its own str (one object a key, not one in each holder), by
-        C loops through the rows (a dict of the keys was ~5 MiB more at the end of a 10M-event log's pass)."""
-        mine = self.list.column("key")
-        n = len(mine)
-        mine.append(None)  # (row n: a key not in the table)
-        picked = list(map(mine.__getitem__, map(self.rows.get, keys, repeat(n))))
-        return [k if m is None else m for k, m in zip(keys, picked)] if None in picked else picked
 
     def where(self, name: str, test) -> Iterator:
         """The pairs whose field ``name`` passes ``test``, in order; only those are made."""
@@ -168,7 +168,7 @@ class PairTable:
         if len(set(keys)) != len(keys) or objs["key"] != keys or any(k != kind for k in objs["kind"]):
             raise ValueError("not a pair table's keys")
         objs["key"] = keys  # one str a key, the index's
-        out.rows = FrozenKeys(keys) if out._finished() else dict(zip(keys, range(len(keys))))
+        out.rows = FrozenKeys(out._key_text()) if out._finished() else dict(zip(keys, range(len(keys))))
         for name in _TEXTS:
             if not TEXT_TYPES.issuperset(map(type, objs[name])):
                 raise ValueError(f"a bad column {name}")

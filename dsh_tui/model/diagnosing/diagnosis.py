@@ -32,7 +32,7 @@ from ..columns.pairtable import PairOrder
 from ..columns.perturn import TurnEnds
 from .resume import ADVICE as RESUME_ADVICE, KIND as RESUME_KIND, cut_finding_text, predict_cut
 from ..reading.session import SessionLog
-from .timewalk import TimingWalk, share_call_ids
+from .timewalk import TimingWalk
 from .timing import Timing
 from .usage import Usage, UsageTally, compute_usage
 
@@ -63,7 +63,6 @@ class Diagnosis(Struct, dict=True):  # (its cached properties keep their values 
         for a diagnosis read from the index cache."""
         timing = Timing.from_plain(self.clock)
         self.clock = ()
-        share_call_ids(timing, self.pairing)  # from the cache, JSON made a str for each
         return timing
 
     @cached_property

@@ -17,9 +17,7 @@ from typing import Any
 
 from ..reading.facts import CHUNKS, TIME_KEY
 from ..columns.calltable import CallTable
-from ..columns.cells import TEXT_TYPES
 from ..columns.packed import PACK_AT, PackedList, column_values, columns, pack_due
-from ..columns.pairtable import PairTable
 from .timing import CommandTiming, ModelCall, Timing, ToolTiming, TurnTiming, note
 from ..columns.turnparts import NO_POSITIONS, NO_SPLIT
 from .turnsplit import split_parts
@@ -408,28 +406,18 @@ def _finish(w: _Walk, pairing, projected: bool) -> Timing:
     if untimed < items and not any(chunks) and any(e is not None for e in ends):
         out.missing.append("no model output events were timed (time to first token, decoding and stalls "
                            "need the chunk events' times)")
-    _pack_all(out, pairing)
+    _pack_all(out)
     return out
 
 
-def _pack_all(out: Timing, pairing) -> None:
+def _pack_all(out: Timing) -> None:
     """On a log big enough that the walk packed, its last batch of calls, tool calls and turns into the
     columns too (~17k objects on a 10M-event log; a smaller log's are fewer than a batch, and packing
-    them cost ~25 ms of the 936k log's ~70 ms pass), and each tool call's callId the pairing's own str
-    (the walk parsed one of its own)."""
+    them cost ~25 ms of the 936k log's ~70 ms pass). A packed tool call's callId is text there
+    (timing.TOOL_TEXTS), as a finished pairing's keys are: no str a call in either."""
     for group in (out.calls, out.tools, out.turns):
         if isinstance(group, PackedList) and group.packed and not group.live:
             group.pack()
-    if pairing is not None:
-        share_call_ids(out, pairing)
-
-
-def share_call_ids(timing: Timing, pairing) -> None:
-    """Each tool call's callId the pairing's own str (one a callId, not one in each: ~60 bytes a call)."""
-    tools = timing.tools
-    ids = tools.objs.get("call_id") if isinstance(tools, PackedList) else None
-    if ids and isinstance(pairing.tools, PairTable) and TEXT_TYPES.issuperset(map(type, ids)):
-        tools.objs["call_id"] = pairing.tools.own_keys(ids)
 
 
 

@@ -163,6 +163,9 @@ TOOL_INTS = ("turn", "step", "index", "seq", "start", "end", "end_index", "appro
 
 
 CALL_SPARSE, TOOL_SPARSE = ("retries", "missing"), ("missing",)
+# A packed tool call's callId in a text column, not a str object: made as the pass read on, 98k of
+# them on the x11 file kept the allocator's pools they sat in from being given back.
+TOOL_TEXTS = ("call_id",)
 
 
 def call_list(items: Iterable = ()) -> PackedList:
@@ -171,7 +174,7 @@ def call_list(items: Iterable = ()) -> PackedList:
 
 
 def tool_list(items: Iterable = ()) -> PackedList:
-    return PackedList.of(ToolTiming, TOOL_INTS, TOOL_SPARSE, items)
+    return PackedList.of(ToolTiming, TOOL_INTS, TOOL_SPARSE, items, TOOL_TEXTS)
 
 
 class Timing(Struct, dict=True):  # (its caches live in a __dict__)
@@ -390,7 +393,7 @@ class Timing(Struct, dict=True):  # (its caches live in a __dict__)
         _v, calls, tools_plain, commands, turns, marks, missing = plain
         try:
             calls = PackedList.from_plain(ModelCall, CALL_INTS, CALL_SPARSE, calls)
-            tools = PackedList.from_plain(ToolTiming, TOOL_INTS, TOOL_SPARSE, tools_plain)
+            tools = PackedList.from_plain(ToolTiming, TOOL_INTS, TOOL_SPARSE, tools_plain, TOOL_TEXTS)
             commands = commands_from_plain(CommandTiming, commands)
             turns = TurnList.from_plain(TurnTiming, (), (), turns, len(calls), len(tools))
         except ValueError:
