@@ -207,6 +207,17 @@ def test_path_arguments_are_read_only_where_a_file_can_be_named(raw, kept):
     assert path_args(raw) == kept
 
 
+def test_a_hunk_that_says_what_another_said_is_kept_once():
+    """A result's hunks, each line parsed apart: the scan's memo keeps one tuple for equal ones."""
+    from dsh_tui.model.reading.contextfacts import slim_meta
+    meta = '{"diffs": [{"path": "a.py", "oldText": "limit = 10", "newText": "limit = 20"}, {"path": "b.py"}]}'
+    memo: dict = {}
+    first, again = (slim_meta(orjson.loads(meta), memo) for _ in range(2))
+    assert first == again == ("d", (("a.py", "limit = 10", "limit = 20"), ("b.py", None, None)), ())
+    assert all(x is y for x, y in zip(first[1], again[1]))
+    assert slim_meta(orjson.loads(meta)) == first and slim_meta(orjson.loads(meta))[1][0] is not first[1][0]
+
+
 @pytest.mark.parametrize("usage, tokens", [
     ({"inputTokens": 5, "cacheReadTokens": 3}, 8),
     ({"inputTokens": 5, "cacheReadTokens": 3, "cacheWriteTokens": 2}, 10),

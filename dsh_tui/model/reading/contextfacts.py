@@ -234,7 +234,7 @@ def slim_meta(meta: Any, memo: dict | None = None) -> tuple | None:
     """What of a result's meta the files view reads, as ("d", hunks, more) or ("r", path): the first
     SHOWN_HUNKS hunks of each path as (path, oldText, newText), cut to MAX_HUNK (the view shows their
     first lines), and the paths of the others, counted; or a read's path. A log of many edits kept
-    every hunk's text here, for a count. ``memo``: paths kept once."""
+    every hunk's text here, for a count. ``memo``: paths and hunks kept once."""
     if not isinstance(meta, dict):
         return None
     keep = (lambda p: p) if memo is None else (lambda p: memo.setdefault(p, p))
@@ -245,8 +245,8 @@ def slim_meta(meta: Any, memo: dict | None = None) -> tuple | None:
                 continue
             path = keep(h["path"]) if type(h.get("path")) is str else None
             n = per_path[path] = per_path.get(path, 0) + 1
-            if n <= SHOWN_HUNKS:
-                shown.append((path, _cut(h.get("oldText")), _cut(h.get("newText"))))
+            if n <= SHOWN_HUNKS:  # (one tuple for the hunks that say the same: a str kept is a pool kept)
+                shown.append(keep((path, _cut(h.get("oldText")), _cut(h.get("newText")))))
             elif path is not None:
                 more.append(path)  # a hunk counted, its text left in the log
         return ("d", tuple(shown), tuple(more))
