@@ -61,15 +61,15 @@ class PairTable:
         """Key -> row as `FrozenKeys` once the table is finished (a packed one: a big log's), not a dict
         and an int object a key; `add` makes the dict again."""
         if type(self.rows) is dict and self._finished():
-            self.rows = FrozenKeys(self._key_text())
+            self.rows = self._frozen(self.list.objs["key"])
 
-    def _key_text(self) -> TextColumn:
-        """The key column as text: the keys' str objects, made all along the read (98k callIds on
-        the x11 file), kept the allocator's pools they sat in from being given back."""
-        objs = self.list.objs
-        if type(objs["key"]) is not TextColumn:
-            objs["key"] = TextColumn(objs["key"])
-        return objs["key"]
+    def _frozen(self, keys: Sequence[str]) -> FrozenKeys:
+        """The rows keyed by ``keys`` (the key column's values, in row order), and that column as text:
+        the keys' str objects, made all along the read (98k callIds on the x11 file), kept the
+        allocator's pools they sat in from being given back."""
+        frozen = FrozenKeys(keys)  # (hashed from the strs while they are here)
+        frozen.column = self.list.objs["key"] = TextColumn(keys)
+        return frozen
 
     def _finished(self) -> bool:
         """Packed, with no record waiting to be: a big log's table once it is read."""
@@ -168,7 +168,7 @@ class PairTable:
         if len(set(keys)) != len(keys) or objs["key"] != keys or any(k != kind for k in objs["kind"]):
             raise ValueError("not a pair table's keys")
         objs["key"] = keys  # one str a key, the index's
-        out.rows = FrozenKeys(out._key_text()) if out._finished() else dict(zip(keys, range(len(keys))))
+        out.rows = out._frozen(keys) if out._finished() else dict(zip(keys, range(len(keys))))
         for name in _TEXTS:
             if not TEXT_TYPES.issuperset(map(type, objs[name])):
                 raise ValueError(f"a bad column {name}")

@@ -61,11 +61,13 @@ class TextColumn:
         else:
             parts = [t.encode("utf-8", "surrogatepass") for t in texts]
             data, lengths = b"".join(parts), map(len, parts)
-        ends = list(accumulate(lengths, initial=len(self.buf)))[1:]
+        end = len(self.buf) + len(data)
         self.buf += data
-        if ends[-1] >= 1 << 32 and self.ends.typecode == "I":
+        if end >= 1 << 32 and self.ends.typecode == "I":
             self.ends = array("Q", self.ends)
-        self.ends.extend(ends)
+        # (into the array as summed: a list of the ends was an int object a row, 98k of them at once)
+        self.ends.extend(accumulate(lengths, initial=end - len(data)))
+        del self.ends[-len(texts) - 1]  # (the initial: the end of the rows before)
 
     def __setitem__(self, k: int, value: Any) -> None:
         if not 0 <= k < len(self.ends):
