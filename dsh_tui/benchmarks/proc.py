@@ -122,7 +122,9 @@ def child_env(workdir: Path, *, no_cache: bool = False, **extra: str) -> dict[st
     return env
 
 
-def prime_cache(path: Path, workdir: Path) -> Run:
-    """Write ``path``'s index cache entry (open_target, in a child) in the workdir's private cache."""
-    return run([sys.executable, "-c", "import sys; from dsh_tui.model.opening.target import open_target; "
-                "open_target(sys.argv[1])", str(path)], env=child_env(workdir))
+def prime_cache(path: Path, workdir: Path, *, lenient: bool = False) -> Run:
+    """Write ``path``'s index cache entry (open_target, in a child) in the workdir's private cache, for
+    the options the reader will open it with: an entry is served only to the same ``lenient``."""
+    return run([sys.executable, "-c", "import sys; from dsh_tui.model.opening.target import OpenOptions, open_target; "
+                "open_target(sys.argv[1], OpenOptions(lenient=sys.argv[2] == '1'))", str(path), "01"[lenient]],
+               env=child_env(workdir))
