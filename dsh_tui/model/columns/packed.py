@@ -240,12 +240,13 @@ class PackedList:
         return out
 
     # -- the index cache's form -------------------------------------------------------------------
-    def plain(self) -> tuple:
+    def plain(self, made: dict | None = None) -> tuple:
         """Plain values only (cachecodec): the int columns as arrays (binary parts of the entry, not
         a JSON number each), the other columns as lists (`coded` when they repeat a few strings),
-        the sparse ones as {position: value}."""
+        the sparse ones as {position: value}. ``made``: columns the caller has read already (`column`)."""
         ints, odd = int_columns({name: self.column(name) for name in self.ints})
-        objs = {name: coded(self.column(name)) for name in self.objs}
+        made = made or {}
+        objs = {name: coded(made[name] if name in made else self.column(name)) for name in self.objs}
         sparse = {name: {k: v for k, v in enumerate(self.column(name)) if v} for name in self.sparse}
         return ("columns", len(self), ints, odd, objs, sparse)
 

@@ -151,7 +151,8 @@ class PairTable:
     # -- the index cache's form ------------------------------------------------------------------
     def plain(self) -> tuple:
         """Plain values only (cachecodec): the keys, then the columns (PackedList.plain)."""
-        return ("pairs", self.kind, list(self.rows), self.list.plain())
+        keys = list(self.rows)  # (the key column's values: one str a key in both, read once from its text)
+        return ("pairs", self.kind, keys, self.list.plain({"key": keys}))
 
     @classmethod
     def from_plain(cls_, cls: type, kind: str, plain: Any) -> PairTable:
