@@ -129,7 +129,7 @@ class CallTable:
         if len(code) == 3 and type(code[0]) is int:  # a later run of a call with an int key
             codes.append(-2 - code[0])
         else:  # a crafted key: a first run, or a later run of one
-            self.codes.append(-1)
+            codes.append(-1)
             self.keyed[p] = code
             if len(code) != 3:
                 if index is None:

@@ -168,11 +168,11 @@ class PairTable:
         objs = out.list.objs
         if len(set(keys)) != len(keys) or objs["key"] != keys or any(k != kind for k in objs["kind"]):
             raise ValueError("not a pair table's keys")
-        objs["key"] = keys  # one str a key, the index's
-        out.rows = out._frozen(keys) if out._finished() else dict(zip(keys, range(len(keys))))
+        objs["key"] = keys  # one str a key, the index's (text once finished: `_frozen`)
         for name in _TEXTS:
             if not TEXT_TYPES.issuperset(map(type, objs[name])):
                 raise ValueError(f"a bad column {name}")
+        out.rows = out._frozen(keys) if out._finished() else dict(zip(keys, range(len(keys))))
         return out
 
     def adopt(self, pair: Any) -> bool:
