@@ -294,3 +294,29 @@ def test_the_verb_search_knows_every_verb_the_files_view_reads():
         assert _names_a_verb(f'{{"command":"{verb} x"}}')
         assert path_args(f'{{"command":"{verb} x"}}') == (None, None, f"{verb} x")
     assert not _names_a_verb('{"command":"make build"}')
+
+
+def test_compacted_columns_share_seq_and_index_until_a_record_comes():
+    """After the load (`compact`), a log without gaps keeps one array for its records' seqs and
+    indexes; a record appended after (a followed log), one at a time, in a window or merged, gives
+    each back its own, both whole."""
+    def fresh(seqs):
+        cols = Columns()
+        cols.extend([("tool/call", i, s, 1, "bash", 7, None) for i, s in zip(range(5), seqs)])
+        cols.compact()
+        return cols
+    gapped = fresh([0, 1, 2, 9, 10])
+    assert gapped.seq is not gapped.index and list(gapped.seq) == [0, 1, 2, 9, 10]
+    for add in ("append", "extend", "merge"):
+        cols = fresh(range(5))
+        assert cols.seq is cols.index
+        record = ("tool/result", 5, 7, 3, False, False, "", None)
+        if add == "merge":
+            more = Columns()
+            more.append(record)
+            cols.merge(more.pack())
+        else:
+            getattr(cols, add)(record if add == "append" else [record])
+        assert cols.seq is not cols.index
+        assert list(cols.index) == [0, 1, 2, 3, 4, 5] and list(cols.seq) == [0, 1, 2, 3, 4, 7], add
+        assert [r[1:3] for r in cols.records()] == [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4), (5, 7)]
