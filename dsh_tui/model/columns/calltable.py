@@ -44,10 +44,11 @@ def _decoded(code: int | tuple, odd: dict[int, tuple]) -> tuple:
     """The (turn, step) a coded key stands for, as first seen (``odd``: the table's first-seen tuples)."""
     if type(code) is not int:
         return _decoded(code[0], odd) if len(code) == 3 else code  # (a run of a call that came back)
-    return odd.get(code) or (code >> 32, code & _LOW)
+    return odd.get(code) or _pair(code)
 
 
 def _pair(code: int) -> tuple:
+    """The (turn, step) a usual key's int stands for."""
     return code >> 32, code & _LOW
 
 
