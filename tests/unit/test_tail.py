@@ -39,3 +39,37 @@ def test_no_provisional_verdict_when_the_session_ended_or_input_is_bad(tmp_path)
     bad.write_bytes(b"\x28\xb5\x2f\xfdgarbage")
     assert tail_verdict(bad) is None
     assert tail_verdict(tmp_path / "missing") is None
+
+
+def test_content_of_any_type_is_read_without_an_error(tmp_path):
+    """A message's content and a failed result's inner content that are not lists (a crafted log's)
+    hold no call and no error text: the tail and `check` read on (the scan's context record of such a
+    result raised)."""
+    import io
+    from contextlib import redirect_stdout
+
+    import orjson
+
+    from dsh_tui.cli import main
+    header = {"type": "session", "version": 0, "id": "odd", "createdAt": 1, "cwd": "/w", "delegationDepth": 0}
+    message = {"role": "assistant", "id": "m1", "content": 5,
+               "source": {"kind": "model", "provider": "p", "model": "m"}}
+    result = {"role": "user", "id": "r1", "source": {"kind": "tool", "callId": "c1"},
+              "content": [{"type": "tool-result", "toolCallId": "c1", "isError": True, "content": -1}]}
+    events = [("turn/start", {"turn": 1}), ("step/start", {"turn": 1, "step": 1}),
+              ("assistant/message", {"turn": 1, "step": 1, "message": message}),
+              ("tool/call", {"turn": 1, "step": 1, "callId": "c1", "name": "bash", "arguments": "{}"}),
+              ("tool/result", {"turn": 1, "step": 1, "message": result})]
+    lines = [orjson.dumps(header)]
+    for seq, (etype, data) in enumerate(events):
+        ev = {"type": etype, "seq": seq, "time": 10 + seq, "data": data}
+        if etype in ("assistant/message", "tool/result"):
+            ev["surfaceOp"] = "append"
+        lines.append(orjson.dumps(ev))
+    path = tmp_path / "odd.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    assert tail_verdict(path) is None  # no call the message names
+    out = io.StringIO()
+    with redirect_stdout(out):
+        code = main(["check", str(path), "--format", "json", "--no-cache", "--lenient"])
+    assert code in (0, 1, 3) and orjson.loads(out.getvalue())["events"] == len(events)

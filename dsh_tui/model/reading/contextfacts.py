@@ -107,8 +107,9 @@ def _result(index: int, seq: int, d: dict, ev: dict, memo: dict) -> tuple:
     block = content[0] if type(content) is list and content and type(content[0]) is dict else _EMPTY
     text = ""
     failed = bool(block.get("isError"))
-    if failed:
-        for b in block.get("content") or ():
+    inner = block.get("content") if failed else None
+    if type(inner) is list:  # (a crafted result's may be any value)
+        for b in inner:
             if type(b) is dict and type(b.get("text")) is str:
                 text = b["text"][:TEXT_HEAD]
                 break
