@@ -228,10 +228,47 @@ def test_a_column_is_int32_until_a_value_needs_more(edge, monkeypatch) -> None:
     assert got.count_none("start") == sum(c.start is None for c in items)
     assert got.count_none("end") == sum(c.end is None for c in items)
     again = Timing.from_plain(Timing(got, tool_list([])).plain()).calls
-    assert _same(again, items) and (again.ints["end"].typecode == "q") == wide
+    # ("end" holds one value among None: one too wide for int32 is counted from a base of its own)
+    assert _same(again, items) and again.ints["end"].typecode == "i" and ("end" in again.bases) == wide
     monkeypatch.setattr(packed, "PACK_AT", 16384)
     small = Timing.from_plain(Timing(got, tool_list([])).plain()).calls  # (a common log's: as the cache has it)
     assert _same(small, items) and all(col.typecode == "q" for col in small.ints.values())
+
+
+def test_times_are_int32_counted_from_a_base_until_one_is_too_far(monkeypatch):
+    """A time column (ms since 1970: past int32) holds int32 cells counted from its first time, while
+    the column holds no other value and the times lie within int32 of it; a time set on a live
+    record's row (`settle`), its None and a crafted odd value keep their meaning, in the cache too."""
+    t0 = 1_796_218_466_437
+    items = [ModelCall(k, 1, k, k, start=None if k % 4 == 1 else t0 + 1000 * k, end=t0 + 1000 * k + 7)
+             for k in range(12)]
+    got = PackedList(ModelCall, CALL_INTS, ("retries", "missing"))
+    for c in items[:6]:
+        got.append(c)
+    got.pack(live={id(items[5])})
+    assert got.ints["start"].typecode == "i" and got.bases["start"] == t0
+    items[5].end = t0 - 5  # before the base: an offset below zero
+    got.settle(items[5])
+    for c in items[6:]:
+        got.append(c)
+    items[9].start = "crafted"  # (kept apart as an odd value)
+    got.pack()
+    assert got.ints["start"].typecode == "i" and got.ints["end"].typecode == "i"
+    assert _same(got, items) and got.column("start") == [c.start for c in items]
+    assert list(got.iter_column("end", step=5)) == [c.end for c in items]
+    assert got.count_none("start") == sum(c.start is None for c in items)
+    monkeypatch.setattr(packed, "PACK_AT", 4)  # (the cache form is compacted only for a list the pass packs)
+    again = Timing.from_plain(Timing(got, tool_list([])).plain()).calls
+    assert _same(again, items) and again.ints["start"].typecode == "i" and again.bases["start"] == t0
+    far = ModelCall(12, 1, 12, 12, start=t0 + 2**31, end=t0 + 2**31 + 1)  # past int32 of the base: int64
+    items.append(far)
+    got.append(far)
+    got.pack()
+    assert got.ints["start"].typecode == "q" and "start" not in got.bases and _same(got, items)
+    items[2].end = t0 + 2**32  # a settled time too far for the end column's base: it widens
+    got.keep_live(2, items[2])
+    got.settle(items[2])
+    assert got.ints["end"].typecode == "q" and _same(got, items)
 
 
 def test_cell_values_read_none_wherever_its_bytes_stand():
