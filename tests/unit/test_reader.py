@@ -286,3 +286,24 @@ def test_record_offsets_are_uint32_until_one_does_not_fit():
     assert res.rec_start.typecode == "Q" and list(res.rec_start)[3:] == [2**32 - 1, 2**32 - 1, 2**32, 2**40]
     extend_offsets(res, array("Q", [2**41]))
     assert res.rec_start[-1] == 2**41 and len(res.rec_start) == 8
+
+
+def test_surface_seqs_are_uint32_until_one_is_not():
+    from dsh_tui.model.reading import scan
+    """The surface events' seqs (what the fold reads) take 4 bytes each until a seq past uint32 (a
+    crafted log's: dsh's seqs go to 2**53), from which they take 8, in a linear read and a merge."""
+    def user(seq: int) -> bytes:
+        return orjson.dumps({"type": "user/message", "seq": seq, "time": 1, "surfaceOp": "append", "data": {
+            "id": f"u{seq}", "role": "user", "source": {"kind": "user"}, "content": []}}) + b"\n"
+    big = 2**32 + 5
+    scanner = scan.Scanner(0, None)
+    scanner.feed(user(0) + user(1), 0)
+    assert scanner.res.surface_seqs.typecode == "I"
+    scanner.feed(user(big) + user(big + 1), 100)
+    res = scanner.finish()
+    assert res.surface_seqs.typecode == "Q" and list(res.surface_seqs) == [0, 1, big, big + 1]
+    head, tail = scan.Scanner(0, None), scan.Scanner.segment(None, big, 2)
+    head.feed(user(0) + user(1), 0)
+    tail.feed(user(big) + user(big + 1), 0)
+    head.merge(tail, 200, big, 2, *tail.take_facts())
+    assert head.res.surface_seqs.typecode == "Q" and list(head.res.surface_seqs) == [0, 1, big, big + 1]

@@ -33,7 +33,7 @@ from .jsonparse import parse_json
 from .legacy import upgrade
 from .restore import (LEGACY, RESTORE, UNKNOWN, VOCABULARY, Problem, envelope_plain, envelope_problem,
                       legacy_problem, shape_problem, vocabulary_message, vocabulary_order)
-from .scanresult import ScanResult, SeqGap, UnknownType, extend_offsets
+from .scanresult import ScanResult, SeqGap, UnknownType, extend_offsets, extend_seqs
 from .source import Cancelled, Corruption, LogUnreadable
 from .vocabulary import KNOWN_EVENT_TYPES, LEGACY_TYPES, MAX_SAFE, PACKED_ROWS, SURFACE_TYPES
 
@@ -441,7 +441,10 @@ class Scanner:
             sources = obj.get("sourceEventSeqs")
             res.replacements.append((len(res.surface_seqs), index, seq, etype, op.get("start"), op.get("end"),
                                      tuple(sources) if type(sources) is list else ()))
-        res.surface_seqs.append(seq)
+        try:
+            res.surface_seqs.append(seq)
+        except OverflowError:  # past uint32 (a crafted log's seq)
+            extend_seqs(res, (seq,))
 
     def _report(self, k: int, kind: str, message: str, line: int) -> None:
         """A corruption report for line ``k`` of the window; past MAX_CORRUPTION only counted."""
@@ -502,7 +505,7 @@ class Scanner:
             res.refusals.note(p)
         place0 = len(res.surface_seqs)
         res.replacements.extend((place + place0, index + shift, *rest) for place, index, *rest in t.replacements)
-        res.surface_seqs.extend(t.surface_seqs)
+        extend_seqs(res, t.surface_seqs)
         start = len(res.facts)
         if shift:
             res.facts.extend([(kind, i + shift, seq, d) for kind, i, seq, d in facts])

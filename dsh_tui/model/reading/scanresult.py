@@ -74,7 +74,7 @@ class ScanResult(Struct):
     # its fold: the seq of every surface event in order, and the replacements among them, each
     # (its place in surface_seqs, index, seq, type, start, end, sourceEventSeqs).
     refusals: Refusals = field(default_factory=Refusals)
-    surface_seqs: array = field(default_factory=lambda: array("Q"))
+    surface_seqs: array = field(default_factory=lambda: array("I"))  # (uint64 from a seq past it: `extend_seqs`)
     replacements: list[tuple] = field(default_factory=list)
     # The first line dsh's own loader stops at (Scanner._note_issue): (kind, record, offset, line,
     # detail), or None. What dsh then does (refuse, or cut the file there on resume): damage.py, resume.py.
@@ -110,10 +110,20 @@ def extend_offsets(res: ScanResult, offsets: list[int] | array) -> None:
     """Append record start offsets (a list or an array): a uint32 array while they fit (under the
     default 4 GiB plaintext limit they always do: half the bytes of uint64, ~9 MiB on a 10M-event
     log), uint64 from the first that does not."""
-    col = res.rec_start
+    _extend_wide(res, "rec_start", offsets)
+
+
+def extend_seqs(res: ScanResult, seqs: list[int] | array) -> None:
+    """Append surface events' seqs: uint32 while they fit (a seq is at most 2**53), as `extend_offsets`."""
+    _extend_wide(res, "surface_seqs", seqs)
+
+
+def _extend_wide(res: ScanResult, name: str, values: list[int] | array) -> None:
+    col = getattr(res, name)
     try:
-        col.extend(offsets if type(offsets) is array and offsets.typecode == col.typecode
-                   else array(col.typecode, offsets))  # (made whole first: all or none)
+        col.extend(values if type(values) is array and values.typecode == col.typecode
+                   else array(col.typecode, values))  # (made whole first: all or none)
     except OverflowError:
-        res.rec_start = col = array("Q", col)
-        col.extend(array("Q", offsets))
+        col = array("Q", col)
+        col.extend(array("Q", values))
+        setattr(res, name, col)
