@@ -22,6 +22,36 @@ def test_many_frames_are_all_read_and_offsets_kept(write_zstd):
     assert list(log.raw.frame_offsets) == [s.start for s in walk_frames(data)]
 
 
+def test_frame_offsets_are_uint32_until_one_is_not(write_zstd):
+    """A frame's file and plaintext offsets take 4 bytes each until one is past 4 GiB, 8 from there on:
+    decoded on from a plaintext offset just under it (as a followed log is), or appended by a merge."""
+    from array import array
+
+    import zstandard
+
+    from dsh_tui.model.reading.source import RawLog, add_frames, iter_plain
+    batches = [[ev("turn/start", 0, {"turn": 1})], [ev("step/start", 1, {"turn": 1, "step": 1})]]
+    path = write_zstd(batches)
+    data = path.read_bytes()
+    starts = [s.start for s in walk_frames(data)]
+    raw = RawLog(path, len(data), 0, "zstd", b"")
+    assert raw.frame_offsets.typecode == raw.frame_plain.typecode == "I"
+    near = 2**32 - 2  # the header line is longer: the frames after it start past uint32
+    text = b"".join(iter_plain(raw, data, 2**40, produced=near))
+    assert raw.frame_offsets.typecode == raw.frame_plain.typecode == "Q" and raw.frames == 3
+    assert list(raw.frame_offsets) == starts
+    sizes = [len(zstandard.ZstdDecompressor().decompressobj().decompress(bytes(data[s.start:s.end])))
+             for s in walk_frames(data)]
+    assert list(raw.frame_plain) == [near, near + sizes[0], near + sizes[0] + sizes[1]]
+    assert sum(sizes) == len(text) and near + sizes[0] > 2**32
+    raw.frame_offsets, raw.frame_plain = array("I", [0, 10]), array("I", [0, 20])
+    add_frames(raw, [30], [40])
+    assert raw.frame_offsets.typecode == "I" and list(raw.frame_plain) == [0, 20, 40]
+    add_frames(raw, [50, 2**32 + 1], [60, 70])
+    assert (raw.frame_offsets.typecode, raw.frame_plain.typecode) == ("Q", "I")
+    assert list(raw.frame_offsets) == [0, 10, 30, 50, 2**32 + 1] and list(raw.frame_plain) == [0, 20, 40, 60, 70]
+
+
 def test_encoding_detected_by_magic_not_name(write_zstd, write_jsonl, tmp_path):
     z = write_zstd([[ev("turn/start", 0, {"turn": 1})]], name="misnamed.jsonl")
     j = write_jsonl([ev("turn/start", 0, {"turn": 1})], name="misnamed.jsonl.zstd")

@@ -14,7 +14,7 @@ import re
 import stat
 from array import array
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from msgspec import Struct, field
 import zstandard
@@ -82,8 +82,10 @@ class RawLog(Struct):
     encoding: str  # "zstd" | "jsonl"
     plain: bytes | bytearray
     frames: int | None = None  # complete frames
-    frame_offsets: array = field(default_factory=lambda: array("Q"))  # file offset per frame
-    frame_plain: array = field(default_factory=lambda: array("Q"))  # plaintext offset per frame
+    # File and plaintext offset per frame: uint32 while both fit (half the bytes: ~3 MiB on a log of 388k
+    # frames), uint64 from the first that does not (`add_frames`).
+    frame_offsets: array = field(default_factory=lambda: array("I"))
+    frame_plain: array = field(default_factory=lambda: array("I"))
     torn: TornTail | None = None
     corruption: list[Corruption] = field(default_factory=list)
     # Complete frames whose header sets no content checksum: decoded, but nothing verified their
@@ -284,8 +286,11 @@ def iter_plain(raw: RawLog, data: bytes | FileBytes, limit: int, *, progress: Pr
                     raw.frames = frames
                     yield b"".join(pending) if len(pending) > 1 else pending[0]
                     pending, pending_len = [], 0
-                offsets_append(begin)
-                plain_append(produced)
+                try:
+                    offsets_append(begin)
+                    plain_append(produced)
+                except OverflowError:  # past 4 GiB (rare): uint64 from here on
+                    offsets_append, plain_append = _wide_frame(raw, begin, produced)
                 yield from line_pieces(dctx, frame)
                 produced += streamed
                 frames += 1
@@ -308,8 +313,11 @@ def iter_plain(raw: RawLog, data: bytes | FileBytes, limit: int, *, progress: Pr
                 raw.frames = frames
                 yield b"".join(pending) if len(pending) > 1 else pending[0]
                 pending, pending_len = [], 0
-            offsets_append(begin)
-            plain_append(produced)
+            try:
+                offsets_append(begin)
+                plain_append(produced)
+            except OverflowError:
+                offsets_append, plain_append = _wide_frame(raw, begin, produced)
             produced += len(plain)
             pending.append(plain)
             pending_len += len(plain)
@@ -331,6 +339,29 @@ def iter_plain(raw: RawLog, data: bytes | FileBytes, limit: int, *, progress: Pr
         yield b"".join(pending)
     if progress is not None:
         progress(total, total)
+
+
+def add_frames(raw: RawLog, offsets: Iterable[int], plain: Iterable[int]) -> None:
+    """Append frames' file and plaintext offsets (a later part's): uint32 while they fit, as
+    `iter_plain` appends them one at a time."""
+    offsets, plain = array("Q", offsets), array("Q", plain)
+    if raw.frame_offsets.typecode != "Q" and max(offsets, default=0) > 0xFFFFFFFF:
+        raw.frame_offsets = array("Q", raw.frame_offsets)
+    if raw.frame_plain.typecode != "Q" and max(plain, default=0) > 0xFFFFFFFF:
+        raw.frame_plain = array("Q", raw.frame_plain)
+    raw.frame_offsets.extend(array(raw.frame_offsets.typecode, offsets))
+    raw.frame_plain.extend(array(raw.frame_plain.typecode, plain))
+
+
+def _wide_frame(raw: RawLog, begin: int, produced: int) -> tuple:
+    """A frame whose offset is past uint32: both columns uint64, the frame appended (its file offset
+    may have gone in already), and their appends for the frames after it."""
+    if len(raw.frame_offsets) > len(raw.frame_plain):
+        del raw.frame_offsets[-1]
+    raw.frame_offsets, raw.frame_plain = array("Q", raw.frame_offsets), array("Q", raw.frame_plain)
+    raw.frame_offsets.append(begin)
+    raw.frame_plain.append(produced)
+    return raw.frame_offsets.append, raw.frame_plain.append
 
 
 def _refuse_past(raw: RawLog, size: int, room: int, limit: int, begin: int, end: int, total: int) -> None:

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import marshal
 import time
-from array import array
 from typing import TYPE_CHECKING, Iterator
 
 from ..scan import Scanner
-from ..source import LogUnreadable, RawLog, iter_plain
+from ..source import LogUnreadable, RawLog, add_frames, iter_plain
 from . import helper as split_helper
 from .helper import TailHelper, TailIndex, _index_tail, frame_start_after
 
@@ -34,8 +33,7 @@ def merge_tail(scanner: Scanner, raw: RawLog, tail: TailIndex, base: int, limit:
                             "(raise --max-plain-size)")
     facts, calls, context = marshal.loads(tail.facts) if type(tail.facts) is bytes else tail.facts
     scanner.merge(tail.scanner, base, tail.first_seq, tail.index_base, facts, calls, context)
-    raw.frame_offsets.extend(tail.frame_offsets)
-    raw.frame_plain.extend(array("Q", map(base.__add__, tail.frame_plain)))
+    add_frames(raw, tail.frame_offsets, map(base.__add__, tail.frame_plain))
     raw.frames = (raw.frames or 0) + tail.frames
     raw.unchecked_frames += tail.unchecked_frames
     if tail.frames:
