@@ -431,3 +431,17 @@ def test_per_call_usage_is_columns_that_widen_past_int64():
     head.merge(tail.pack())
     assert list(head.items()) == [((1, 1), (0, (1, 0, 0, 0, 0), True)), ((2, 1), (1, (2**63, 0, 0, 0, 0), True)),
                                   ((1, 1), (2, (5, 0, 0, 0, 0), False))]  # (1, 1) came back: counted again
+
+
+def test_which_sample_won_keeps_a_seq_in_four_bytes_while_they_fit():
+    """The usage source (which sample won each call) keeps its seqs as uint32 while they fit, int64
+    from a seq past them, and reads back the same rows either way."""
+    from dsh_tui.model.columns.calltable import CallTable
+    from dsh_tui.model.diagnosing.usage import UsageTally
+    for top, typecode in ((2**32 - 1, "I"), (2**32, "q")):
+        table = CallTable()
+        for i in range(5):
+            table.put((1, i + 1), top - 4 + i, (1, 1, 0, 0, 0), i % 2 == 0)
+        usage = UsageTally().usage(table)
+        assert usage.won[1].typecode == typecode
+        assert list(usage.won_rows()) == [(1, i + 1, top - 4 + i, i % 2 == 0) for i in range(5)]

@@ -196,9 +196,13 @@ def _won_columns(table: CallTable) -> tuple:
             codes.append(-1)
             odd[k] = key
     seqs = table.cols[0]
-    try:
-        seqs = array("q", seqs)
-    except OverflowError:  # (a crafted log's seq past int64: its list)
+    for typecode in ("I", "q"):  # 4 bytes a call while the seqs fit (they do below 2**32 events)
+        try:
+            seqs = array(typecode, seqs)
+            break
+        except OverflowError:
+            continue
+    else:  # (a crafted log's seq past int64: its list)
         seqs = list(seqs)
     return (codes, seqs, bytes(table.chunk), odd)
 
