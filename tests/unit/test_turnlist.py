@@ -82,7 +82,16 @@ def test_turns_read_back_are_the_ones_the_walk_made(synthetic, monkeypatch, pack
     assert _same(_through_the_cache(got).turns, want.turns)
     assert [got.turn_of(t.turn) for t in want.turns[::9]] == [want.turn_of(t.turn) for t in want.turns[::9]]
     assert timing_json(log, got) == timing_json(log, want) and slowest_lines(log, got) == slowest_lines(log, want)
+    assert _turns_json_as_records(got.turns) and _turns_json_as_records(_through_the_cache(got).turns)
     assert [repr(got.lanes(t)) for t in got.turns[::11]] == [repr(want.lanes(t)) for t in want.turns[::11]]
+
+
+def _turns_json_as_records(turns: TurnList) -> bool:
+    """The JSON's turns read from the columns are those of each turn made from its row (values, their
+    types and the keys' order alike)."""
+    from dsh_tui.model.presenting import timing_text
+    got = orjson.dumps(list(timing_text._turns_json(turns)), default=repr)
+    return got == orjson.dumps([timing_text._turn_json(t) for t in turns], default=repr)
 
 
 def _facts(rows: list) -> list:
@@ -122,6 +131,7 @@ def test_odd_turns_and_a_late_approval_come_back_exactly(monkeypatch, pack_at) -
         assert _same(back.turns, want.turns)
         dump = orjson.dumps(timing_json(None, back), default=repr)
         assert dump == orjson.dumps(timing_json(None, want), default=repr)
+        assert _turns_json_as_records(back.turns)
     assert got.turn_of("x") == want.turns[1] and got.turn_of(1) == want.turns[3]  # (True == 1: the last such)
 
 

@@ -39,10 +39,10 @@ class TurnTiming(Struct):
 
     @property
     def wall_ms(self) -> int | None:
-        return _wall(self.start, self.end)
+        return wall(self.start, self.end)
 
 
-def _wall(a: Any, b: Any) -> Any:
+def wall(a: Any, b: Any) -> Any:
     """b - a, or None when either is unknown or the clock ran backwards (timing.py's _span)."""
     return None if a is None or b is None or b < a else b - a
 
@@ -224,7 +224,7 @@ def turn_list(items: Iterable = ()) -> TurnList:
 def turn_totals(turns: Any, keys: Iterable[str]) -> tuple[dict, int]:
     """({split key: the sum over ``turns``}, the sum of their wall times), from columns (no turn made)."""
     starts, ends = (column_values(turns, name) for name in ("start", "end"))  # (a slice of rows at a time)
-    wall = sum(_wall(a, b) or 0 for a, b in zip(starts, ends))  # (as the turns' wall_ms would add up)
+    walls = sum(wall(a, b) or 0 for a, b in zip(starts, ends))  # (as the turns' wall_ms would add up)
     if isinstance(turns, TurnList) and not turns.packed:  # (a common log: one array of every split, C sums)
         width, flat = len(SPLIT_KEYS), array("q")
         for split in map(attrgetter("split"), turns.pending):
@@ -232,8 +232,8 @@ def turn_totals(turns: Any, keys: Iterable[str]) -> tuple[dict, int]:
                 break
             flat.extend(split)
         else:
-            return {k: sum(flat[SPLIT_KEYS.index(k)::width]) if k in SPLIT_KEYS else 0 for k in keys}, wall
+            return {k: sum(flat[SPLIT_KEYS.index(k)::width]) if k in SPLIT_KEYS else 0 for k in keys}, walls
     if isinstance(turns, TurnList):
-        return {k: sum(v for v in turns.iter_column(k) if v is not None) for k in keys}, wall
-    return {k: sum(t.split.get(k, 0) for t in turns) for k in keys}, wall
+        return {k: sum(v for v in turns.iter_column(k) if v is not None) for k in keys}, walls
+    return {k: sum(t.split.get(k, 0) for t in turns) for k in keys}, walls
 
