@@ -440,10 +440,10 @@ def test_repeated_calls_group_only_what_repeats_as_grouping_every_call_would():
         return [(g[-1].seq, len(g)) for g in groups.values() if len(g) >= n]
 
     for n in (1, 2, 3, 5, 40):
-        got = loops._repeated(cs, n)
+        got = loops._repeated(loops.Calls.of(cs), n)
         assert [(f.seq, f.message.split(" called ")[1].split(" times")[0]) for f in got] == \
             [(seq, str(size)) for seq, size in naive(n)][:loops.MAX_FINDINGS]
-    assert len(loops._repeated(cs, 3)) > 20
+    assert len(loops._repeated(loops.Calls.of(cs), 3)) > 20
 
 
 def test_indices_by_type_are_the_same_read_a_small_window_at_a_time(log, events, monkeypatch):
@@ -457,3 +457,139 @@ def test_indices_by_type_are_the_same_read_a_small_window_at_a_time(log, events,
         monkeypatch.setattr(select, "TYPE_WINDOW", window)
         assert list(select.indices_of(log, names)) == want
         assert list(select.indices_of(log, ("no/such-type",))) == []
+
+
+def _findings_one_call_at_a_time(records: list[tuple], n: int) -> list[tuple]:
+    """The loop findings as a Call object a call made them (each result read in log order for the
+    call of its seq seen before it): what `loops.calls`' columns must give."""
+    from dsh_tui.model.reading.contextfacts import value
+    out, by_seq = [], {}
+    for r in records:
+        if r[0] == "tool/call":
+            _type, i, seq, turn, name, key, _paths = r
+            name = name if name is not None else "?"
+            c = loops.Call(i, seq, value(turn), name, (name, key), pos=len(out))
+            out.append(c)
+            by_seq[seq] = c
+            continue
+        _type, _i, _seq, call_seq, rewrite, is_error, text, _meta = r
+        c = by_seq.get(call_seq) if call_seq is not None and not rewrite else None
+        if c is not None:
+            c.outcome = (is_error, text)
+    repeated: dict = {}
+    for c in out:
+        repeated.setdefault((loops._turn_key(c.turn), c.key), []).append(c)
+    got = [("REPEATED_CALL", g[-1].seq, len(g), g[-1].pos - g[0].pos == len(g) - 1) for g in repeated.values()
+           if len(g) >= n]
+    run: list = []
+    for c in out + [None]:
+        if c is not None and run and c.key == run[-1].key and c.outcome and c.outcome[0] and c.outcome == run[-1].outcome:
+            run.append(c)
+            continue
+        if len(run) >= n:
+            got.append(("SAME_ERROR_RETRY", run[-1].seq, len(run), run[-1].outcome[1]))
+        run = [c] if c is not None and c.outcome and c.outcome[0] else []
+    return got
+
+
+def test_loops_read_from_columns_are_those_of_a_call_object_each():
+    """The loops' calls are columns, a Call made only for a call a finding names; the findings are
+    those of a Call object a call: results before their call, naming a seq two calls carry, rewrites,
+    a later success after a failure, no seq, odd turns and names alike."""
+    import random
+    from types import SimpleNamespace
+
+    from dsh_tui.model.reading.contextcolumns import Columns
+    rng = random.Random(7)
+    for trial in range(60):
+        cols, records, index = Columns(), [], 0
+        seqs = list(range(40)) + [5, 7, 7]  # (a crafted log's seqs repeat)
+        for _ in range(rng.randrange(5, 120)):
+            index += 1
+            if rng.random() < 0.5:
+                turn = rng.choice([1, 1, 2, True, "1", None, (orjson.dumps([1]).decode(), True), 2**70])
+                r = ("tool/call", index, rng.choice(seqs), turn, rng.choice(["bash", "bash", None, "read"]),
+                     rng.randrange(3), None)
+            else:
+                r = ("tool/result", index, 1000 + index, rng.choice([*seqs[:12], None, 2**70]), rng.random() < 0.1,
+                     rng.random() < 0.6, rng.choice(["boom", "boom", "other"]), None)
+            records.append(r)
+            cols.append(r)
+        log = SimpleNamespace(res=SimpleNamespace(context=cols))
+        for n in (2, 3):
+            found = loops._repeated(loops.calls(log), n) + loops._same_error(loops.calls(log), n)
+            got = [(f.kind, f.seq, int(f.message.split(" called ")[1].split(" times")[0]), "in a row" in f.message)
+                   if f.kind == "REPEATED_CALL" else
+                   (f.kind, f.seq, int(f.message.split(" retried ")[1].split(" times")[0]) + 1,
+                    f.message.split("same error: ")[1].split(" (seqs")[0]) for f in found]
+            assert got == _findings_one_call_at_a_time(records, n), (trial, n)
+
+
+def _files_one_record_at_a_time(records: list[tuple]):
+    """The files as a walk of the records in log order made them (a dict of every call's tool and
+    path arguments): what `files.files_touched`'s columns must give."""
+    out, calls = files_mod.Files(), {}
+    for r in records:
+        if r[0] == "tool/call":
+            calls[r[2]] = (r[4], r[6])
+            continue
+        _type, i, seq, call_seq, rewrite, _error, _text, meta = r
+        tool, call = calls.get(call_seq, files_mod._NO_CALL) if call_seq is not None else files_mod._NO_CALL
+        if rewrite:
+            continue
+        if meta is not None and meta[0] == "d":
+            files_mod._from_diffs(out, meta[1], call, tool, seq, i, call_seq, meta[2])
+        elif meta is not None:
+            out.add(meta[1], files_mod.Op(files_mod._op(tool, "read"), seq, i, call_seq, tool))
+        elif tool == "bash":
+            for op, path in files_mod.bash_paths(call[2] if call else None):
+                out.add(path, files_mod.Op(op, seq, i, call_seq, tool))
+        elif tool in ("delete", "remove"):
+            path = files_mod._arg_path(call)
+            if path:
+                out.add(path, files_mod.Op("delete", seq, i, call_seq, tool))
+    return out
+
+
+def test_files_read_from_columns_are_those_of_a_walk_of_the_records():
+    """The files are read from the records' columns, only the results that can name one looked at:
+    the same files and operations as a walk of every record, for results before their call, seqs two
+    calls carry, rewrites, reads, edits, writes that created a file, bash commands and deletes."""
+    import random
+    from types import SimpleNamespace
+
+    from dsh_tui.model.reading.contextcolumns import Columns
+    rng = random.Random(11)
+    for trial in range(80):
+        cols, records, index = Columns(), [], 0
+        ascending = trial % 2 == 0
+        seqs = list(range(30)) if ascending else list(range(30)) + [4, 4, 9]
+        pool = iter(rng.sample(range(30), 30)) if ascending else None
+        for _ in range(rng.randrange(5, 90)):
+            index += 1
+            if rng.random() < 0.5:
+                seq = next(pool, None) if ascending else rng.choice(seqs)
+                if seq is None:
+                    continue
+                paths = rng.choice([None, ("a.py", None, None), (None, "b.py", None), (None, None, "cat c.py d.py"),
+                                    (None, None, "rm -f e.py")])
+                r = ("tool/call", index, seq, 1, rng.choice(["bash", "write", "edit", "read", "delete", None]),
+                     1, paths)
+            else:
+                meta = rng.choice([None, None, ("r", "a.py"), ("d", [("a.py", "x", "y"), ("f.py", None, "z")], ()),
+                                   ("d", [], ())])
+                r = ("tool/result", index, 1000 + index, rng.choice([*seqs[:10], None]), rng.random() < 0.1,
+                     False, "", meta)
+            records.append(r)
+            cols.append(r)
+        if ascending:  # (each call's seq below the next one's, as in a log without a seq gap)
+            calls = [r for r in records if r[0] == "tool/call"]
+            order = sorted(r[2] for r in calls)
+            for r, s in zip(calls, order):
+                records[records.index(r)] = (*r[:2], s, *r[3:])
+            cols = Columns()
+            for r in records:
+                cols.append(r)
+        log = SimpleNamespace(res=SimpleNamespace(context=cols))
+        got, want = files_mod.files_touched(log), _files_one_record_at_a_time(records)
+        assert got.plain() == want.plain(), trial

@@ -13,12 +13,12 @@ from typing import Any, Iterable, Iterator
 
 from ...safety import one_line
 from ..diagnosing.findings import Finding
-from ..reading.contextfacts import CALL, HEADER, MESSAGE, RESULT
+from ..reading.contextfacts import HEADER, MESSAGE
 from ..reading.gcpause import gc_paused
 from .files import Files, files_touched
 from .loops import LOOP_KINDS, calls, loop_findings
 from .requests import Header, Request, headers, iter_requests, request_before, requests, walk_headers
-from .select import indices_of, records
+from .select import context_columns, indices_of, records
 from .surface import COMPACTION_RECORDS, Context, context_at, surface
 
 LIMIT = 1_000  # entries per JSON list
@@ -47,15 +47,23 @@ class Insight:
         with gc_paused():
             return headers(self.log, self._records((HEADER,)))
 
+    def _columns(self) -> None:
+        """The context records' columns, made from the events once, under the lock, when the scan kept
+        none (an index from the cache): what the files and loops read."""
+        with self._lock, gc_paused():
+            context_columns(self.log)
+
     @cached_property
     def files(self) -> Files:
+        self._columns()
         with gc_paused():
-            return files_touched(self.log, self._records((CALL, RESULT)))
+            return files_touched(self.log)
 
     @cached_property
     def loops(self) -> list:
+        files = self.files
         with gc_paused():
-            return loop_findings(self.log, self.files, cs=calls(self.log, self._records((CALL, RESULT))))
+            return loop_findings(self.log, files, cs=calls(self.log))
 
     @cached_property
     def surface(self) -> tuple:

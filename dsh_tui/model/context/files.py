@@ -12,12 +12,13 @@ a glob is left out rather than guessed at.
 from __future__ import annotations
 
 import shlex
-from itertools import islice
+from itertools import compress, islice, repeat
+from operator import is_not, or_
 
 from msgspec import Struct, field
 
 from ..reading.contextfacts import CALL, COMMAND_VERBS as VERBS, MAX_DIFFS, RESULT
-from .select import records
+from .select import call_positions, context_columns
 
 MAX_FILES = 10_000  # paths kept; past it counted only
 _NO_CALL = (None, None)  # (tool, path arguments) of a result whose call is not known
@@ -110,29 +111,32 @@ class Files(Struct):
         return out
 
 
-def files_touched(log, recs=None) -> Files:
-    """``recs``: the records of every tool/call and tool/result in log order (read here if None)."""
+def files_touched(log) -> Files:
+    """The files the run's tool results name (their meta) or its calls do (their path arguments), in
+    log order. Read from the records' columns: only the results that can name a file are looked at
+    (a dict of every call was ~5 MiB of a 98k-call log's check)."""
     out = Files()
-    calls: dict[int, tuple] = {}  # a call's seq -> (tool, its path arguments: contextfacts.path_args)
-    for r in (records(log, (CALL, RESULT)) if recs is None else recs):
-        if r[0] == CALL:
-            calls[r[2]] = (r[4], r[6])
-            continue
-        _type, i, seq, call_seq, rewrite, _error, _text, meta = r
-        tool, call = calls.get(call_seq, _NO_CALL) if call_seq is not None else _NO_CALL
-        if rewrite:
+    cols = context_columns(log)
+    index, seq, (_turn, name, _key, paths) = cols.kind_columns(CALL)
+    r_index, r_seq, (call_seq, rewrite, _failed, _text, meta) = cols.kind_columns(RESULT)
+    with_paths = {seq[p] for p in compress(range(len(paths)), map(is_not, paths, repeat(None)))}
+    wanted = compress(range(len(meta)), map(or_, map(is_not, meta, repeat(None)), map(with_paths.__contains__, call_seq)))
+    for k, pos in call_positions(index, seq, r_index, call_seq, wanted):
+        if rewrite[k]:
             continue  # a prune's rewrite of an earlier result: that result counted already
-        if meta is not None and meta[0] == "d":  # (contextfacts.slim_meta's shapes)
-            _from_diffs(out, meta[1], call, tool, seq, i, call_seq, meta[2])
-        elif meta is not None:  # a read: ("r", path)
-            out.add(meta[1], Op(_op(tool, "read"), seq, i, call_seq, tool))
+        tool, call = (name[pos], paths[pos]) if pos >= 0 else _NO_CALL
+        i, result_seq, cs, m = r_index[k], r_seq[k], call_seq[k], meta[k]
+        if m is not None and m[0] == "d":  # (contextfacts.slim_meta's shapes)
+            _from_diffs(out, m[1], call, tool, result_seq, i, cs, m[2])
+        elif m is not None:  # a read: ("r", path)
+            out.add(m[1], Op(_op(tool, "read"), result_seq, i, cs, tool))
         elif tool == "bash":
             for op, path in bash_paths(call[2] if call else None):
-                out.add(path, Op(op, seq, i, call_seq, tool))
+                out.add(path, Op(op, result_seq, i, cs, tool))
         elif tool in ("delete", "remove"):
             path = _arg_path(call)
             if path:
-                out.add(path, Op("delete", seq, i, call_seq, tool))
+                out.add(path, Op("delete", result_seq, i, cs, tool))
     return out
 
 

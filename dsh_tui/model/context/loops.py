@@ -12,6 +12,7 @@ kind the rest are counted in the last one's message.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Iterable
 from itertools import compress, islice
 from operator import eq
 
@@ -21,7 +22,7 @@ from ..diagnosing.findings import Finding
 from ..reading.contextfacts import CALL, RESULT, value
 from ...safety import one_line
 from .files import Files
-from .select import records
+from .select import call_positions, context_columns
 
 LOOP_KINDS = ("REPEATED_CALL", "FILE_CHURN", "SAME_ERROR_RETRY")
 REPEATS = 3
@@ -40,27 +41,71 @@ class Call(Struct):
     pos: int = 0  # its place among the calls
 
 
-def calls(log, recs=None) -> list[Call]:
-    """``recs``: the records of every tool/call and tool/result in log order (read here if None)."""
-    out: list[Call] = []
-    by_seq: dict[int, Call] = {}
-    for r in (records(log, (CALL, RESULT)) if recs is None else recs):
-        if r[0] == CALL:
-            _type, i, seq, turn, name, key, _paths = r
-            name = name if name is not None else "?"
-            c = Call(i, seq, value(turn), name, (name, key), pos=len(out))
-            out.append(c)
-            by_seq[seq] = c
+class Calls:
+    """Every tool call as the loops read it: its fields as columns in log order, and the result text of
+    each call whose last result failed. A `Call` a call (with its key tuple, outcome and int objects)
+    was ~260 bytes: 25 MiB of the 10M-event x11 file's `check`, its peak; one is made for a call a
+    finding names."""
+
+    __slots__ = ("index", "seq", "turn", "name", "key", "errors")
+
+    def __init__(self, index, seq, turn, name, key, errors: dict[int, str]) -> None:
+        # turn: an int array, or the values as the records keep them (contextfacts.flat); name: a str
+        # ("?" for none); key: the arguments' hashes; errors: position -> the failed result's text
+        self.index, self.seq, self.turn, self.name, self.key, self.errors = index, seq, turn, name, key, errors
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def call(self, pos: int) -> Call:
+        name = self.name[pos]
+        text = self.errors.get(pos)
+        return Call(self.index[pos], self.seq[pos], value(self.turn[pos]), name, (name, self.key[pos]),
+                    None if text is None else (True, text), pos)
+
+    def turn_keys(self) -> Iterable:
+        """Each call's turn as the groups tell turns apart (`_turn_key`)."""
+        turn = self.turn
+        return turn if type(turn) is array else map(_turn_key, map(value, turn))
+
+    @classmethod
+    def of(cls, cs: list[Call]) -> Calls:
+        """Calls made one by one (a test's): their errors are the failed outcomes."""
+        return cls([c.index for c in cs], [c.seq for c in cs], [c.turn for c in cs], [c.key[0] for c in cs],
+                   [c.key[1] for c in cs], {k: c.outcome[1] for k, c in enumerate(cs) if c.outcome and c.outcome[0]})
+
+
+def calls(log) -> Calls:
+    """The tool calls, and which ones' last result failed: a result counts for the call of its
+    ``sourceEventSeqs`` seen before it (the latest with that seq), unless it rewrites an earlier one."""
+    cols = context_columns(log)
+    index, seq, (turn, name, key, _paths) = cols.kind_columns(CALL)
+    if None in name:
+        name = ["?" if n is None else n for n in name]
+    r_index, _r_seq, (call_seq, rewrite, failed, text, _meta) = cols.kind_columns(RESULT)
+    return Calls(index, seq, turn, name, key, _errors(index, seq, r_index, call_seq, rewrite, failed, text))
+
+
+def _errors(index, seq, r_index, call_seq, rewrite, failed, text) -> dict[int, str]:
+    """position -> the result text of each call whose last result (not a rewrite) failed. Only the
+    results naming a call some failed result names are read: a handful among thousands."""
+    named = {s for s, r, f in zip(call_seq, rewrite, failed) if f and not r}
+    if not named:
+        return {}
+    out: dict[int, str] = {}
+    wanted = compress(range(len(call_seq)), map(named.__contains__, call_seq))
+    for k, pos in call_positions(index, seq, r_index, call_seq, wanted):
+        if pos < 0 or rewrite[k]:
             continue
-        _type, _i, _seq, call_seq, rewrite, is_error, text, _meta = r
-        c = by_seq.get(call_seq) if call_seq is not None and not rewrite else None
-        if c is not None:
-            c.outcome = (is_error, text)
+        if failed[k]:
+            out[pos] = text[k]
+        else:
+            out.pop(pos, None)
     return out
 
 
 def loop_findings(log, files: Files | None = None, *, repeats: int = REPEATS, writes: int = WRITES,
-                  cs: list[Call] | None = None) -> list[Finding]:
+                  cs: Calls | None = None) -> list[Finding]:
     cs = calls(log) if cs is None else cs
     out: list[Finding] = []
     out += _repeated(cs, repeats)
@@ -75,23 +120,26 @@ def _seqs(seqs: list[int]) -> str:
     return shown + (f", ... ({len(seqs)} in all)" if len(seqs) > SHOWN_SEQS else "")
 
 
-def _finding(kind: str, last: Call | None, index, seq, message: str, related: list[int], **kw) -> Finding:
+def _finding(kind: str, index, seq, message: str, related: list[int], **kw) -> Finding:
     return Finding(kind, index, seq, message, severity="info", related=related, **kw)
 
 
-def _repeated(cs: list[Call], n: int) -> list[Finding]:
+def _repeated(cs: Calls, n: int) -> list[Finding]:
     # Only the calls whose group's hash comes n times or more are grouped (found by C loops over the
     # sorted hashes): a dict of every call's group, its key and list, was ~24 MiB at the end of a
     # 10M-event log's check, its peak. A group shares its hash, so the groups kept and their order
     # (by their first call) are those of grouping every call.
-    hashes = array("q", (hash((_turn_key(c.turn), c.key)) for c in cs))
+    turn_keys = cs.turn_keys()
+    if type(turn_keys) is not array:
+        turn_keys = list(turn_keys)
+    hashes = array("q", map(hash, zip(turn_keys, zip(cs.name, cs.key))))
     ordered = sorted(hashes)
     many = set(compress(ordered, map(eq, ordered, islice(ordered, n - 1, None)))) if n > 1 else None
     del ordered
-    groups: dict[tuple, list[Call]] = {}
-    for c, h in zip(cs, hashes):
-        if many is None or h in many:
-            groups.setdefault((_turn_key(c.turn), c.key), []).append(c)
+    groups: dict[tuple, list[int]] = {}
+    picked = range(len(cs)) if many is None else compress(range(len(cs)), map(many.__contains__, hashes))
+    for pos in picked:
+        groups.setdefault((turn_keys[pos], (cs.name[pos], cs.key[pos])), []).append(pos)
     out = []
     dropped = 0
     for (_turn, key), group in groups.items():
@@ -100,14 +148,13 @@ def _repeated(cs: list[Call], n: int) -> list[Finding]:
         if len(out) >= MAX_FINDINGS:
             dropped += 1
             continue
-        last = group[-1]
-        first = group[0].pos
-        in_row = group[-1].pos - first == len(group) - 1  # no other call between them
-        seqs = [c.seq for c in group]
-        out.append(_finding("REPEATED_CALL", last, last.index, last.seq,
+        last = cs.call(group[-1])
+        in_row = group[-1] - group[0] == len(group) - 1  # no other call between them
+        seqs = [cs.seq[p] for p in group]
+        out.append(_finding("REPEATED_CALL", last.index, last.seq,
                             f"{one_line(key[0], 60)} called {len(group)} times with the same arguments "
                             f"{'in a row in' if in_row else 'within'} turn {one_line(repr(last.turn), 20)} "
-                            f"(seqs {_seqs(seqs)})", [c.index for c in group[:SHOWN_SEQS]],
+                            f"(seqs {_seqs(seqs)})", [cs.index[p] for p in group[:SHOWN_SEQS]],
                             name=key[0], turn=last.turn))
     _note_dropped(out, dropped)
     return out
@@ -124,26 +171,28 @@ def _note_dropped(out: list[Finding], dropped: int) -> None:
         out[-1].message += f" [and {dropped:,} more of this kind past the first {MAX_FINDINGS:,}, not listed]"
 
 
-def _same_error(cs: list[Call], n: int) -> list[Finding]:
+def _same_error(cs: Calls, n: int) -> list[Finding]:
+    """Runs of calls in a row, each failing with the same text as the one before it after the same
+    arguments: only the calls whose last result failed can be in one."""
+    errors, name, key = cs.errors, cs.name, cs.key
     out = []
     dropped = 0
-    run: list[Call] = []
-    for c in cs + [None]:
-        same = (c is not None and run and c.key == run[-1].key and c.outcome is not None
-                and c.outcome[0] and c.outcome == run[-1].outcome)
-        if same:
-            run.append(c)
+    run: list[int] = []
+    for pos in [*sorted(errors), None]:
+        if (pos is not None and run and pos == run[-1] + 1 and name[pos] == name[run[-1]]
+                and key[pos] == key[run[-1]] and errors[pos] == errors[run[-1]]):
+            run.append(pos)
             continue
         if len(run) >= n and len(out) >= MAX_FINDINGS:
             dropped += 1
         elif len(run) >= n:
-            last = run[-1]
-            seqs = [x.seq for x in run]
-            out.append(_finding("SAME_ERROR_RETRY", last, last.index, last.seq,
-                                f"{one_line(last.key[0], 60)} retried {len(run) - 1} times with the same arguments "
+            last = cs.call(run[-1])
+            seqs = [cs.seq[p] for p in run]
+            out.append(_finding("SAME_ERROR_RETRY", last.index, last.seq,
+                                f"{one_line(last.name, 60)} retried {len(run) - 1} times with the same arguments "
                                 f"after the same error: {one_line(last.outcome[1], 80)} (seqs {_seqs(seqs)})",
-                                [x.index for x in run[:SHOWN_SEQS]], name=last.key[0], turn=last.turn))
-        run = [c] if c is not None and c.outcome is not None and c.outcome[0] else []
+                                [cs.index[p] for p in run[:SHOWN_SEQS]], name=last.name, turn=last.turn))
+        run = [pos] if pos is not None else []
     _note_dropped(out, dropped)
     return out
 

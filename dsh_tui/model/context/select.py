@@ -1,9 +1,13 @@
-"""Event indices by type, from the scan's one-byte type column (no event is parsed)."""
+"""Event indices by type, from the scan's one-byte type column (no event is parsed); the context
+records, and which call a tool result answers, from their columns."""
 
 from __future__ import annotations
 
 import itertools
 from array import array
+from bisect import bisect_left
+from itertools import compress, islice
+from operator import lt
 from typing import Any, Iterable, Iterator
 
 from ..reading.contextcolumns import Columns
@@ -16,16 +20,44 @@ SURFACE = ("user/message", "assistant/message", "tool/result")
 
 
 def records(log, kinds: tuple[str, ...]) -> Iterator[tuple]:
-    """The context records (reading/contextfacts.py) of the events of ``kinds``, in log order: the
-    ones the scan kept, or, for an index read from the cache without them, made now from the events
-    (once: kept on the log as the scan would have)."""
+    """The context records (reading/contextfacts.py) of the events of ``kinds``, in log order."""
+    return context_columns(log).records(kinds)
+
+
+def context_columns(log) -> Columns:
+    """The log's context records: the ones the scan kept, or, for an index read from the cache without
+    them, made now from the events (once: kept on the log as the scan would have)."""
     cols = getattr(log.res, "context", None)
     if cols is None:
         cols, memo, seq_of = Columns(), {}, log.seq_of
         for i, ev in events(log, tuple(CONTEXT_TYPES)):
             cols.append(record(ev.get("type"), i, seq_of(i), ev.get("data"), ev, memo))
         log.res.context = cols
-    return cols.records(kinds)
+    return cols
+
+
+def call_positions(index, seq, r_index, call_seq, wanted: Iterable[int]) -> Iterator[tuple[int, int]]:
+    """(k, the position of result k's call) for each result position k of ``wanted`` (ascending): the
+    latest call before the result (by event ``index``) whose seq is its ``call_seq``, as a walk of the
+    records in log order keeping the last call of each seq finds it; -1 for none. ``index`` and ``seq``:
+    the calls' columns, ``r_index`` and ``call_seq`` the results'. Calls' seqs ascend in every log
+    without a seq gap: their column is searched then, no dict of every call made."""
+    n = len(seq)
+    if all(map(lt, seq, islice(seq, 1, None))):
+        for k in wanted:
+            s = call_seq[k]
+            pos = bisect_left(seq, s) if type(s) is int else n
+            yield k, pos if pos < n and seq[pos] == s and index[pos] < r_index[k] else -1
+        return
+    wanted = list(wanted)
+    named = {call_seq[k] for k in wanted}
+    calls: dict[object, list[tuple[int, int]]] = {}  # a named seq -> (index, position) of its calls, in order
+    for pos in compress(range(n), map(named.__contains__, seq)):
+        calls.setdefault(seq[pos], []).append((index[pos], pos))
+    for k in wanted:
+        seen = calls.get(call_seq[k], ())
+        at = bisect_left(seen, (r_index[k], -1))  # the calls of that seq before the result
+        yield k, seen[at - 1][1] if at else -1
 
 
 # Type bytes copied at once: the whole column at once was a 10 MiB copy on the x11 log (10M events),

@@ -169,6 +169,23 @@ class Columns:
         picked = compress(kinds_so_far, kinds_so_far.translate(_selector(tuple(codes))))  # each wanted record's kind
         return map(next, map(streams.__getitem__, picked))
 
+    def kind_columns(self, kind: str) -> tuple[array | list, array | list, list]:
+        """The records of ``kind`` so far as columns, in log order: (their indices, their seqs, each
+        field's values), without a tuple a record. A field is its array (a copy) or a list where an odd
+        value stands in it (in place), or its list's values."""
+        kinds = bytes(self.kinds[:len(self.kinds)])  # (a live log's scan appends on)
+        code = _CODE[kind]
+        sel = kinds.translate(_selector((code,)))
+        count = sel.count(1)
+        fields: list = [col[:count] if type(col) is array else list(islice(col, count)) for col in self.fields[code]]
+        for (c, j, p), v in tuple(self.odd.items()):
+            if c == code and p < count:
+                if type(fields[j]) is array:
+                    fields[j] = fields[j].tolist()
+                fields[j][p] = v
+        index, seq = array("I", compress(self.index, sel)), compress(self.seq, sel)
+        return index, array("I", seq) if type(self.seq) is array else list(seq), fields
+
     def _kind(self, code: int, kinds: bytes) -> Iterator[tuple]:
         """The records of one kind among ``kinds`` (a snapshot of the kind column), in log order."""
         sel = kinds.translate(_selector((code,)))
