@@ -14,7 +14,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable
 from itertools import compress, islice
-from operator import eq
+from operator import eq, gt
 
 from msgspec import Struct
 
@@ -89,7 +89,7 @@ def calls(log) -> Calls:
 def _errors(index, seq, r_index, call_seq, rewrite, failed, text) -> dict[int, str]:
     """position -> the result text of each call whose last result (not a rewrite) failed. Only the
     results naming a call some failed result names are read: a handful among thousands."""
-    named = {s for s, r, f in zip(call_seq, rewrite, failed) if f and not r}
+    named = set(compress(call_seq, map(gt, failed, rewrite)))  # failed and not a rewrite (bools: True > False)
     if not named:
         return {}
     out: dict[int, str] = {}
