@@ -320,3 +320,19 @@ def test_compacted_columns_share_seq_and_index_until_a_record_comes():
         assert cols.seq is not cols.index
         assert list(cols.index) == [0, 1, 2, 3, 4, 5] and list(cols.seq) == [0, 1, 2, 3, 4, 7], add
         assert [r[1:3] for r in cols.records()] == [(0, 0), (1, 1), (2, 2), (3, 3), (4, 4), (5, 7)]
+
+
+def test_tool_names_read_from_the_cache_are_one_str_each_as_the_scan_keeps_them():
+    """The cache's JSON makes a str a call; read back, a tool name is one object again (interned, as
+    the scan keeps it), so `compact` keeps the column a byte a call."""
+    from dsh_tui.model.reading import contextcolumns
+    from dsh_tui.model.reading.contextfacts import path_args
+    cols = Columns()
+    for k in range(300):
+        cols.append(("tool/call", k, k, 1, "bash" if k % 3 else None, k, path_args("{}")))
+    back = contextcolumns.loads(contextcolumns.dumps(cols))
+    assert list(back.records()) == list(cols.records())
+    names = [r[4] for r in back.records()]
+    assert len({id(n) for n in names if n is not None}) == 1
+    back.compact()
+    assert type(back.fields[0][1]).__name__ == "SharedColumn" and list(back.records()) == list(cols.records())

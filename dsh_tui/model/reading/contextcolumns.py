@@ -20,6 +20,7 @@ from typing import Any, Iterator
 
 import orjson
 
+from ..columns.interning import shared_name
 from ..columns.textcolumn import shared
 from .contextfacts import CALL, HEADER, MESSAGE, RESULT
 
@@ -264,6 +265,8 @@ def loads(data: Any) -> Columns | None:
     try:
         kinds, index, seq, fields, odd, bodies = orjson.loads(data)
         calls, results, messages, headers = fields
+        calls[1] = list(map(shared_name, calls[1]))  # one str a tool name, as the scan keeps them (`compact`
+        # then keeps a byte a call: JSON made a str a call, ~5.7 MiB of the x11 file's re-open)
         calls[3] = [tuple(v) if v is not None else None for v in calls[3]]
         results[4] = [_meta(v) for v in results[4]]
         memo: dict = {}
