@@ -187,6 +187,8 @@ class UsageTally:
 def _won_columns(table: CallTable) -> tuple:
     """(each call's key coded as turn << 32 | step, or -1 with the key in ``odd`` by position; the
     seqs; the chunk flags; odd): `Usage.won_rows` reads them back."""
+    if table.firsts is table.codes and not table.odd:  # a usual table's codes are these (turn << 32 | step)
+        return (array("q", table.codes), _won_seqs(table), bytes(table.chunk), {})
     codes, odd = array("q"), {}
     for k, key in enumerate(table.keys()):
         t, s = key
@@ -195,6 +197,10 @@ def _won_columns(table: CallTable) -> tuple:
         else:  # a bool, a float, a string, a negative or huge number: kept as it was read
             codes.append(-1)
             odd[k] = key
+    return (codes, _won_seqs(table), bytes(table.chunk), odd)
+
+
+def _won_seqs(table: CallTable) -> array | list:
     seqs = table.cols[0]
     for typecode in ("I", "q"):  # 4 bytes a call while the seqs fit (they do below 2**32 events)
         try:
@@ -204,7 +210,7 @@ def _won_columns(table: CallTable) -> tuple:
             continue
     else:  # (a crafted log's seq past int64: its list)
         seqs = list(seqs)
-    return (codes, seqs, bytes(table.chunk), odd)
+    return seqs
 
 
 _TOP, _LOW = 1 << 31, (1 << 32) - 1
