@@ -336,3 +336,25 @@ def test_tool_names_read_from_the_cache_are_one_str_each_as_the_scan_keeps_them(
     assert len({id(n) for n in names if n is not None}) == 1
     back.compact()
     assert type(back.fields[0][1]).__name__ == "SharedColumn" and list(back.records()) == list(cols.records())
+
+
+def test_compacted_int_columns_are_int32_until_a_record_is_added():
+    """`compact` keeps an int64 column int32 while its values fit and none is kept apart; a record
+    added after (a followed log) gives each its own type back first, so a value past int32, or one
+    no array holds, is kept as it was."""
+    msgs = [("assistant/message", k, k, 1, k % 3, 1000 * k) for k in range(50)]
+    odd_turn = ("tool/call", 50, 50, None, "bash", 7, None)  # a turn that is no int: kept in odd
+    cols = Columns()
+    for r in [*msgs, odd_turn]:
+        cols.append(r)
+    before = list(cols.records())
+    cols.compact()
+    assert [col.typecode for col in cols.fields[2]] == ["i", "i", "i"]
+    assert cols.fields[0][0].typecode == "q"  # (its odd value's NONE is no int32)
+    assert list(cols.records()) == before
+    later = [("assistant/message", 51, 51, 2, 1, 2**40), ("tool/call", 52, 52, 2**35, "bash", 8, None),
+             ("tool/call", 53, 53, True, None, 9, None)]
+    for r in later:
+        cols.append(r)
+    assert [col.typecode for col in cols.fields[2]] == ["q", "q", "q"] and not cols.narrow
+    assert list(cols.records()) == before + later and type(list(cols.records())[-1][3]) is bool
