@@ -439,11 +439,13 @@ def test_repeated_calls_group_only_what_repeats_as_grouping_every_call_would():
             groups.setdefault((repr(c.turn), c.key), []).append(c)
         return [(g[-1].seq, len(g)) for g in groups.values() if len(g) >= n]
 
+    columns = loops.Calls([c.index for c in cs], [c.seq for c in cs], [c.turn for c in cs], [c.key[0] for c in cs],
+                          [c.key[1] for c in cs], {})
     for n in (1, 2, 3, 5, 40):
-        got = loops._repeated(loops.Calls.of(cs), n)
+        got = loops._repeated(columns, n)
         assert [(f.seq, f.message.split(" called ")[1].split(" times")[0]) for f in got] == \
             [(seq, str(size)) for seq, size in naive(n)][:loops.MAX_FINDINGS]
-    assert len(loops._repeated(loops.Calls.of(cs), 3)) > 20
+    assert len(loops._repeated(columns, 3)) > 20
 
 
 def test_indices_by_type_are_the_same_read_a_small_window_at_a_time(log, events, monkeypatch):

@@ -62,6 +62,7 @@ class Insight:
     @cached_property
     def loops(self) -> list:
         files = self.files
+        self._columns()
         with gc_paused():
             return loop_findings(self.log, files, cs=calls(self.log))
 

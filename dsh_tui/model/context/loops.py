@@ -12,7 +12,6 @@ kind the rest are counted in the last one's message.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable
 from itertools import compress, islice
 from operator import eq, gt
 
@@ -63,16 +62,10 @@ class Calls:
         return Call(self.index[pos], self.seq[pos], value(self.turn[pos]), name, (name, self.key[pos]),
                     None if text is None else (True, text), pos)
 
-    def turn_keys(self) -> Iterable:
-        """Each call's turn as the groups tell turns apart (`_turn_key`)."""
+    def turn_keys(self) -> array | list:
+        """Each call's turn as the groups tell turns apart (`_turn_key`): an int array's as it is."""
         turn = self.turn
-        return turn if type(turn) is array else map(_turn_key, map(value, turn))
-
-    @classmethod
-    def of(cls, cs: list[Call]) -> Calls:
-        """Calls made one by one (a test's): their errors are the failed outcomes."""
-        return cls([c.index for c in cs], [c.seq for c in cs], [c.turn for c in cs], [c.key[0] for c in cs],
-                   [c.key[1] for c in cs], {k: c.outcome[1] for k, c in enumerate(cs) if c.outcome and c.outcome[0]})
+        return turn if type(turn) is array else list(map(_turn_key, map(value, turn)))
 
 
 def calls(log) -> Calls:
@@ -130,8 +123,6 @@ def _repeated(cs: Calls, n: int) -> list[Finding]:
     # 10M-event log's check, its peak. A group shares its hash, so the groups kept and their order
     # (by their first call) are those of grouping every call.
     turn_keys = cs.turn_keys()
-    if type(turn_keys) is not array:
-        turn_keys = list(turn_keys)
     hashes = array("q", map(hash, zip(turn_keys, zip(cs.name, cs.key))))
     ordered = sorted(hashes)
     many = set(compress(ordered, map(eq, ordered, islice(ordered, n - 1, None)))) if n > 1 else None
