@@ -64,7 +64,7 @@ class Columns:
         appended to its columns in C (an `append` a record: ~30 ms for the 936k log's 44k, this ~16).
         A window holding a value an array refuses (None, a bool, an int past its range, a seq past 32
         bits) is kept one record at a time, exactly as `append` keeps it."""
-        self._own_seq()
+        self._uncompacted()
         codes = bytes(map(_CODE.__getitem__, map(_kind_of, records)))
         batches = []
         present = set(codes)
@@ -100,7 +100,7 @@ class Columns:
 
     def append(self, record: tuple) -> None:
         """Keep a record (a contextfacts tuple) as its columns."""
-        self._own_seq()
+        self._uncompacted()
         code = _CODE[record[0]]
         cols = self.fields[code]
         for j in _ARRAY_FIELDS[code]:
@@ -150,7 +150,7 @@ class Columns:
                 if type(col) is list and col:
                     cols[j] = shared(col)
         # A log without a gap: each record's seq is its event index, one array for both (1.9 MiB on
-        # the x11 file) until a record is added (`_own_seq`).
+        # the x11 file) until a record is added (`_uncompacted`).
         if type(self.seq) is array and self.seq == self.index:
             self.seq = self.index
         # The int64 columns (turns, steps, input tokens, a result's call seq) int32 where every value
@@ -162,9 +162,9 @@ class Columns:
                     cols[j] = array("i", col)
                     self.narrow = True
 
-    def _own_seq(self) -> None:
-        """Before a record is added: ``seq`` its own array again, if `compact` made it ``index``, and the
-        columns it made int32 their own type again."""
+    def _uncompacted(self) -> None:
+        """Before a record is added, what `compact` shared or narrowed as it was: ``seq`` its own array
+        again, if `compact` made it ``index``, and the columns it made int32 their own type again."""
         if self.seq is self.index:
             self.seq = array("I", self.index)
         if self.narrow:
@@ -225,7 +225,7 @@ class Columns:
     def merge(self, packed: tuple, shift: int = 0) -> None:
         """Append a later part of the log (its `pack`), its indices ``shift`` further on."""
         kinds, index, seq, fields, odd = packed
-        self._own_seq()
+        self._uncompacted()
         base = [len(cols[0]) if cols else 0 for cols in self.fields]  # each kind's records so far
         for code, j, p, value in odd:
             self.odd[(code, j, p + base[code])] = value
