@@ -35,13 +35,18 @@ def cell_values(col: array, base: int = 0) -> list:
     in ~3 us, not a dict lookup a cell: ~0.5 ms for 13k cells); a match off a cell's boundary only
     costs the lookups."""
     if col.tobytes().find(_NONE_BYTES[col.typecode]) < 0:
-        return list(map(base.__add__, col)) if base else col.tolist()
+        return list(_plus(col, base)) if base else col.tolist()
     return list(cells_to_values(col, base))
 
 
 def cells_to_values(col: array, base: int = 0):
     """`cell_values`' values as an iterator (by C loops: a marker's own value, else the cell plus ``base``)."""
-    return map(FROM_CELL[col.typecode].get, col, map(base.__add__, col) if base else col)
+    return map(FROM_CELL[col.typecode].get, col, _plus(col, base))
+
+
+def _plus(cells: Iterable[int], n: int) -> Iterable[int]:
+    """Each of ``cells`` plus ``n`` (by a C loop), or the cells themselves for 0."""
+    return map(n.__add__, cells) if n else cells
 
 
 _INTS = frozenset({int, type(None)})  # the types a column takes by C loops (not bool: True is not 1 here)
@@ -63,7 +68,7 @@ def narrowed(cells: array, base: int = 0) -> array | None:
     in ms since 1970 are ~1.8e12, but a log's lie within days of each other), or None when one does
     not fit."""
     try:
-        out = array("i", map(NARROW.get, cells, map((-base).__add__, cells) if base else cells))
+        out = array("i", map(NARROW.get, cells, _plus(cells, -base)))
     except OverflowError:
         return None
     if out.count(NONE32) != cells.count(NONE) or out.count(ODD32) != cells.count(ODD):
@@ -83,7 +88,7 @@ def widened(col: array, base: int = 0) -> array:
     """An int32 column (counted from ``base``) as int64 cells."""
     if col.typecode != "i":
         return col
-    return array("q", map(WIDEN.get, col, map(base.__add__, col) if base else col))
+    return array("q", map(WIDEN.get, col, _plus(col, base)))
 
 
 def cell_of(v: Any) -> int:
