@@ -17,7 +17,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Iterator
 from bisect import bisect_left
-from itertools import accumulate, repeat
+from itertools import accumulate, islice, repeat
 from operator import methodcaller, sub
 from typing import Any
 
@@ -65,9 +65,9 @@ class TextColumn:
         self.buf += data
         if end >= 1 << 32 and self.ends.typecode == "I":
             self.ends = array("Q", self.ends)
-        # (into the array as summed: a list of the ends was an int object a row, 98k of them at once)
-        self.ends.extend(accumulate(lengths, initial=end - len(data)))
-        del self.ends[-len(texts) - 1]  # (the initial: the end of the rows before)
+        # (into the array as summed, past the initial end of the rows before: a list of the ends was an
+        # int object a row, 98k of them at once)
+        self.ends.extend(islice(accumulate(lengths, initial=end - len(data)), 1, None))
 
     def __setitem__(self, k: int, value: Any) -> None:
         if not 0 <= k < len(self.ends):
