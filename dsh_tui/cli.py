@@ -148,12 +148,12 @@ def _early_check_helper(args):
     """The helper that indexes a big log's tail, forked before the rest of `check` is imported and
     before the file is read here (~30 ms sooner), unless the index cache will answer."""
     from .model.opening import cache
-    from .model.reading import split
     try:
         if not args.no_cache and cache.enabled() and cache.has_entry(Path(args.file)):
             return None  # a cached index is likely: no child to fork and kill
     except (OSError, ImportError):
         return None  # the decode reports what is wrong with the file
+    from .model.reading import split  # (not before: a cached answer needs no helper's modules)
     return split.TailHelper.early(args.file, args.max_plain_size, split.STEAL_HEAD_SHARE, nice=0, steal=True)
 
 

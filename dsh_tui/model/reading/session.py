@@ -11,7 +11,7 @@ import bisect
 import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from msgspec import Struct
 import zstandard
@@ -24,8 +24,6 @@ from .jsonparse import parse_json
 from .legacy import upgrade
 from .gcpause import gc_paused
 from .plainstore import FileStore, FrameStore, MemoryStore
-from . import split
-from .forked import can_fork
 from .readplan import CallbackSink, LinearReader, Reader, ReadPlan, ScanSink
 from .scan import Scanner
 from .scanresult import ScanResult
@@ -34,6 +32,9 @@ from .filewindow import FileBytes
 from .source import (HEAD_PROBE, LogUnreadable, RawLog, iter_lines, iter_plain, looks_like_jsonl, max_plain_bytes,
                      open_file_bytes, open_log)
 from .vocabulary import PACKED_ROWS
+
+if TYPE_CHECKING:  # (imported where a file is read: an index from the cache needs no helper's modules)
+    from . import split
 
 
 DIGEST_BYTES = 8 << 20  # text indexed between two turns of the caller's sink (`ScanSink.progress`; a split read's head too)
@@ -366,6 +367,7 @@ def load_session(path: str | os.PathLike, *, lenient: bool = False, max_plain: i
 
 
 def _read_file(raw: RawLog, fb: FileBytes, plan: ReadPlan, sink: ScanSink | None) -> SessionLog:
+    from . import split
     try:
         return read_log(raw, reader_for(plan, raw, fb), plan, sink)
     except split.SplitMissed:  # a frame crossed the chosen split (crafted input): read it linearly
@@ -382,6 +384,8 @@ def plan_read(raw: RawLog, fb: FileBytes, limit: int, *, lenient: bool = False, 
               early: split.TailHelper | None = None) -> ReadPlan:
     """The one place that decides a linear or a split read of a file (its text is not kept). ``early``
     is closed here unless the plan uses it; ``parallel``: None lets the file's size decide."""
+    from . import split
+    from .forked import can_fork
     report = None if progress is None else (lambda done, total: progress("decode", done, total))
     linear = ReadPlan(lenient, limit, cancel, report, keep_plain=False)
     if raw.encoding == "jsonl":  # the file is the text: its lines are indexed as they are read
@@ -403,7 +407,8 @@ def plan_read(raw: RawLog, fb: FileBytes, limit: int, *, lenient: bool = False, 
 def reader_for(plan: ReadPlan, raw: RawLog, fb: FileBytes) -> Reader:
     """The reader of a file that follows ``plan`` (it owns ``plan.early``: closed by its `close`)."""
     if plan.split is not None:
-        return split.SplitReader(plan, raw, fb)
+        from .split import SplitReader
+        return SplitReader(plan, raw, fb)
     if raw.encoding == "jsonl":
         return LinearReader(iter_lines(raw, fb, progress=plan.report, cancel=plan.cancel))
     # Frames are indexed as they are decoded (a decode thread was measured slower: GIL contention;
