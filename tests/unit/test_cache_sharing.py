@@ -126,10 +126,10 @@ def test_the_timing_rebuilt_from_the_cache_shares_its_repeated_strings(opened):
 def test_the_cache_form_of_the_timing_is_columns(opened):
     diag, _diag2 = opened
     plain = diag.timing.plain()
-    tag, n, ints, _odd, _objs, _sparse = plain[4]
+    tag, n, ints, _bases, _odd, _objs, _sparse = plain[4]
     assert tag == "columns" and n == len(diag.timing.turns)
     assert all(type(col) is array for col in ints.values()) and {"calls_lo", "tools_hi", "model_ms"} <= set(ints)
-    assert plain[2][4]["status"][0] == "coded" and plain[1][4]["start_from"][0] == "coded"
+    assert plain[2][5]["status"][0] == "coded" and plain[1][5]["start_from"][0] == "coded"
 
 
 def test_turn_ends_and_counts_go_as_columns_and_a_bad_form_is_a_miss(tmp_path):

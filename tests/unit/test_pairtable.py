@@ -123,9 +123,9 @@ def test_a_bad_table_in_the_cache_is_refused():
         with pytest.raises(ValueError):
             PairTable.from_plain(Pair, "tool", bad)
     cols = plain[3]
-    objs = dict(cols[4], detail=[5])
+    objs = dict(cols[5], detail=[5])
     with pytest.raises(ValueError):
-        PairTable.from_plain(Pair, "tool", (*plain[:3], (*cols[:4], objs, cols[5])))
+        PairTable.from_plain(Pair, "tool", (*plain[:3], (*cols[:5], objs, cols[6])))
 
 
 def test_the_explorers_pair_map_is_an_index(corpus, monkeypatch):

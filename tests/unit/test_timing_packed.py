@@ -3,6 +3,8 @@ crafted log puts in a field, and a timing pass that packs gives the timing of on
 
 from __future__ import annotations
 
+from copy import deepcopy
+
 import orjson
 import pytest
 
@@ -110,9 +112,14 @@ def test_the_cache_carries_calls_as_columns_and_checks_them() -> None:
 
     from dsh_tui.model.opening.cachecodec import decode, encode
     timing = Timing(call_list(_calls()), tool_list([ToolTiming("c", None, 1, 2, 3, 4, start=5)]))
-    plain = timing.plain()
+    plain = timing.plain()  # (its 40 calls wait to be packed: a copy of the columns takes them)
+    assert not timing.calls.packed and len(timing.calls.pending) == 40 and not timing.calls.ints["start"]
     assert type(plain[1][2]["start"]) is array  # a binary part of the entry, not a JSON number a call
-    assert plain[1][4]["start_from"][0] == "coded" and type(plain[1][4]["start_from"][2]) is array  # a byte a call
+    assert plain[1][2]["start"].typecode == "i" and plain[1][3]["start"] == 1_700_000_000_001  # from a base
+    timing.calls.pack()
+    assert timing.plain() == plain
+    assert timing.plain()[1][2]["start"] is timing.calls.ints["start"]  # its cells as they are: none made again
+    assert plain[1][5]["start_from"][0] == "coded" and type(plain[1][5]["start_from"][2]) is array  # a byte a call
     tree, parts = encode(plain)
     again = Timing.from_plain(decode(tree, b"".join(parts)))
     assert _same(again.calls, timing.calls) and _same(again.tools, timing.tools)
@@ -120,21 +127,26 @@ def test_the_cache_carries_calls_as_columns_and_checks_them() -> None:
 
     def broken(change) -> Timing:
         p = list(plain)
-        calls = list(p[1])
+        calls = deepcopy(list(p[1]))  # (each change on its own)
         change(calls)
         p[1] = tuple(calls)
         return Timing.from_plain(tuple(p))
 
     for change in (lambda c: c.__setitem__(1, 41),  # a length the columns do not have
-                   lambda c: c[2].__setitem__("start", array("i", [0] * 40)),  # not int64
+                   lambda c: c[2].__setitem__("start", array("h", [0] * 40)),  # not a column's type
                    lambda c: c[2].pop("seq"),  # a column missing
-                   lambda c: c.__setitem__(4, {"start_from": [None] * 39}),  # a short list
-                   lambda c: c.__setitem__(4, {"start_from": ("coded", [None], array("B", [0] * 39))}),  # short
-                   lambda c: c.__setitem__(4, {"start_from": ("coded", [None], array("B", [1] * 40))}),  # past
-                   lambda c: c.__setitem__(4, {"start_from": ("coded", [1], array("B", [0] * 40))}),  # not text
-                   lambda c: c.__setitem__(4, {"start_from": ("coded", [None], array("b", [0] * 40))}),
-                   lambda c: c[5]["missing"].__setitem__(40, ["x"]),  # a note past the end
-                   lambda c: c[3].append(["start", 2, 7]),  # an odd value where the column holds no marker
+                   lambda c: (c[2].__setitem__("seq", array("q", c[2]["seq"])),
+                              c[3].__setitem__("seq", 5)),  # a base of an int64 column
+                   lambda c: c[3].__setitem__("start", 1.5),  # a base not an int
+                   lambda c: c[3].__setitem__("nothing", 5),  # a base of no column
+                   lambda c: c.__setitem__(3, [5]),  # not bases
+                   lambda c: c.__setitem__(5, {"start_from": [None] * 39}),  # a short list
+                   lambda c: c.__setitem__(5, {"start_from": ("coded", [None], array("B", [0] * 39))}),  # short
+                   lambda c: c.__setitem__(5, {"start_from": ("coded", [None], array("B", [1] * 40))}),  # past
+                   lambda c: c.__setitem__(5, {"start_from": ("coded", [1], array("B", [0] * 40))}),  # not text
+                   lambda c: c.__setitem__(5, {"start_from": ("coded", [None], array("b", [0] * 40))}),
+                   lambda c: c[6]["missing"].__setitem__(40, ["x"]),  # a note past the end
+                   lambda c: c[4].append(["start", 2, 7]),  # an odd value where the column holds no marker
                    lambda c: c.__setitem__(0, "rows")):
         assert broken(change).missing == ["no timing in this diagnosis"]
 
@@ -188,7 +200,7 @@ def test_the_cache_form_of_an_older_layout_reads_as_no_timing() -> None:
     assert Timing.from_plain((PLAIN_VERSION - 1, *plain[1:])).missing == ["no timing in this diagnosis"]
     calls = list(plain[1])
     calls[2] = {k: v for k, v in calls[2].items() if k not in ("turn", "step")}  # turn and step as objects (v2)
-    calls[4] = {**calls[4], "turn": [c.turn for c in _calls()], "step": [c.step for c in _calls()]}
+    calls[5] = {**calls[5], "turn": [c.turn for c in _calls()], "step": [c.step for c in _calls()]}
     assert Timing.from_plain((PLAIN_VERSION, tuple(calls), *plain[2:])).missing == ["no timing in this diagnosis"]
 
 
@@ -231,8 +243,40 @@ def test_a_column_is_int32_until_a_value_needs_more(edge, monkeypatch) -> None:
     # ("end" holds one value among None: one too wide for int32 is counted from a base of its own)
     assert _same(again, items) and again.ints["end"].typecode == "i" and ("end" in again.bases) == wide
     monkeypatch.setattr(packed, "PACK_AT", 16384)
-    small = Timing.from_plain(Timing(got, tool_list([])).plain()).calls  # (a common log's: as the cache has it)
-    assert _same(small, items) and all(col.typecode == "q" for col in small.ints.values())
+    small = Timing.from_plain(Timing(got, tool_list([])).plain()).calls  # (a common log's: its cells as they were)
+    assert _same(small, items) and {n: c.typecode for n, c in small.ints.items()} == {
+        n: c.typecode for n, c in got.ints.items()} and small.bases == got.bases
+
+
+def test_the_cache_takes_the_cells_as_they_are_and_a_save_changes_nothing(monkeypatch):
+    """`plain` gives the int columns' cells, int32 from their bases where the pass made them so, with a
+    live record's values and the pending ones' written into copies; `from_plain` takes them as they are
+    (no column narrowed again: that was most of a big log's re-open)."""
+    items = [ModelCall(k, 1, k, k, start=1_700_000_000_000 + k, end=None if k % 4 else 1_700_000_000_000 + 2 * k)
+             for k in range(12)]
+    got = PackedList(ModelCall, CALL_INTS, ("retries", "missing"))
+    for c in items[:8]:
+        got.append(c)
+    got.pack(live={id(items[3])})
+    for c in items[8:]:
+        got.append(c)  # (pending)
+    items[3].end = 2**40  # its row is stale, its object wins; too far from the column's base for int32
+    items[9].start = "odd"
+    before = ({n: (c.typecode, c.tobytes()) for n, c in got.ints.items()}, dict(got.bases), dict(got.odd),
+              dict(got.live), list(got.pending))
+    plain = got.plain()
+    assert ({n: (c.typecode, c.tobytes()) for n, c in got.ints.items()}, dict(got.bases), dict(got.odd),
+            dict(got.live), list(got.pending)) == before  # the list as it was
+    monkeypatch.setattr(packed, "narrowed", None)  # (a call would raise)
+    back = PackedList.from_plain(ModelCall, CALL_INTS, ("retries", "missing"), plain)
+    assert _same(back, items) and back.packed == 12 and not back.pending and not back.live
+    assert back.ints["start"].typecode == "i" and back.bases["start"] == 1_700_000_000_000
+    assert back.ints["end"].typecode == "q" and back.odd == {("start", 9): "odd"}
+    monkeypatch.undo()
+    got.settle(items[3])
+    got.pack()
+    assert {n: c.tobytes() for n, c in back.ints.items()} == {n: c.tobytes() for n, c in got.ints.items()}
+    assert got.plain()[2]["seq"] is got.ints["seq"]  # all packed: the columns themselves
 
 
 def test_times_are_int32_counted_from_a_base_until_one_is_too_far(monkeypatch):

@@ -1,8 +1,9 @@
 """An int column's cells and a column's form in the index cache (packed.py's lists, the turn ends).
 
 An int column holds int64 cells (int32 while its values fit), with a marker for None and one for a
-value kept apart (not an int, or past int64: a crafted log's). In the cache, columns are int64 arrays
-(binary parts of the entry) and a column of a few repeated strings is `coded`.
+value kept apart (not an int, or past int64: a crafted log's). In the cache, a packed list's columns are
+its cells as they are (`int_cells_back`), the turn ends' int64 arrays (binary parts of the entry), and
+a column of a few repeated strings is `coded`.
 """
 
 from __future__ import annotations
@@ -133,6 +134,30 @@ def int_columns_back(cols: Any, odd: Any, names: Iterable[str], n: int) -> tuple
             raise ValueError("a bad odd value")
         out[(item[0], item[1])] = item[2]
     return cols, out
+
+
+def int_cells_back(cols: Any, bases: Any, odd: Any, names: Iterable[str], n: int) -> tuple[dict[str, array], dict, dict]:
+    """A packed list's int columns as the cache keeps them (packed.py's `PackedList.plain`: the cells as
+    they were, int32 from a base or int64), checked to be ``n`` rows of columns ``names``: the arrays,
+    their bases and the odd values by (name, position). ValueError if they are not (a cache entry is
+    checked, not trusted)."""
+    names = tuple(names)
+    if not (type(cols) is dict and set(cols) == set(names) and type(bases) is dict and type(odd) is list):
+        raise ValueError("not the columns of this record")
+    cols = {name: cols[name] for name in names}  # (in the record's order)
+    for name, col in cols.items():
+        if type(col) is not array or col.typecode not in ("i", "q") or len(col) != n:
+            raise ValueError(f"a bad column {name}")
+    for name, base in bases.items():  # (an int32 column's alone; a value is its cell plus its base)
+        if name not in cols or cols[name].typecode != "i" or type(base) is not int or not NONE < base < 2**63:
+            raise ValueError(f"a bad base of column {name}")
+    out = {}
+    for item in odd:
+        if not (type(item) is list and len(item) == 3 and item[0] in cols and type(item[1]) is int
+                and 0 <= item[1] < n and cols[item[0]][item[1]] == (ODD if cols[item[0]].typecode == "q" else ODD32)):
+            raise ValueError("a bad odd value")
+        out[(item[0], item[1])] = item[2]
+    return cols, bases, out
 
 
 def int_values(col: array, name: str, odd: dict) -> list:

@@ -14,13 +14,14 @@ window reuse the memory of the last window's.
 from __future__ import annotations
 
 from array import array
+from copy import copy
 from collections.abc import Iterable, Iterator
 from itertools import chain, compress, islice, repeat
 from operator import attrgetter
 from typing import Any
 
 from .cells import (NARROW, NONE, NONE32, ODD, ODD32, cell_of, cell_values, cells_to_values, coded, int_cells,
-                    int_columns, int_columns_back, narrowed, offset_base, uncoded, widened)
+                    int_cells_back, narrowed, offset_base, uncoded, widened)
 from .textcolumn import CodedColumn, SparseColumn, TextColumn
 
 # Records are packed once this many wait: a log that has fewer keeps them as objects (~10 MB at most),
@@ -144,15 +145,7 @@ class PackedList:
         if not batch:
             return
         base = self.packed
-        for name in self.ints:
-            values = self._values(name, batch)
-            cells = values if type(values) is array else int_cells(values)  # (an array: cells already)
-            if cells is not None:
-                self._extend(name, cells)
-            else:  # an odd value (a crafted log's): this batch cell by cell
-                self._extend(name, array("q", [NONE]) * len(values))
-                for k, v in enumerate(values, base):
-                    self._set_int(name, k, v)
+        self._pack_ints(batch, base)
         for name, col in self.objs.items():
             col.extend(self._values(name, batch))
         for name, kept in self.sparse.items():
@@ -165,6 +158,18 @@ class PackedList:
                     self.keep_live(k, item)
         self.packed += len(batch)
         del self.pending[:len(batch)]
+
+    def _pack_ints(self, batch: list, base: int) -> None:
+        """The int columns of ``batch``, records ``base``... of the list, appended to the columns."""
+        for name in self.ints:
+            values = self._values(name, batch)
+            cells = values if type(values) is array else int_cells(values)  # (an array: cells already)
+            if cells is not None:
+                self._extend(name, cells)
+            else:  # an odd value (a crafted log's): this batch cell by cell
+                self._extend(name, array("q", [NONE]) * len(values))
+                for k, v in enumerate(values, base):
+                    self._set_int(name, k, v)
 
     def revive(self, k: int) -> Any:
         """Record ``k`` to change: its own object if it has one (pending or live), else one made from its
@@ -257,33 +262,49 @@ class PackedList:
 
     # -- the index cache's form -------------------------------------------------------------------
     def plain(self, made: dict | None = None) -> tuple:
-        """Plain values only (cachecodec): the int columns as arrays (binary parts of the entry, not
-        a JSON number each), the other columns as lists (`coded` when they repeat a few strings),
-        the sparse ones as {position: value}. ``made``: columns the caller has read already (`column`)."""
-        ints, odd = int_columns({name: self.column(name) for name in self.ints})
+        """Plain values only (cachecodec): the int columns' cells as they are (`_int_plain`: binary parts
+        of the entry, read back as they were), the other columns as lists (`coded` when they repeat a few
+        strings), the sparse ones as {position: value}. ``made``: columns the caller has read already (`column`)."""
+        ints, bases, odd = self._int_plain()
         made = made or {}
         objs = {name: coded(made[name] if name in made else self.column(name)) for name in self.objs}
         sparse = {name: {k: v for k, v in enumerate(self.column(name)) if v} for name in self.sparse}
-        return ("columns", len(self), ints, odd, objs, sparse)
+        return ("columns", len(self), ints, bases, odd, objs, sparse)
+
+    def _int_plain(self) -> tuple[dict[str, array], dict[str, int], list]:
+        """The int columns of every record, their bases and [name, position, value] of each odd value: the
+        columns themselves once all is packed (the usual list at the end of a pass, but its last records),
+        else copies the live and pending records are written into as `settle` and `pack` would (a save
+        changes nothing). Made from the values, a re-open narrowed each column again: ~0.5 s of the x11
+        file's, by loops a cell at a time."""
+        out = self
+        if self.live or self.pending:
+            out = copy(self)  # (its other columns shared, unchanged)
+            out.ints = {name: col[:] for name, col in self.ints.items()}
+            out.bases, out.odd = dict(self.bases), dict(self.odd)
+            for k, item in self.live.items():
+                for name in out.ints:
+                    out.odd.pop((name, k), None)
+                    out._set_int(name, k, self._field(name)(item))
+            if self.pending:
+                out._pack_ints(list(self.pending), self.packed)
+        return dict(out.ints), dict(out.bases), [[name, k, v] for (name, k), v in out.odd.items()]
 
     @classmethod
     def from_plain(cls_, cls: type, ints: Iterable[str], sparse: Iterable[str], plain: Any,
                    texts: Iterable[str] = ()) -> PackedList:
         """`plain`'s value back; ValueError if it is not one (a cache entry is checked, not trusted)."""
         out = cls_(cls, ints, sparse, texts)
-        if not (type(plain) is tuple and len(plain) == 6 and plain[0] == "columns" and type(plain[1]) is int):
+        if not (type(plain) is tuple and len(plain) == 7 and plain[0] == "columns" and type(plain[1]) is int):
             raise ValueError("not a packed list")
-        _tag, n, cols, odd, objs, kept = plain
+        _tag, n, cols, bases, odd, objs, kept = plain
         if not (type(objs) is dict and set(objs) == set(out.objs) and type(kept) is dict
                 and set(kept) == set(out.sparse)):
             raise ValueError("not the columns of this record")
-        ints, out.odd = int_columns_back(cols, odd, out.ints, n)
-        # Compact as the pass packs them (int32 where they fit, texts and few strings) only for a list the
-        # pass would have packed: a common log's ~13k rows saved little for ~35 ms of its re-open.
+        out.ints, out.bases, out.odd = int_cells_back(cols, bases, odd, out.ints, n)
+        # Texts and few strings as the pass packs them only for a list the pass would have packed: a common
+        # log's ~13k rows saved little for ~35 ms of its re-open.
         small = n < PACK_AT
-        for name, col in ints.items():
-            narrow = None if small else out._narrow(name, col, out.ints[name])
-            out.ints[name] = col if narrow is None else narrow
         for name, col in objs.items():
             values = uncoded(col, n)
             out.objs[name] = values if small else TextColumn(values) if name in out.texts else CodedColumn(values)

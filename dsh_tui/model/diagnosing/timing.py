@@ -400,14 +400,15 @@ class Timing(Struct, dict=True):  # (its caches live in a __dict__)
             return cls(missing=["no timing in this diagnosis"])
         if not (type(marks) is dict and all(type(v) is array and v.typecode == "q" for v in marks.values())):
             return cls(missing=["no timing in this diagnosis"])
-        if type(tools_plain[4]["name"]) is list:  # (a coded column's are shared already)
+        if type(tools_plain[5]["name"]) is list:  # (its objs, PackedList.plain's; a coded column's are shared already)
             tools.objs["name"] = list(map(shared_name, tools.objs["name"]))  # one str a name, as the pass keeps them
         return cls(calls, tools, commands, turns, marks, missing)  # (marks as arrays: `anomalies` lists them)
 
 
 # 2: model and tool calls as columns; 3: their turn and step as int columns; 4: turns' parts;
-# 5: turns as columns, repeated strings coded, anomaly marks as arrays; 6: turns as the walk packs them
-PLAIN_VERSION = 6
+# 5: turns as columns, repeated strings coded, anomaly marks as arrays; 6: turns as the walk packs them;
+# 7: int columns as their cells (int32 from a base where they fit), not as int64 values
+PLAIN_VERSION = 7
 _FIELDS = {cls: attrgetter(*cls.__struct_fields__) for cls in (ModelCall, ToolTiming, CommandTiming)}
 
 
