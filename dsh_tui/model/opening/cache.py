@@ -58,7 +58,7 @@ KEY_BYTES = 32
 ENTRY_SUFFIX = ".idx"
 TMP_MAX_AGE = 3600.0  # seconds: a temp this old belongs to no writer still running
 MAGIC = b"DSHIDX\x00\n"
-# magic, FORMAT, flags (0), tree length, blob length, MAC: the only bytes read before the MAC is checked
+# magic, FORMAT, flags (0), tree length, blob length, MAC: the only bytes looked at before the MAC is checked
 HEAD = struct.Struct("<8sIIQQ32s")
 # What an entry must match, besides FORMAT, version and schema: the file, then the options.
 KEY_FIELDS = ("path", "dev", "ino", "size", "mtime_ns", "sha256", "plain_limit", "lenient", "fact_limit")
@@ -147,12 +147,14 @@ def load(path: Path, key: dict[str, Any]) -> dict[str, Any] | None:
         return None
     try:
         secret = _secret(directory, create=False)
-        data = None if secret is None else privatedir.read_file(directory, _entry_name(path), _max_entry(key["size"]))
-        body = None if data is None else _verified(data, secret, context)
-        if body is None:
+        fd = None if secret is None else privatedir.open_file(directory, _entry_name(path), _max_entry(key["size"]))
+        if fd is None:
             return None
-        with gc_paused():  # ~100k containers: collection passes would only re-scan them
-            payload = cachecodec.decode(*body)
+        try:
+            with gc_paused():  # ~100k containers: collection passes would only re-scan them
+                payload = _read_entry(fd, secret, context)
+        finally:
+            os.close(fd)
     except (OSError, cachecodec.CodecError, MemoryError):
         return None
     finally:
@@ -228,32 +230,54 @@ def _context(key: dict[str, Any]) -> bytes:
 
 
 def _mac(secret: bytes, head: bytes | memoryview, context: bytes, body: list) -> bytes:
+    mac = _mac_of(secret, head, context)
+    for part in body:
+        mac.update(part)
+    return mac.digest()
+
+
+def _mac_of(secret: bytes, head: bytes | bytearray | memoryview, context: bytes):
+    """The MAC of an entry, its head (but the MAC) and ``context`` taken: its body goes next."""
     import hashlib
     import hmac
     mac = hmac.new(secret, digestmod=hashlib.sha256)
     mac.update(head[:HEAD.size - 32])
     mac.update(struct.pack("<Q", len(context)))
     mac.update(context)
-    for part in body:
-        mac.update(part)
-    return mac.digest()
+    return mac
 
 
-def _verified(data: bytearray, secret: bytes, context: bytes) -> tuple[memoryview, memoryview] | None:
-    """The entry's tree and blob if its header is well-formed and its MAC is right, else None."""
+def _read_entry(fd: int, secret: bytes, context: bytes) -> Any:
+    """The payload of the entry ``fd`` reads, if its header is well-formed and its MAC is right, else
+    None. The MAC is checked first, on the file read a chunk at a time; then the tree is read and its
+    binary parts as its decode asks for them (entryparts.py), arrays straight into their memory: the
+    entry is never held whole. (The file is this user's, 0600, in a 0700 directory of theirs, and
+    entries are replaced by rename, never written in place: what was checked is what is read.)"""
     import hmac
-    if len(data) < HEAD.size:
+    from . import cachecodec
+    from .entryparts import FileParts
+    size = os.fstat(fd).st_size
+    head = bytearray(HEAD.size)
+    if size < HEAD.size or not privatedir.read_at(fd, memoryview(head), 0):
         return None
-    magic, fmt, flags, tree_len, blob_len, mac = HEAD.unpack_from(data)
-    if magic != MAGIC or fmt != FORMAT or flags != 0 or HEAD.size + tree_len + blob_len != len(data):
+    magic, fmt, flags, tree_len, blob_len, mac = HEAD.unpack(head)
+    if magic != MAGIC or fmt != FORMAT or flags != 0 or HEAD.size + tree_len + blob_len != size:
         return None
-    view = memoryview(data)
-    if not hmac.compare_digest(_mac(secret, view, context, [view[HEAD.size:]]), mac):
+    digest = _mac_of(secret, head, context)
+    chunk = memoryview(bytearray(min(CHUNK, size)))
+    for at in range(HEAD.size, size, CHUNK):
+        view = chunk[:min(CHUNK, size - at)]
+        if not privatedir.read_at(fd, view, at):
+            return None
+        digest.update(view)
+    if not hmac.compare_digest(digest.digest(), mac):
         return None
-    return view[HEAD.size:HEAD.size + tree_len], view[HEAD.size + tree_len:]
-
+    tree = bytearray(tree_len)
+    if not privatedir.read_at(fd, memoryview(tree), HEAD.size):
+        return None
+    return cachecodec.decode(tree, FileParts(fd, HEAD.size + tree_len, blob_len))
 
 def _max_entry(log_size: int) -> int:
-    """An entry is read whole before its MAC is checked: what may be read for a log of this size
-    (real entries are ~0.4x the file; a tiny, crafted zstd frame may index to more)."""
+    """What an entry may be for a log of this size, its MAC checked or not (real entries are ~0.4x the
+    file; a tiny, crafted zstd frame may index to more)."""
     return 64 * 1024 * 1024 + 8 * max(0, log_size)

@@ -47,6 +47,7 @@ from ..reading.restore import Problem, Refusals
 from ..reading.scanresult import ScanResult, SeqGap, UnknownType
 from ..reading.source import Corruption, RawLog, TornTail
 from ..diagnosing.usage import Usage
+from .entryparts import FileParts, MemoryParts
 
 # Exact classes, never "anything in this module": what a payload may hold besides plain values.
 REGISTRY: tuple[type, ...] = (RawLog, TornTail, Corruption, Header, Rejection, ScanResult, SeqGap, UnknownType,
@@ -211,9 +212,10 @@ def _encode(payload: Any, careful: bool) -> tuple[bytes, list[bytes]]:
 _PENDING = object()  # a container's slot while its items are decoded
 
 
-def decode(tree: bytes | memoryview, blobs: bytes | bytearray | memoryview) -> Any:
-    """Build the payload back. Raises CodecError for anything `encode` would not have written."""
-    dec, done = _decoder(memoryview(blobs))
+def decode(tree: bytes | bytearray | memoryview, blobs: bytes | bytearray | memoryview | FileParts) -> Any:
+    """Build the payload back (``blobs``: the binary parts, or their reader from the entry's file).
+    Raises CodecError for anything `encode` would not have written."""
+    dec, done = _decoder(blobs if type(blobs) is FileParts else MemoryParts(blobs))
     try:
         return dec(orjson.loads(tree))
     except CodecError:
@@ -225,7 +227,7 @@ def decode(tree: bytes | memoryview, blobs: bytes | bytearray | memoryview) -> A
         done()
 
 
-def _decoder(blobs: memoryview):
+def _decoder(blobs: MemoryParts | FileParts):
     """The decoding function for one entry (a closure over its container table and binary parts),
     and the call that ends it. `dec` calls itself, a reference cycle that would keep the table and
     the entry's bytes alive until a collection, and the explorer freezes what its load made
@@ -317,53 +319,47 @@ def _decoder(blobs: memoryview):
     return dec, done
 
 
-def _part(blobs: memoryview, offset: Any, length: Any) -> memoryview:
-    if type(offset) is not int or type(length) is not int or offset < 0 or length < 0 or offset + length > len(blobs):
-        raise CodecError("a binary part lies outside the entry")
-    return blobs[offset:offset + length]
-
-
-def _array(blobs: memoryview, v: list) -> array:
+def _array(blobs: MemoryParts | FileParts, v: list) -> array:
     if len(v) != 4 or type(v[1]) is not str or len(v[1]) != 1 or v[1] not in TYPECODES:
         raise CodecError("a bad array")
-    data = _part(blobs, v[2], v[3])
+    blobs.check(v[2], v[3])
     size = array(v[1]).itemsize
-    if len(data) % size:
+    if v[3] % size:
         raise CodecError("an array cut inside an item")
-    # Made at its exact size, then filled: frombytes grows an array by a sixteenth more than it needs
-    # (~5 MiB over a 10M-event log's index); most of an entry's arrays never grow (a followed log's
-    # index does, as any array).
-    out = array(v[1], bytes(size)) * (len(data) // size)
+    # Made at its exact size, then filled (from the entry's file, no copy between): frombytes grows an
+    # array by a sixteenth more than it needs (~5 MiB over a 10M-event log's index); most of an entry's
+    # arrays never grow (a followed log's index does, as any array).
+    out = array(v[1], bytes(size)) * (v[3] // size)
     with memoryview(out) as view, view.cast("B") as flat:
-        flat[:] = data
+        blobs.fill(flat, v[2])
     return out
 
 
-def _bytes(blobs: memoryview, v: list) -> bytes | bytearray:
+def _bytes(blobs: MemoryParts | FileParts, v: list) -> bytes | bytearray:
     if len(v) != 3:
         raise CodecError("bad bytes")
-    return (bytes if v[0] == "b" else bytearray)(_part(blobs, v[1], v[2]))
+    return (bytes if v[0] == "b" else bytearray)(blobs.read(v[1], v[2]))
 
 
-def _text(blobs: memoryview, v: list) -> str:
+def _text(blobs: MemoryParts | FileParts, v: list) -> str:
     if len(v) != 3:
         raise CodecError("a bad string")
-    return bytes(_part(blobs, v[1], v[2])).decode("utf-8", "surrogatepass")
+    return bytes(blobs.read(v[1], v[2])).decode("utf-8", "surrogatepass")
 
 
-def _bigint(blobs: memoryview, v: list) -> int:
+def _bigint(blobs: MemoryParts | FileParts, v: list) -> int:
     if len(v) != 2 or type(v[1]) is not str or not 0 < len(v[1]) <= 4000:  # int() of a long string is slow
         raise CodecError("a bad int")
     return int(v[1])
 
 
-def _float(blobs: memoryview, v: list) -> float:
+def _float(blobs: MemoryParts | FileParts, v: list) -> float:
     if len(v) != 2 or v[1] not in ("nan", "inf", "-inf"):
         raise CodecError("a bad float")
     return float(v[1])
 
 
-def _path(blobs: memoryview, v: list) -> Path:
+def _path(blobs: MemoryParts | FileParts, v: list) -> Path:
     name = v[1] if len(v) == 2 else None
     if type(name) is list and name[:1] == ["u"]:
         name = _text(blobs, name)
@@ -372,7 +368,7 @@ def _path(blobs: memoryview, v: list) -> Path:
     return Path(name)
 
 
-def _range(blobs: memoryview, v: list) -> range:
+def _range(blobs: MemoryParts | FileParts, v: list) -> range:
     if len(v) != 4 or any(type(x) is not int for x in v[1:]):
         raise CodecError("a bad range")
     return range(v[1], v[2], v[3])

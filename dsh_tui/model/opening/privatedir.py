@@ -139,27 +139,44 @@ def _new_secret(directory: int, name: str, size: int, shown: Path) -> bytes | No
     return read_secret(directory, name, size, shown, create=False)
 
 
-def read_file(directory: int, name: str, limit: int) -> bytearray | None:
-    """The bytes of ``name`` if it is a regular file of this user that group and others can
-    neither read nor write, at most ``limit`` bytes long; else None."""
+def open_file(directory: int, name: str, limit: int) -> int | None:
+    """A descriptor on ``name`` (the caller closes it) if it is a regular file of this user that group
+    and others can neither read nor write, at most ``limit`` bytes long; else None."""
     try:
         fd = os.open(name, _READ, dir_fd=directory)
     except OSError:  # none, a symlink (ELOOP), a directory we cannot read...
         return None
     try:
         st = os.fstat(fd)
-        if _untrusted(st, stat.S_ISREG, "") is not None or st.st_mode & 0o077 or st.st_size > limit:
-            return None
-        data = bytearray(st.st_size)
-        view, got = memoryview(data), 0
-        while got < st.st_size:
-            n = os.readv(fd, [view[got:]])
-            if not n:
-                return None  # shorter than it said
-            got += n
-        return data
+    except OSError:
+        st = None
+    if st is None or _untrusted(st, stat.S_ISREG, "") is not None or st.st_mode & 0o077 or st.st_size > limit:
+        os.close(fd)
+        return None
+    return fd
+
+
+def read_file(directory: int, name: str, limit: int) -> bytearray | None:
+    """The bytes of ``name`` if `open_file` opens it; else None."""
+    fd = open_file(directory, name, limit)
+    if fd is None:
+        return None
+    try:
+        data = bytearray(os.fstat(fd).st_size)
+        return data if read_at(fd, memoryview(data), 0) else None  # (shorter than it said: None)
     finally:
         os.close(fd)
+
+
+def read_at(fd: int, view: memoryview, offset: int) -> bool:
+    """Fill ``view`` from ``fd`` at file offset ``offset``; False if the file ends first."""
+    got, n = 0, len(view)
+    while got < n:
+        k = os.preadv(fd, [view[got:]], offset + got)
+        if not k:
+            return False
+        got += k
+    return True
 
 
 def write_new(directory: int, name: str, parts: list) -> None:
