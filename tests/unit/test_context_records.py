@@ -4,6 +4,7 @@ when an index came from the cache: `check` and the views give one answer either 
 from __future__ import annotations
 
 import marshal
+from array import array
 from pathlib import Path
 
 import orjson
@@ -12,6 +13,7 @@ import pytest
 from dsh_tui.model.context import export
 from dsh_tui.model.reading.contextcolumns import Columns
 from dsh_tui.model.context.select import records
+from dsh_tui.model.opening.cachecodec import decode, encode
 from dsh_tui.model.reading.contextfacts import CONTEXT_TYPES
 from dsh_tui.model.reading.session import load_session
 from tests.support.logs import DSH_LOGS, HEADER, PARITY, ev, lines_of, result
@@ -143,9 +145,28 @@ def test_records_that_json_cannot_carry_are_left_to_the_events(tmp_path):
     back = contextcolumns.loads(contextcolumns.dumps(rest))
     assert back == rest and list(back.records()) == list(rest.records())
     assert contextcolumns.loads(b"[[1]]") is None and contextcolumns.loads("[]") is None
-    bad = orjson.loads(contextcolumns.dumps(rest))
-    bad[1] = bad[1][:-1]  # one index short of the kinds
-    assert contextcolumns.loads(orjson.dumps(bad)) is None
+    plain = contextcolumns.dumps(rest)
+    assert plain[2] is not rest.index and plain[2] == rest.index  # (the arrays as they are: a binary part each)
+    assert all(type(col) is array for col in plain[4])
+    tree, parts = encode(plain)
+    assert contextcolumns.loads(decode(tree, b"".join(parts))) == rest  # through the cache's codec
+
+    def bad(k, value) -> tuple:
+        return (*plain[:k], value, *plain[k + 1:])
+
+    text = orjson.loads(plain[5])
+    number = next([code, j, 0] for code, cols in enumerate(rest.fields) for j, col in enumerate(cols)
+                  if type(col) is array and col and col[0] != contextcolumns.NONE)
+    for broken in (bad(2, plain[2][:-1]),  # one index short of the kinds
+                   bad(1, plain[1] + b"\x04"),  # a kind past the four
+                   bad(3, array("q", plain[3])),  # seqs not 32-bit
+                   bad(4, [array("d", plain[4][0]), *plain[4][1:]]),  # a number column of floats
+                   bad(4, plain[4][:-1]),  # a number column missing
+                   bad(5, orjson.dumps([text[0][:-1], *text[1:]])),  # a field's list missing
+                   bad(5, orjson.dumps([[col[:-1] for col in text[0]], *text[1:]])),  # each list short
+                   bad(5, orjson.dumps([text[0], [[*number, None]], *text[2:]])),  # an odd value where a number is
+                   bad(5, b"[1"), bad(0, "records")):
+        assert contextcolumns.loads(broken) is None
 
 
 def test_a_header_that_changes_one_to_true_is_a_change(tmp_path):
@@ -238,9 +259,9 @@ def test_the_cache_writes_a_shared_header_body_once_and_shares_it_again():
     cols = Columns()
     for k, b in enumerate([body, body, other, body]):
         cols.append(("request/header", k, k, b))
-    text = contextcolumns.dumps(cols)
-    assert text.count(b'"maxTokens"') == 2  # each body once, however many headers share it
-    back = list(contextcolumns.loads(text).records())
+    plain = contextcolumns.dumps(cols)
+    assert plain[-1].count(b'"maxTokens"') == 2  # each body once, however many headers share it
+    back = list(contextcolumns.loads(plain).records())
     assert back == list(cols.records())
     assert back[0][3] is back[1][3] is back[3][3] and back[2][3] is not back[1][3]
     assert type(back[2][3][3][0][1]) is bool  # true stays true, not 1

@@ -36,7 +36,8 @@ from typing import Any
 from ... import __version__
 from . import privatedir
 
-FORMAT = 23  # 23: packed lists' int columns as their cells, int32 from a base where they fit (packed.py);
+FORMAT = 24  # 24: the context records' number columns as arrays, the rest as JSON (contextcolumns.py);
+# 23: packed lists' int columns as their cells, int32 from a base where they fit (packed.py);
 # 22: the context records' turns as int columns, each header body written once, no result
 # text for a call that succeeded with arguments (pairing.py);
 # 21: the seq gaps past the first 10,000 counted (ScanResult.gaps_dropped);

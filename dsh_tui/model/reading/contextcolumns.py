@@ -6,8 +6,8 @@ numbers (turns, steps, tokens, a result's call seq, the argument hash) in int64 
 fields a list slot each, ~50 bytes. The tuples come back one at a time (`records`), as contextfacts
 made them, for model/context/ to build its requests, headers, files and loops without holding them all.
 
-`pack` gives plain values the tail helper marshals across its pipe and the index cache writes as
-JSON (`dumps`, `loads`); `merge` appends a later part of the log read elsewhere.
+`pack` gives plain values the tail helper marshals across its pipe; `merge` appends a later part of
+the log read elsewhere. `dumps` and `loads` give the index cache's form: arrays and JSON text.
 """
 
 from __future__ import annotations
@@ -251,37 +251,76 @@ def _selector(codes: tuple[int, ...]) -> bytes:
     return bytes(1 if b in codes else 0 for b in range(256))
 
 
-def dumps(columns: Columns | None) -> bytes | None:
-    """The records as JSON, for the index cache (its generic codec took ~0.4 s to write the 936k
-    log's 44k records as tuples, this ~10 ms); None when a string in them is not valid UTF-8 (the
-    records are then made again from the events). A header body shared by headers is written
-    once (a table after the columns; each header names its body's place there)."""
+def dumps(columns: Columns | None) -> tuple | None:
+    """The records for the index cache (cachecodec's values): the kind column as bytes, the index, seq
+    and number columns as the arrays they are (binary parts of the entry, read back into their own
+    memory: as JSON numbers, a re-open of the x11 file held ~100 MiB of int objects for a moment), the
+    other fields, odd values and header bodies as JSON text (the codec's generic tree took ~0.4 s to
+    write the 936k log's 44k records as tuples, this ~10 ms); None when a string in them is not
+    valid UTF-8 or an odd value is an int past 64 bits (the records are then made again from the
+    events). A header body shared by headers is written once (each header names its body's place)."""
     if columns is None:
         return None
-    kinds, index, seq, fields, odd = columns.pack()
+    n = len(columns.kinds)  # (a live log's scan appends on: the records so far, each whole)
+    counts = [bytes(columns.kinds[:n]).count(code) for code in range(len(KINDS))]
+    ints, lists = [], []
+    for code, cols in enumerate(columns.fields):
+        for j, col in enumerate(cols):
+            if j in _ARRAY_FIELDS[code]:
+                ints.append(col[:counts[code]])
+            else:
+                lists.append(list(islice(col, counts[code])))
     bodies: list = []
     at: dict[int, int] = {}  # id(body) -> its place in bodies (each body is held by the columns meanwhile)
-    refs = fields[_CODE[HEADER]][0]
+    refs = lists[-1]  # (a header's one field, the last kind's)
     for k, body in enumerate(refs):
         place = at.get(id(body))
         if place is None:
             place = at[id(body)] = len(bodies)
             bodies.append(body)
         refs[k] = place
+    seq = columns.seq if columns.seq is columns.index else columns.seq[:n]
+    odd = [[*key, value] for key, value in tuple(columns.odd.items()) if key[2] < counts[key[0]]]
     try:
-        return orjson.dumps((kinds, index, seq, fields, odd, bodies))
+        text = orjson.dumps((lists, odd, bodies, None if type(seq) is array else seq))
     except orjson.JSONEncodeError:
         return None
+    return ("context", bytes(columns.kinds[:n]), columns.index[:n] if seq is not columns.index else seq,
+            seq if type(seq) is array else None, ints, text)
 
 
-def loads(data: Any) -> Columns | None:
-    """`dumps`'s records back, as the scan kept them (JSON's lists made the tuples they were, the
-    headers that shared a body share it again); None for anything else."""
-    if type(data) is not bytes:
-        return None
+def loads(plain: Any) -> Columns | None:
+    """`dumps`'s records back, as the scan kept them (the number columns as they were, JSON's lists made
+    the tuples they were, the headers that shared a body share it again); None for anything else."""
     try:
-        kinds, index, seq, fields, odd, bodies = orjson.loads(data)
-        calls, results, messages, headers = fields
+        tag, kinds, index, seq, ints, text = plain
+        if tag != "context" or type(kinds) is not bytes or type(ints) is not list or len(ints) != len(_INT_TYPES):
+            return None
+        n = len(kinds)
+        counts = [kinds.count(code) for code in range(len(KINDS))]
+        if sum(counts) != n or not _is_array(index, "I", n) or not (seq is None or _is_array(seq, "I", n)):
+            return None
+        for col, (code, typecode) in zip(ints, _INT_TYPES):
+            if not _is_array(col, typecode, counts[code]) and not _is_array(col, "i", counts[code]):
+                return None
+        lists, odd, bodies, seq_list = orjson.loads(text)
+        if seq is None:
+            if type(seq_list) is not list or len(seq_list) != n or not _JUST_INT.issuperset(map(type, seq_list)):
+                return None
+            seq = seq_list
+        if type(lists) is not list or len(lists) != _N_LISTS or not all(type(col) is list for col in lists):
+            return None
+        out = Columns()
+        out.kinds, out.index, out.seq = bytearray(kinds), index, seq
+        taken_ints, taken_lists = iter(ints), iter(lists)
+        for code, cols in enumerate(out.fields):
+            for j in range(len(cols)):
+                col = next(taken_ints) if j in _ARRAY_FIELDS[code] else next(taken_lists)
+                if len(col) != counts[code]:
+                    return None
+                cols[j] = col
+        out.narrow = any(col.typecode == "i" for col in ints)
+        calls, results, _messages, headers = out.fields
         calls[1] = list(map(shared_name, calls[1]))  # one str a tool name, as the scan keeps them (`compact`
         # then keeps a byte a call: JSON made a str a call, ~5.7 MiB of the x11 file's re-open)
         calls[3] = [tuple(v) if v is not None else None for v in calls[3]]
@@ -291,17 +330,24 @@ def loads(data: Any) -> Columns | None:
         if headers[0] and min(headers[0]) < 0:
             return None
         headers[0] = [bodies[place] for place in headers[0]]
-        if len(kinds) != len(index) or len(index) != len(seq):
-            return None
-        for entry in odd:
-            entry[3] = _flat(entry[3])  # (None, a bool, a big int or a nested value's text: as they were)
-        out = Columns.unpacked((kinds, index, seq, [calls, results, messages, headers], odd))
-        counts = [out.kinds.count(code) for code in range(len(KINDS))]
-        if any(len(col) != n for cols, n in zip(out.fields, counts) for col in cols):
-            return None
+        for code, j, p, value in odd:
+            col = out.fields[code][j]
+            if type(col) is not array or col.typecode == "i" or col[p] != NONE:  # (only an int64 column keeps one)
+                return None
+            out.odd[(code, j, p)] = _flat(value)  # (None, a bool, a big int or a nested value's text: as they were)
         return out
-    except (orjson.JSONDecodeError, ValueError, TypeError, KeyError, IndexError, OverflowError, UnicodeError):
+    except (orjson.JSONDecodeError, ValueError, TypeError, KeyError, IndexError, OverflowError, UnicodeError,
+            StopIteration):
         return None
+
+
+def _is_array(col: Any, typecode: str, n: int) -> bool:
+    return type(col) is array and col.typecode == typecode and len(col) == n
+
+
+# Each number column's kind and array type, in the order `dumps` writes them; how many other fields.
+_INT_TYPES = tuple((code, _ARRAYS[(kind, j)]) for code, kind in enumerate(KINDS) for j in _ARRAY_FIELDS[code])
+_N_LISTS = sum(_WIDTH.values()) - len(_INT_TYPES)
 
 
 def _meta(v: Any) -> Any:
