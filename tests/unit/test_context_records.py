@@ -165,6 +165,7 @@ def test_records_that_json_cannot_carry_are_left_to_the_events(tmp_path):
                    bad(5, orjson.dumps([text[0][:-1], *text[1:]])),  # a field's list missing
                    bad(5, orjson.dumps([[col[:-1] for col in text[0]], *text[1:]])),  # each list short
                    bad(5, orjson.dumps([text[0], [[*number, None]], *text[2:]])),  # an odd value where a number is
+                   bad(5, orjson.dumps([text[0], [*text[1], [0, 0, -1, None]], *text[2:]])),  # a place before the first
                    bad(5, b"[1"), bad(0, "records")):
         assert contextcolumns.loads(broken) is None
 

@@ -331,8 +331,11 @@ def loads(plain: Any) -> Columns | None:
             return None
         headers[0] = [bodies[place] for place in headers[0]]
         for code, j, p, value in odd:
+            if not (type(code) is int and type(j) is int and type(p) is int and 0 <= code < len(KINDS)
+                    and j in _ARRAY_FIELDS[code] and 0 <= p < counts[code]):
+                return None
             col = out.fields[code][j]
-            if type(col) is not array or col.typecode == "i" or col[p] != NONE:  # (only an int64 column keeps one)
+            if col.typecode == "i" or col[p] != NONE:  # (only an int64 column keeps one, NONE in its place)
                 return None
             out.odd[(code, j, p)] = _flat(value)  # (None, a bool, a big int or a nested value's text: as they were)
         return out
