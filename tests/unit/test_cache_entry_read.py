@@ -55,7 +55,7 @@ def test_a_changed_byte_is_refused_before_anything_is_decoded(cached, monkeypatc
     path, entry = cached
     data = bytearray(entry.read_bytes())
     _magic, _fmt, _flags, tree_len, blob_len, _mac = cache.HEAD.unpack_from(data)
-    at = {"tree": cache.HEAD.size + tree_len // 2, "blob": cache.HEAD.size + tree_len + blob_len // 2,
+    at = {"blob": cache.HEAD.size + blob_len // 2, "tree": cache.HEAD.size + blob_len + tree_len // 2,
           "mac": cache.HEAD.size - 1}[where]
     data[at] ^= 1
     entry.write_bytes(bytes(data))
@@ -89,3 +89,41 @@ def test_parts_outside_the_blob_are_refused(tmp_path):
             FileParts(fd, 4, 20).read(14, 4)
     finally:
         os.close(fd)
+
+
+class _Sink:
+    def __init__(self) -> None:
+        self.parts: list[bytes] = []
+        self.restarts = 0
+
+    def write(self, data: bytes) -> None:
+        self.parts.append(data)
+
+    def restart(self) -> None:
+        self.parts.clear()
+        self.restarts += 1
+
+
+def test_the_codec_hands_each_part_over_as_it_is_made_and_a_second_try_starts_over():
+    from array import array
+    payload = {"a": array("q", range(1000)), "b": [b"bytes", array("i", [1, 2])], "t": "plain"}
+    sink = _Sink()
+    tree, kept = cachecodec.encode(payload, sink)
+    assert kept == [] and len(sink.parts) == 3 and sink.restarts == 1  # none held by the codec
+    assert cachecodec.decode(tree, b"".join(sink.parts)) == payload
+    odd = {**payload, "s": "\ud800"}  # (orjson refuses a lone surrogate: the careful second try)
+    tree, kept = cachecodec.encode(odd, sink)
+    assert sink.restarts == 3 and len(sink.parts) == 4  # the first try's parts gone, a part for the str
+    assert cachecodec.decode(tree, b"".join(sink.parts)) == odd
+
+
+def test_an_entry_written_after_a_second_try_reads_back(cached, monkeypatch):
+    path, entry = cached
+    log, diag = open_target(path, OpenOptions(use_cache=False, write_cache=False))
+    diag.findings[0].message += "\ud800"  # (a lone surrogate: orjson refuses it on the first try)
+    from dsh_tui.model.opening.open import save_to_cache
+    entry.unlink()
+    save_to_cache(log, diag)
+    again, back = open_target(path, OpenOptions(write_cache=False))
+    assert again.from_cache and back.findings[0].message == diag.findings[0].message
+    assert not [p for p in entry.parent.iterdir() if p.name.endswith(".tmp")]

@@ -77,9 +77,12 @@ def _forged_entry(path, secret: bytes) -> bytes:
     payload["diag"].findings, payload["diag"].verdict = [], None
     key = cache.entry_key(path, plain_limit=log.plain_limit, lenient=False)
     tree, parts = cachecodec.encode(payload)
-    head = cache.HEAD.pack(cache.MAGIC, cache.FORMAT, 0, len(tree), sum(map(len, parts)), bytes(32))
-    mac = cache._mac(secret, head, cache._context(key), [tree, *parts])
-    return head[:-32] + mac + tree + b"".join(parts)
+    blob = b"".join(parts)
+    head = cache.HEAD.pack(cache.MAGIC, cache.FORMAT, 0, len(tree), len(blob), bytes(32))[:-32]
+    mac = cache._mac_start(secret, cache._context(key))
+    for data in (blob, tree, head):  # (the order the entry is MAC'd in)
+        mac.update(data)
+    return head + mac.digest() + blob + tree
 
 
 def _snapshot(directory):

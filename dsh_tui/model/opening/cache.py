@@ -36,7 +36,9 @@ from typing import Any
 from ... import __version__
 from . import privatedir
 
-FORMAT = 24  # 24: the context records' number columns as arrays, the rest as JSON (contextcolumns.py);
+FORMAT = 25  # 25: the head, the blob, then the tree (the parts written as they are made), MAC'd in that
+# order but the head last;
+# 24: the context records' number columns as arrays, the rest as JSON (contextcolumns.py);
 # 23: packed lists' int columns as their cells, int32 from a base where they fit (packed.py);
 # 22: the context records' turns as int columns, each header body written once, no result
 # text for a call that succeeded with arguments (pairing.py);
@@ -165,16 +167,11 @@ def load(path: Path, key: dict[str, Any]) -> dict[str, Any] | None:
 
 def save(path: Path, key: dict[str, Any], payload: dict[str, Any]) -> Path | None:
     """Write the entry for ``path`` (mode 0600, atomically) and prune old ones. Failures are silent:
-    the cache is optional, and a refused directory or key is reported by `notice`."""
+    the cache is optional, and a refused directory or key is reported by `notice`. The binary parts
+    go to the file as the codec makes them (`_EntrySink`), the tree after them, the head last."""
     from . import cachecodec
     context = _context(key)
-    try:
-        tree, parts = cachecodec.encode(payload)
-    except (cachecodec.CodecError, RecursionError, RuntimeError, MemoryError):  # RuntimeError: changed meanwhile
-        return None
-    blob_len = sum(map(len, parts))
-    if HEAD.size + len(tree) + blob_len > _max_entry(key["size"]):
-        return None  # `load` would refuse it
+    limit = _max_entry(key["size"])
     directory = _open_dir(create=True)
     if directory is None:
         return None
@@ -182,16 +179,51 @@ def save(path: Path, key: dict[str, Any], payload: dict[str, Any]) -> Path | Non
         secret = _secret(directory, create=True)
         if secret is None:
             return None
-        head = HEAD.pack(MAGIC, FORMAT, 0, len(tree), blob_len, bytes(32))
-        mac = _mac(secret, head, context, [tree, *parts])
+
+        def fill(fd: int) -> bool:
+            sink = _EntrySink(fd, secret, context)
+            try:
+                tree, _none = cachecodec.encode(payload, sink)
+            except (cachecodec.CodecError, RecursionError, RuntimeError, MemoryError):  # RuntimeError: changed meanwhile
+                return False
+            if HEAD.size + sink.size + len(tree) > limit:
+                return False  # `load` would refuse it
+            privatedir.write_all(fd, [tree])
+            head = HEAD.pack(MAGIC, FORMAT, 0, len(tree), sink.size, bytes(32))[:-32]
+            sink.mac.update(tree)
+            sink.mac.update(head)
+            os.pwrite(fd, head + sink.mac.digest(), 0)
+            return True
+
         name = _entry_name(path)
-        privatedir.write_new(directory, name, [head[:-32] + mac, tree, *parts])
+        if not privatedir.write_new_with(directory, name, fill):
+            return None
         privatedir.prune(directory, ENTRY_SUFFIX, MAX_ENTRIES, TMP_MAX_AGE)
         return cache_dir() / name
     except OSError:
         return None
     finally:
         os.close(directory)
+
+
+class _EntrySink:
+    """The codec's binary parts written to a new entry's file after its head's place, each through the
+    MAC as it goes (cachecodec.PartSink): none is held once written."""
+
+    def __init__(self, fd: int, secret: bytes, context: bytes) -> None:
+        self.fd, self.secret, self.context = fd, secret, context
+        self.restart()
+
+    def restart(self) -> None:
+        os.ftruncate(self.fd, HEAD.size)
+        os.lseek(self.fd, HEAD.size, os.SEEK_SET)
+        self.mac = _mac_start(self.secret, self.context)
+        self.size = 0
+
+    def write(self, data: bytes) -> None:
+        privatedir.write_all(self.fd, [data])
+        self.mac.update(data)
+        self.size += len(data)
 
 
 def _open_dir(create: bool) -> int | None:
@@ -230,19 +262,12 @@ def _context(key: dict[str, Any]) -> bytes:
     return repr((FORMAT, __version__, cachecodec.SCHEMA, items)).encode("utf-8", "backslashreplace")
 
 
-def _mac(secret: bytes, head: bytes | memoryview, context: bytes, body: list) -> bytes:
-    mac = _mac_of(secret, head, context)
-    for part in body:
-        mac.update(part)
-    return mac.digest()
-
-
-def _mac_of(secret: bytes, head: bytes | bytearray | memoryview, context: bytes):
-    """The MAC of an entry, its head (but the MAC) and ``context`` taken: its body goes next."""
+def _mac_start(secret: bytes, context: bytes):
+    """An entry's MAC with ``context`` taken; then go its blob, its tree and its head but the MAC, in
+    that order (the head last: it holds the lengths, known once the rest is written)."""
     import hashlib
     import hmac
     mac = hmac.new(secret, digestmod=hashlib.sha256)
-    mac.update(head[:HEAD.size - 32])
     mac.update(struct.pack("<Q", len(context)))
     mac.update(context)
     return mac
@@ -264,19 +289,20 @@ def _read_entry(fd: int, secret: bytes, context: bytes) -> Any:
     magic, fmt, flags, tree_len, blob_len, mac = HEAD.unpack(head)
     if magic != MAGIC or fmt != FORMAT or flags != 0 or HEAD.size + tree_len + blob_len != size:
         return None
-    digest = _mac_of(secret, head, context)
+    digest = _mac_start(secret, context)
     chunk = memoryview(bytearray(min(CHUNK, size)))
-    for at in range(HEAD.size, size, CHUNK):
+    for at in range(HEAD.size, size, CHUNK):  # the blob, then the tree
         view = chunk[:min(CHUNK, size - at)]
         if not privatedir.read_at(fd, view, at):
             return None
         digest.update(view)
+    digest.update(head[:HEAD.size - 32])
     if not hmac.compare_digest(digest.digest(), mac):
         return None
     tree = bytearray(tree_len)
-    if not privatedir.read_at(fd, memoryview(tree), HEAD.size):
+    if not privatedir.read_at(fd, memoryview(tree), HEAD.size + blob_len):
         return None
-    return cachecodec.decode(tree, FileParts(fd, HEAD.size + tree_len, blob_len))
+    return cachecodec.decode(tree, FileParts(fd, HEAD.size, blob_len))
 
 def _max_entry(log_size: int) -> int:
     """What an entry may be for a log of this size, its MAC checked or not (real entries are ~0.4x the

@@ -35,7 +35,7 @@ from collections import Counter
 from itertools import islice
 from operator import attrgetter, is_not
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Protocol
 
 from msgspec import Struct
 import orjson
@@ -109,16 +109,35 @@ def _schema() -> str:
 SCHEMA = _schema()
 
 
-def encode(payload: Any) -> tuple[bytes, list[bytes]]:
+class PartSink(Protocol):
+    """Where `encode` puts the binary parts, in order, as it makes them."""
+
+    def write(self, data: bytes) -> None: ...
+
+    def restart(self) -> None: ...  # before each try: what an earlier one wrote is void
+
+
+class _PartList:
+    def __init__(self, parts: list[bytes]) -> None:
+        self.write, self.restart = parts.append, parts.clear
+
+
+def encode(payload: Any, sink: PartSink | None = None) -> tuple[bytes, list[bytes]]:
     """The JSON tree and the binary parts (concatenated, they are the blob the tree's offsets
-    point into). Raises CodecError (or RecursionError) for what the format does not carry:
-    an unregistered class, a subclass of a container, a cycle, nesting past orjson's limit."""
+    point into). With ``sink``, each part goes to it as it is made and none is kept (the list is
+    empty): a big log's arrays are ~90 MiB, each copied as it is written, not all held at once.
+    Raises CodecError (or RecursionError) for what the format does not carry: an unregistered class,
+    a subclass of a container, a cycle, nesting past orjson's limit."""
+    parts: list[bytes] = []
+    out = _PartList(parts) if sink is None else sink
+    out.restart()
     try:  # first without looking into each str and int: orjson refuses the rare one it cannot write
-        return _encode(payload, careful=False)
+        return _encode(payload, False, out.write), parts
     except orjson.JSONEncodeError:
         pass
+    out.restart()
     try:
-        return _encode(payload, careful=True)
+        return _encode(payload, True, out.write), parts
     except orjson.JSONEncodeError as exc:  # nesting past orjson's limit (a crafted header)
         raise CodecError(str(exc)) from None
 
@@ -138,16 +157,15 @@ _STR = frozenset({str})
 _JSON_CONTAINERS = frozenset({list, dict})  # what an encoded value is when it must be decoded
 
 
-def _encode(payload: Any, careful: bool) -> tuple[bytes, list[bytes]]:
+def _encode(payload: Any, careful: bool, write: Callable[[bytes], None]) -> bytes:
     memo: dict[int, tuple[int, Any]] = {}  # id -> (number, object): the object kept alive while encoding
     active: set[int] = set()  # containers being encoded: a reference to one is a cycle
-    parts: list[bytes] = []
     size = [0]
     as_is = frozenset() if careful else _AS_IS
 
     def blob(data: bytes) -> list:
         start = size[0]
-        parts.append(data)
+        write(data)
         size[0] += len(data)
         return [start, len(data)]
 
@@ -206,7 +224,7 @@ def _encode(payload: Any, careful: bool) -> tuple[bytes, list[bytes]]:
             out.append(enc(x))
         return out
 
-    return orjson.dumps(enc(payload)), parts
+    return orjson.dumps(enc(payload))
 
 
 _PENDING = object()  # a container's slot while its items are decoded

@@ -16,6 +16,7 @@ import os
 import stat
 import time
 from pathlib import Path
+from typing import Callable
 
 TMP_SUFFIX = ".tmp"
 _READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | getattr(os, "O_NONBLOCK", 0)  # a FIFO never blocks
@@ -180,21 +181,30 @@ def read_at(fd: int, view: memoryview, offset: int) -> bool:
 
 
 def write_new(directory: int, name: str, parts: list) -> None:
-    """Write ``parts`` to a fresh temp file (mode 0600) and rename it to ``name``, which may be
-    anything, a symlink included: it is replaced, never followed. The temp is gone whatever
-    fails (ENOSPC, EFBIG, EIO...)."""
+    """Write ``parts`` to a fresh temp file (mode 0600) and rename it to ``name`` (`write_new_with`)."""
+    write_new_with(directory, name, lambda fd: write_all(fd, parts) or True)
+
+
+def write_new_with(directory: int, name: str, fill: Callable[[int], bool]) -> bool:
+    """Let ``fill`` write a fresh temp file (mode 0600, its descriptor) and rename it to ``name``, which
+    may be anything, a symlink included: it is replaced, never followed. False, and nothing renamed,
+    when ``fill`` says False. The temp is gone whatever fails (ENOSPC, EFBIG, EIO...)."""
     import secrets
     tmp = secrets.token_hex(16) + TMP_SUFFIX
     fd = os.open(tmp, _CREATE, 0o600, dir_fd=directory)
     try:
         try:
-            write_all(fd, parts)
+            done = fill(fd)
         finally:
             os.close(fd)
-        os.replace(tmp, name, src_dir_fd=directory, dst_dir_fd=directory)
+        if done:
+            os.replace(tmp, name, src_dir_fd=directory, dst_dir_fd=directory)
+            return True
     except BaseException:
         unlink(directory, tmp)
         raise
+    unlink(directory, tmp)
+    return False
 
 
 def write_all(fd: int, parts: list) -> None:
