@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from dsh_tui.model.columns.textcolumn import CodedColumn, SharedColumn, SparseColumn, TextColumn, shared
+from dsh_tui.model.opening.cachecodec import decode, encode
 
 _VALUES = st.one_of(st.text(), st.text(alphabet=st.characters(codec="ascii")), st.none(), st.integers(),
                     st.just("\ud800x"), st.just(""))
@@ -89,6 +90,26 @@ def test_a_sparse_column_reads_as_the_dict_of_what_was_set(ops, lo, hi) -> None:
     assert all(same(col.get(k, "none"), want.get(k, "none")) for k in range(45))
     assert same(col.span(lo, hi, ()), [want.get(k, ()) for k in range(lo, hi)])
     assert col == want and col == SparseColumn(sorted(want.items()))
+    plain = col.plain({})  # the cache's form, through its codec
+    if plain is not None:
+        tree, parts = encode(plain)
+        assert same(list(SparseColumn.from_plain(decode(tree, b"".join(parts)), 46).items()), sorted(want.items()))
+
+
+def test_a_sparse_column_goes_to_the_cache_as_its_parts_then_later_values(monkeypatch) -> None:
+    col = SparseColumn((k * 2, [f"note {k}"]) for k in range(10))
+    col[3] = ("kept", "apart")  # (a tuple: in ``other``)
+    monkeypatch.setattr(SparseColumn, "_value", None)  # (its values' JSON is not decoded to be written)
+    plain = col.plain({4: ["live, set"], 6: [], 30: ["pending"]})  # a live record's, one emptied, a pending one's
+    monkeypatch.undo()
+    back = SparseColumn.from_plain(plain, 31)
+    want = {**{k * 2: [f"note {k}"] for k in range(10) if k != 3}, 3: ("kept", "apart"), 4: ["live, set"],
+            30: ["pending"]}
+    assert dict(back.items()) == want and back.buf.startswith(col.buf)
+    with pytest.raises(ValueError):
+        SparseColumn.from_plain(plain, 30)  # a position past the records
+    col.pop(2)
+    assert col.plain({}) is None  # a removed value's mark: the caller writes {position: value}
 
 
 def test_a_sparse_column_holds_a_note_as_its_json_and_a_value_it_cannot_as_it_is() -> None:

@@ -3,6 +3,7 @@ crafted log puts in a field, and a timing pass that packs gives the timing of on
 
 from __future__ import annotations
 
+from array import array
 from copy import deepcopy
 
 import orjson
@@ -21,6 +22,7 @@ from dsh_tui.model.presenting.timing_text import timing_json
 from dsh_tui.model.opening.target import OpenOptions, open_target
 
 from ..support.logs import shared_log
+from ..support.plainform import values
 
 
 def _calls() -> list[ModelCall]:
@@ -97,14 +99,20 @@ def test_a_pass_that_packs_gives_the_same_timing(name: str, monkeypatch) -> None
         walk.feed(facts[:k])
     small = walk.finish(facts, diag.pairing, log.res.projected)
     assert small.calls.packed > 0 and small.tools.packed > 0
-    dump = lambda t: orjson.dumps([t.plain(), timing_json(log, t), list(SortOrders.of(t).rows), t.activity(80)],  # noqa: E731
-                                  option=orjson.OPT_NON_STR_KEYS, default=repr)
+    dump = lambda t: orjson.dumps([values(t.plain()), timing_json(log, t), list(SortOrders.of(t).rows),  # noqa: E731
+                                   t.activity(80)],
+                                   option=orjson.OPT_NON_STR_KEYS, default=repr)
     assert dump(small) == dump(whole)
     for a, b in zip(whole.turns[::37], small.turns[::37]):
         assert repr(whole.lanes(a)) == repr(small.lanes(b))
     probes = range(0, facts[-1][1], 1009)
     assert [small.time_at(i) for i in probes] == [whole.time_at(i) for i in probes]
     assert NONE not in small.calls.column("start")
+
+
+def _sparse(at: list[int], buf: bytes, ends: list[int] | None = None) -> tuple:
+    """A sparse column's cache form (textcolumn.py's SparseColumn.plain): values of 5 bytes each."""
+    return ("sparse", array("i", at), array("q", ends or [5 * (k + 1) for k in range(len(at))]), bytearray(buf), [], [])
 
 
 def test_the_cache_carries_calls_as_columns_and_checks_them() -> None:
@@ -117,7 +125,7 @@ def test_the_cache_carries_calls_as_columns_and_checks_them() -> None:
     assert type(plain[1][2]["start"]) is array  # a binary part of the entry, not a JSON number a call
     assert plain[1][2]["start"].typecode == "i" and plain[1][3]["start"] == 1_700_000_000_001  # from a base
     timing.calls.pack()
-    assert timing.plain() == plain
+    assert values(timing.plain()) == values(plain)
     assert timing.plain()[1][2]["start"] is timing.calls.ints["start"]  # its cells as they are: none made again
     assert plain[1][5]["start_from"][0] == "coded" and type(plain[1][5]["start_from"][2]) is array  # a byte a call
     tree, parts = encode(plain)
@@ -145,7 +153,10 @@ def test_the_cache_carries_calls_as_columns_and_checks_them() -> None:
                    lambda c: c.__setitem__(5, {"start_from": ("coded", [None], array("B", [1] * 40))}),  # past
                    lambda c: c.__setitem__(5, {"start_from": ("coded", [1], array("B", [0] * 40))}),  # not text
                    lambda c: c.__setitem__(5, {"start_from": ("coded", [None], array("b", [0] * 40))}),
-                   lambda c: c[6]["missing"].__setitem__(40, ["x"]),  # a note past the end
+                   lambda c: c[6].__setitem__("missing", _sparse([40], b'["x"]')),  # a note past the end
+                   lambda c: c[6].__setitem__("missing", _sparse([3, 2], b'["x"]["y"]')),  # out of order
+                   lambda c: c[6].__setitem__("missing", _sparse([3], b'["x"]', ends=[4])),  # a short end
+                   lambda c: c[6].__setitem__("missing", {40: ["x"]}),  # (as a dict too)
                    lambda c: c[4].append(["start", 2, 7]),  # an odd value where the column holds no marker
                    lambda c: c.__setitem__(0, "rows")):
         assert broken(change).missing == ["no timing in this diagnosis"]

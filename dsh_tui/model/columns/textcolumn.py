@@ -316,6 +316,41 @@ class SparseColumn:
     def __len__(self) -> int:
         return sum(1 for _ in self.items())
 
+    # -- the index cache's form (packed.py's PackedList.plain) ----------------------------------------
+    def plain(self, later: dict[int, Any]) -> tuple | None:
+        """Its parts as they are (the values' JSON stays JSON: none decoded to be written, none dumped
+        again when read back), and ``later``: values that replace or follow them (a live or pending
+        record's); None when it holds a removed value's mark (`pop`)."""
+        if any(v is _GONE for v in self.other.values()):
+            return None
+        return ("sparse", self.at, self.ends, self.buf, list(map(list, self.other.items())),
+                list(map(list, sorted(later.items()))))
+
+    @classmethod
+    def from_plain(cls, plain: Any, n: int) -> SparseColumn:
+        """`plain`'s column back, checked to hold positions below ``n`` (ValueError: a cache entry is not trusted)."""
+        if not (type(plain) is tuple and len(plain) == 6 and plain[0] == "sparse"):
+            raise ValueError("not a sparse column")
+        _tag, at, ends, buf, other, later = plain
+        if not (type(at) is array and at.typecode == "i" and type(ends) is array and ends.typecode == "q"
+                and len(at) == len(ends) and type(buf) is bytearray and type(other) is list and type(later) is list):
+            raise ValueError("not a sparse column")
+        if at and not (0 <= at[0] and at[-1] < n and all(map(int.__lt__, at, islice(at, 1, None)))
+                       and 0 < ends[0] and ends[-1] == len(buf) and all(map(int.__lt__, ends, islice(ends, 1, None)))):
+            raise ValueError("a bad sparse column")
+        out = cls()
+        out.at, out.ends, out.buf = at, ends, buf
+        for item in other + later:
+            if not (type(item) is list and len(item) == 2 and type(item[0]) is int and 0 <= item[0] < n):
+                raise ValueError("a bad sparse value")
+        out.other = {k: v for k, v in other}
+        for k, v in later:
+            if v:
+                out[k] = v
+            else:
+                out.pop(k)
+        return out
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (SparseColumn, dict)):
             return dict(self.items()) == dict(other.items())

@@ -36,7 +36,8 @@ from typing import Any
 from ... import __version__
 from . import privatedir
 
-FORMAT = 25  # 25: the head, the blob, then the tree (the parts written as they are made), MAC'd in that
+FORMAT = 26  # 26: a sparse column's parts as they are, its values' JSON kept (textcolumn.py);
+# 25: the head, the blob, then the tree (the parts written as they are made), MAC'd in that
 # order but the head last;
 # 24: the context records' number columns as arrays, the rest as JSON (contextcolumns.py);
 # 23: packed lists' int columns as their cells, int32 from a base where they fit (packed.py);
