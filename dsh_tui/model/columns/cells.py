@@ -136,7 +136,8 @@ def int_columns_back(cols: Any, odd: Any, names: Iterable[str], n: int) -> tuple
     return cols, out
 
 
-def int_cells_back(cols: Any, bases: Any, odd: Any, names: Iterable[str], n: int) -> tuple[dict[str, array], dict, dict]:
+def int_cells_back(cols: Any, bases: Any, odd: Any, names: Iterable[str],
+                   n: int) -> tuple[dict[str, array], dict, dict]:
     """A packed list's int columns as the cache keeps them (packed.py's `PackedList.plain`: the cells as
     they were, int32 from a base or int64), checked to be ``n`` rows of columns ``names``: the arrays,
     their bases and the odd values by (name, position). ValueError if they are not (a cache entry is

@@ -185,7 +185,7 @@ def save(path: Path, key: dict[str, Any], payload: dict[str, Any]) -> Path | Non
             sink = _EntrySink(fd, secret, context)
             try:
                 tree, _none = cachecodec.encode(payload, sink)
-            except (cachecodec.CodecError, RecursionError, RuntimeError, MemoryError):  # RuntimeError: changed meanwhile
+            except (cachecodec.CodecError, RecursionError, RuntimeError, MemoryError):  # (Runtime: changed meanwhile)
                 return False
             if HEAD.size + sink.size + len(tree) > limit:
                 return False  # `load` would refuse it
