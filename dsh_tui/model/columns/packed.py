@@ -14,8 +14,8 @@ window reuse the memory of the last window's.
 from __future__ import annotations
 
 from array import array
-from copy import copy
 from collections.abc import Iterable, Iterator
+from copy import copy
 from itertools import chain, compress, islice, repeat
 from operator import attrgetter
 from typing import Any
@@ -264,7 +264,8 @@ class PackedList:
     def plain(self, made: dict | None = None) -> tuple:
         """Plain values only (cachecodec): the int columns' cells as they are (`_int_plain`: binary parts
         of the entry, read back as they were), the other columns as lists (`coded` when they repeat a few
-        strings), the sparse ones as {position: value}. ``made``: columns the caller has read already (`column`)."""
+        strings), the sparse ones as their parts (`_sparse_plain`). ``made``: columns the caller has read
+        already (`column`)."""
         ints, bases, odd = self._int_plain()
         made = made or {}
         objs = {name: coded(made[name] if name in made else self.column(name)) for name in self.objs}

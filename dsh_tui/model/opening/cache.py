@@ -305,6 +305,7 @@ def _read_entry(fd: int, secret: bytes, context: bytes) -> Any:
         return None
     return cachecodec.decode(tree, FileParts(fd, HEAD.size, blob_len))
 
+
 def _max_entry(log_size: int) -> int:
     """What an entry may be for a log of this size, its MAC checked or not (real entries are ~0.4x the
     file; a tiny, crafted zstd frame may index to more)."""

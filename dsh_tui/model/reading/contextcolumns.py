@@ -267,7 +267,7 @@ def dumps(columns: Columns | None) -> tuple | None:
     for code, cols in enumerate(columns.fields):
         for j, col in enumerate(cols):
             if j in _ARRAY_FIELDS[code]:
-                ints.append(col[:counts[code]])
+                ints.append(_upto(col, counts[code]))
             else:
                 lists.append(list(islice(col, counts[code])))
     bodies: list = []
@@ -279,14 +279,20 @@ def dumps(columns: Columns | None) -> tuple | None:
             place = at[id(body)] = len(bodies)
             bodies.append(body)
         refs[k] = place
-    seq = columns.seq if columns.seq is columns.index else columns.seq[:n]
+    seq = columns.seq if columns.seq is columns.index else _upto(columns.seq, n)
     odd = [[*key, value] for key, value in tuple(columns.odd.items()) if key[2] < counts[key[0]]]
     try:
         text = orjson.dumps((lists, odd, bodies, None if type(seq) is array else seq))
     except orjson.JSONEncodeError:
         return None
-    return ("context", bytes(columns.kinds[:n]), columns.index[:n] if seq is not columns.index else seq,
+    return ("context", bytes(columns.kinds[:n]), seq if seq is columns.index else _upto(columns.index, n),
             seq if type(seq) is array else None, ints, text)
+
+
+def _upto(col: Any, n: int) -> Any:
+    """``col``'s first ``n`` items: itself when it holds no more (the codec copies an array as it writes
+    it: a copy here too held ~10 MiB more at the x11 file's save)."""
+    return col if len(col) == n else col[:n]
 
 
 def loads(plain: Any) -> Columns | None:
