@@ -90,6 +90,7 @@ def test_a_sparse_column_reads_as_the_dict_of_what_was_set(ops, lo, hi) -> None:
     assert all(same(col.get(k, "none"), want.get(k, "none")) for k in range(45))
     assert same(col.span(lo, hi, ()), [want.get(k, ()) for k in range(lo, hi)])
     assert col == want and col == SparseColumn(sorted(want.items()))
+    assert same(sorted(col.as_dict().items()), sorted(want.items()))
     plain = col.plain({})  # the cache's form, through its codec
     if plain is not None:
         tree, parts = encode(plain)

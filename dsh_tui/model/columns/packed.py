@@ -325,7 +325,7 @@ class PackedList:
         for name, values in kept.items():
             if type(values) is tuple:
                 col = SparseColumn.from_plain(values, n)
-                out.sparse[name] = dict(col.items()) if small or out.SPARSE is dict else col
+                out.sparse[name] = col.as_dict() if small or out.SPARSE is dict else col
                 continue
             if type(values) is not dict or not all(type(k) is int and 0 <= k < n for k in values):
                 raise ValueError(f"a bad column {name}")

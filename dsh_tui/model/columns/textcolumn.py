@@ -17,7 +17,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Iterator
 from bisect import bisect_left
-from itertools import accumulate, islice, repeat
+from itertools import accumulate, chain, islice, repeat
 from operator import methodcaller, sub
 from typing import Any
 
@@ -315,6 +315,17 @@ class SparseColumn:
 
     def __len__(self) -> int:
         return sum(1 for _ in self.items())
+
+    def as_dict(self) -> dict[int, Any]:
+        """{position: value} of every value, decoded in one pass over the buffer (no search a position)."""
+        buf, ends = self.buf, self.ends
+        out = dict(zip(self.at, map(orjson.loads, map(buf.__getitem__, map(slice, chain((0,), ends), ends)))))
+        for k, v in self.other.items():
+            if v is _GONE:
+                out.pop(k, None)
+            else:
+                out[k] = v
+        return out
 
     # -- the index cache's form (packed.py's PackedList.plain) ----------------------------------------
     def plain(self, later: dict[int, Any]) -> tuple | None:
