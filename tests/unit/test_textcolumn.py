@@ -107,6 +107,7 @@ def test_a_sparse_column_goes_to_the_cache_as_its_parts_then_later_values(monkey
     want = {**{k * 2: [f"note {k}"] for k in range(10) if k != 3}, 3: ("kept", "apart"), 4: ["live, set"],
             30: ["pending"]}
     assert dict(back.items()) == want and back.buf.startswith(col.buf)
+    assert SparseColumn.from_plain(plain, 31, as_dict=True) == want  # (a short list's: a dict at once)
     with pytest.raises(ValueError):
         SparseColumn.from_plain(plain, 30)  # a position past the records
     col.pop(2)

@@ -324,8 +324,7 @@ class PackedList:
             out.objs[name] = values if small else TextColumn(values) if name in out.texts else CodedColumn(values)
         for name, values in kept.items():
             if type(values) is tuple:
-                col = SparseColumn.from_plain(values, n)
-                out.sparse[name] = col.as_dict() if small or out.SPARSE is dict else col
+                out.sparse[name] = SparseColumn.from_plain(values, n, as_dict=small or out.SPARSE is dict)
                 continue
             if type(values) is not dict or not all(type(k) is int and 0 <= k < n for k in values):
                 raise ValueError(f"a bad column {name}")

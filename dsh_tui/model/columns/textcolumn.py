@@ -338,8 +338,10 @@ class SparseColumn:
                 list(map(list, sorted(later.items()))))
 
     @classmethod
-    def from_plain(cls, plain: Any, n: int) -> SparseColumn:
-        """`plain`'s column back, checked to hold positions below ``n`` (ValueError: a cache entry is not trusted)."""
+    def from_plain(cls, plain: Any, n: int, as_dict: bool = False) -> SparseColumn | dict[int, Any]:
+        """`plain`'s column back, checked to hold positions below ``n`` (ValueError: a cache entry is not
+        trusted); with ``as_dict``, as {position: value} (a short list's: no later value kept as JSON
+        only to be decoded again)."""
         if not (type(plain) is tuple and len(plain) == 6 and plain[0] == "sparse"):
             raise ValueError("not a sparse column")
         _tag, at, ends, buf, other, later = plain
@@ -349,18 +351,19 @@ class SparseColumn:
         if at and not (0 <= at[0] and at[-1] < n and all(map(int.__lt__, at, islice(at, 1, None)))
                        and 0 < ends[0] and ends[-1] == len(buf) and all(map(int.__lt__, ends, islice(ends, 1, None)))):
             raise ValueError("a bad sparse column")
-        out = cls()
-        out.at, out.ends, out.buf = at, ends, buf
         for item in other + later:
             if not (type(item) is list and len(item) == 2 and type(item[0]) is int and 0 <= item[0] < n):
                 raise ValueError("a bad sparse value")
+        out = cls()
+        out.at, out.ends, out.buf = at, ends, buf
         out.other = {k: v for k, v in other}
+        got = out.as_dict() if as_dict else out
         for k, v in later:
             if v:
-                out[k] = v
+                got[k] = v
             else:
-                out.pop(k)
-        return out
+                got.pop(k, None)
+        return got
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (SparseColumn, dict)):
