@@ -118,26 +118,14 @@ def int_columns(columns: dict[str, list]) -> tuple[dict[str, array], list]:
 
 
 def int_columns_back(cols: Any, odd: Any, names: Iterable[str], n: int) -> tuple[dict[str, array], dict]:
-    """`int_columns`' value back, checked to be ``n`` rows of columns ``names``: the arrays, and the odd
-    values by (name, position). ValueError if it is not one (a cache entry is checked, not trusted)."""
-    names = tuple(names)
-    if not (type(cols) is dict and set(cols) == set(names) and type(odd) is list):
-        raise ValueError("not the columns of this record")
-    cols = {name: cols[name] for name in names}  # (in the record's order)
-    for name, col in cols.items():
-        if type(col) is not array or col.typecode != "q" or len(col) != n:
-            raise ValueError(f"a bad column {name}")
-    out = {}
-    for item in odd:
-        if not (type(item) is list and len(item) == 3 and item[0] in cols and type(item[1]) is int
-                and 0 <= item[1] < n and cols[item[0]][item[1]] == ODD):
-            raise ValueError("a bad odd value")
-        out[(item[0], item[1])] = item[2]
+    """`int_columns`' value back, checked to be ``n`` rows of int64 columns ``names``: the arrays, and the
+    odd values by (name, position). ValueError if it is not one (a cache entry is checked, not trusted)."""
+    cols, _bases, out = int_cells_back(cols, {}, odd, names, n, typecodes=("q",))
     return cols, out
 
 
-def int_cells_back(cols: Any, bases: Any, odd: Any, names: Iterable[str],
-                   n: int) -> tuple[dict[str, array], dict, dict]:
+def int_cells_back(cols: Any, bases: Any, odd: Any, names: Iterable[str], n: int,
+                   typecodes: tuple[str, ...] = ("i", "q")) -> tuple[dict[str, array], dict, dict]:
     """A packed list's int columns as the cache keeps them (packed.py's `PackedList.plain`: the cells as
     they were, int32 from a base or int64), checked to be ``n`` rows of columns ``names``: the arrays,
     their bases and the odd values by (name, position). ValueError if they are not (a cache entry is
@@ -147,7 +135,7 @@ def int_cells_back(cols: Any, bases: Any, odd: Any, names: Iterable[str],
         raise ValueError("not the columns of this record")
     cols = {name: cols[name] for name in names}  # (in the record's order)
     for name, col in cols.items():
-        if type(col) is not array or col.typecode not in ("i", "q") or len(col) != n:
+        if type(col) is not array or col.typecode not in typecodes or len(col) != n:
             raise ValueError(f"a bad column {name}")
     for name, base in bases.items():  # (an int32 column's alone; a value is its cell plus its base)
         if name not in cols or cols[name].typecode != "i" or type(base) is not int or not NONE < base < 2**63:
