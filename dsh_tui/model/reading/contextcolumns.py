@@ -262,7 +262,8 @@ def dumps(columns: Columns | None) -> tuple | None:
     if columns is None:
         return None
     n = len(columns.kinds)  # (a live log's scan appends on: the records so far, each whole)
-    counts = [bytes(columns.kinds[:n]).count(code) for code in range(len(KINDS))]
+    kinds = bytes(columns.kinds[:n])
+    counts = [kinds.count(code) for code in range(len(KINDS))]
     ints, lists = [], []
     for code, cols in enumerate(columns.fields):
         for j, col in enumerate(cols):
@@ -285,7 +286,7 @@ def dumps(columns: Columns | None) -> tuple | None:
         text = orjson.dumps((lists, odd, bodies, None if type(seq) is array else seq))
     except orjson.JSONEncodeError:
         return None
-    return ("context", bytes(columns.kinds[:n]), seq if seq is columns.index else _upto(columns.index, n),
+    return ("context", kinds, seq if seq is columns.index else _upto(columns.index, n),
             seq if type(seq) is array else None, ints, text)
 
 
