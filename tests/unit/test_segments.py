@@ -104,8 +104,8 @@ def test_dropped_frame_at_the_split_is_a_gap_at_the_boundary(synthetic, tmp_path
     monkeypatch.setattr(split_read, "choose_split", lambda _data, _share=None: split)  # the frame after the hole
     log = assert_split_equals_linear(path)
     assert merges and len(log.res.gaps) == 1
-    assert log.res.gaps[0].index == log.res.rec_first_ev[log.record_index_at(log.raw.frame_plain[
-        list(log.raw.frame_offsets).index(split)])]
+    assert log.res.gaps[0].index == log.res.first_event(log.record_index_at(log.raw.frame_plain[
+        list(log.raw.frame_offsets).index(split)]))
 
 
 def test_corrupt_frame_in_either_segment(synthetic, tmp_path):

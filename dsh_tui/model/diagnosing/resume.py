@@ -55,7 +55,7 @@ def predict_cut(log, pairing: Pairing) -> ResumeCut | None:
     offset = issue_offset(log)
     r0 = res.first_issue[1]
     records = len(res.rec_start)
-    first_ev = res.rec_first_ev[r0] if r0 < records else len(log)
+    first_ev = res.first_event(r0) if r0 < records else len(log)
     first_seq = log.seq_of(first_ev) if first_ev < len(log) else None
     last_seq = log.seq_of(len(log) - 1) if first_ev < len(log) else None
     destroyed, deleted_calls = [], []

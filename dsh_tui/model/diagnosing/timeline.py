@@ -80,15 +80,12 @@ def event_times(log, first: int = 0, cancel=None) -> array:
     out = array("q")
     if not 0 <= first < n:
         return out
-    rec_first, n_records = res.rec_first_ev, len(res.rec_start)
     r = res.record_of(first)
-    skip = first - rec_first[r]
+    skip = first - res.first_event(r)
     last = -1
-    while r < n_records:
+    for lo, hi in res.spans(r):
         if cancel is not None and not r % CHECK and cancel.is_set():
             raise Cancelled()
-        lo = rec_first[r]
-        hi = rec_first[r + 1] if r + 1 < n_records else n
         if hi - lo == 1:
             m = _WRITER_TIME.match(log.record_bytes(r))
             times = [int(m.group(1)) if m is not None else log.event(lo).time]

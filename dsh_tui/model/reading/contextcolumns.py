@@ -45,7 +45,7 @@ class Columns:
 
     def __init__(self) -> None:
         self.kinds = bytearray()  # per record, in log order: its KINDS position
-        # 32-bit, as the scan's event index (its rec_first_ev): 4 bytes a record less than int64
+        # 32-bit, as the scan's event index (its row_after): 4 bytes a record less than int64
         self.index = array("I")
         self.seq: array | list = array("I")  # a list from a seq past 32 bits on (a crafted log)
         self.fields: list[list] = [[array(_ARRAYS[(k, j)]) if (k, j) in _ARRAYS else [] for j in range(_WIDTH[k])]

@@ -96,7 +96,7 @@ def loaded_events(log) -> int:
     if issue is None:
         return len(log)
     rec = issue[1]
-    return log.res.rec_first_ev[rec] if rec < len(log.res.rec_first_ev) else len(log)
+    return log.res.first_event(rec) if rec < len(log.res.rec_start) else len(log)
 
 
 def complete_text_end(log) -> int:

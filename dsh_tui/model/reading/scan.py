@@ -117,6 +117,7 @@ class Scanner:
         out.projected = False
         out.chunk_id = type_id(CHUNK, out.type_ids, out.res.types)
         out.expected, out.index_base = first_seq, index_base
+        out.res.first_base = index_base
         out.bounded = False  # its counts are its slice's: the parent checks the whole after `merge`
         return out
 
@@ -186,21 +187,20 @@ class Scanner:
         if self.cancel is not None and self.cancel.is_set():
             raise Cancelled()
         res = self.res
-        rec_first_ev = res.rec_first_ev
         ev_type, facts, usage_calls = res.ev_type, res.facts, res.usage_calls
         types, type_ids, session_id, plans = res.types, self.type_ids, self.session_id, self.plans
         loads, JSONError = orjson.loads, orjson.JSONDecodeError
         self._lines, self._base, self._starts = lines, base, None
         skipped: list[int] = []  # window line numbers of the lines that are not records
         expected, projected, chunk_id = self.expected, self.projected, self.chunk_id
-        rec0 = rec = len(rec_first_ev)
+        rec0 = rec = len(res.rec_start)  # (extended after each window: the records before this one)
         facts0 = len(facts)
         nev = self.index_base + len(ev_type)
         # This window's event types, added to the column at its end: a bytearray takes an int as it is,
         # an array("B") parses it as a call's argument (~180 instructions an event; with the array
         # made for each packed row, 0.67% of a check's count).
         window_types = bytearray()
-        rf_append, et_append, facts_append = rec_first_ev.append, window_types.append, facts.append
+        et_append, facts_append = window_types.append, facts.append
         clock, context = self.clock, res.context
         kept: list = []  # this window's context records: the columns take them in one go (`extend`)
         keep = kept.append
@@ -229,7 +229,6 @@ class Scanner:
                 skipped.append(k)
                 self._skip(rec, True)
                 continue
-            rf_append(nev)
             if etype == CHUNK and projected is False:
                 # Hot path: most records of a big log are loose chunk deltas.
                 seq = obj.get("seq")
@@ -278,6 +277,9 @@ class Scanner:
                 if not projected and seq != expected:
                     expected = self.note_gap(rec, nev, expected, seq)
                 self.clock.row(facts_append, obj, expected, nev, m, top)
+                if m > 1:  # (a record of one event is not listed: ScanResult.first_event)
+                    res.row_rec.append(rec)
+                    res.row_after.append(nev + m)
                 expected += m
                 window_types += bytes((chunk_id,)) * m
                 nev += m
@@ -482,7 +484,8 @@ class Scanner:
         res.rec_ends.update({r + rec0: end + base for r, end in t.rec_ends.items()})
         res.text_end = base + t.text_end
         shift = nev0 - index_base
-        res.rec_first_ev.extend(array("I", map(shift.__add__, t.rec_first_ev)) if shift else t.rec_first_ev)
+        res.row_rec.extend(array("I", map(rec0.__add__, t.row_rec)) if rec0 else t.row_rec)
+        res.row_after.extend(array("I", map(shift.__add__, t.row_after)) if shift else t.row_after)
         res.ev_type.frombytes(t.ev_type.tobytes().translate(table))
         for g in t.gaps:
             g.index += shift

@@ -8,6 +8,7 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter
+from typing import Iterator
 
 from msgspec import Struct, field
 
@@ -53,7 +54,12 @@ class ScanResult(Struct):
     skip_lines: array = field(default_factory=lambda: array("Q"))
     skip_at: array = field(default_factory=lambda: array("Q"))
     text_end: int = 0  # the offset after the last line read
-    rec_first_ev: array = field(default_factory=lambda: array("I"))  # strictly increasing: a record holds >= 1 event
+    # The records holding more than one event (packed rows), ascending, and for each the index of the
+    # event after its last member; every other record holds one event (`first_event`). An array of
+    # each record's first event cost 4 bytes and an append a record (~9 MB on the benchmark's x11 file).
+    row_rec: array = field(default_factory=lambda: array("I"))
+    row_after: array = field(default_factory=lambda: array("I"))
+    first_base: int = 0  # record 0's first event (a tail segment's index_base: split/helper.py)
     ev_type: array = field(default_factory=lambda: array("B"))  # one byte per event; its length is the event count
     types: list[str] = field(default_factory=list)
     projected: bool = False
@@ -101,9 +107,47 @@ class ScanResult(Struct):
         k = bisect_right(self.skip_rec, r) - 1
         return self.skip_lines[k] if k >= 0 else 0
 
+    def _shift(self, k: int) -> int:
+        """first event - record for the records after the ``k``-th row (k >= 1) up to the next row's own."""
+        return self.first_base if k == 0 else self.row_after[k - 1] - self.row_rec[k - 1] - 1
+
+    def first_event(self, r: int) -> int:
+        """The index of record ``r``'s first event."""
+        return r + self._shift(bisect_left(self.row_rec, r))
+
+    def record_events(self, r: int) -> tuple[int, int]:
+        """Record ``r``'s first event and its number of events."""
+        rows = self.row_rec
+        k = bisect_left(rows, r)
+        first = r + self._shift(k)
+        return (first, self.row_after[k] - first) if k < len(rows) and rows[k] == r else (first, 1)
+
+    def spans(self, r: int) -> Iterator[tuple[int, int]]:
+        """(first event, the event after its last) of each record from ``r`` on, in order: no search a record."""
+        rows, after, n = self.row_rec, self.row_after, len(self.rec_start)
+        k = bisect_left(rows, r)
+        shift, n_rows = self._shift(k), len(rows)
+        while r < n:
+            lo = r + shift
+            if k < n_rows and rows[k] == r:
+                hi = after[k]
+                shift = hi - r - 1
+                k += 1
+            else:
+                hi = lo + 1
+            yield lo, hi
+            r += 1
+
     def record_of(self, i: int) -> int:
-        """The record holding event ``i`` (no per-event record array: it cost 4 bytes and an append per event)."""
-        return bisect_right(self.rec_first_ev, i) - 1
+        """The record holding event ``i`` (-1 before the first; the last record past the end). No
+        per-event record array: it cost 4 bytes and an append per event."""
+        after = self.row_after
+        k = bisect_right(after, i)  # the rows wholly before event i
+        shift = self._shift(k)
+        if k < len(after) and i >= self.row_rec[k] + shift:
+            return self.row_rec[k]  # one of row k's members
+        r = i - shift
+        return -1 if r < 0 else min(r, len(self.rec_start) - 1)
 
 
 def extend_offsets(res: ScanResult, offsets: list[int] | array) -> None:

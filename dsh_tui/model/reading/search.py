@@ -112,8 +112,8 @@ def _scan(log, key: bytes, query: Query, a: int, end: int, out: HitList, cancel,
     """Append to ``out.indices`` the events whose record holds ``key`` (or matches the regex) and starts
     in [a, end)."""
     res = log.res
-    rec_start, end_of, rec_first_ev = res.rec_start, res.end_of, res.rec_first_ev
-    n_records, n_events = len(rec_start), out.events
+    rec_start, end_of, record_events = res.rec_start, res.end_of, res.record_events
+    n_records = len(rec_start)
     store = log.store
     text_end = min(len(store), end_of(n_records - 1)) if n_records else 0
     hits = out.indices
@@ -142,8 +142,7 @@ def _scan(log, key: bytes, query: Query, a: int, end: int, out: HitList, cancel,
             if r < 0 or (pos + len(key) > end_of(r) if not is_regex else pos >= end_of(r)):
                 p = find(p + 1)  # in the header or a skipped line: no event shows it
                 continue
-            first = rec_first_ev[r]
-            count = (rec_first_ev[r + 1] if r + 1 < n_records else n_events) - first
+            first, count = record_events(r)
             if count == 1:
                 append(first)
             elif count > 1:

@@ -259,7 +259,7 @@ class SessionLog:
         seq = self.seq_of(i)
         row = PACKED_ROWS.get(obj.get("type")) if isinstance(obj, dict) else None
         if row is not None:
-            k = i - self.res.rec_first_ev[r]
+            k = i - self.res.first_event(r)
             ev, m = _expand_member(obj, row, k, seq)
             return EventView(i, r, seq, "assistant/chunk", ev.get("time"), ev, (obj["type"], k, m), None, raw, line, lenient)
         etype = obj.get("type", "?")
@@ -291,7 +291,7 @@ class SessionLog:
         return None if at is None else self._first_event_of_record(self.record_index_at(at), needle)
 
     def _first_event_of_record(self, r: int, needle: str) -> int:
-        first = self.res.rec_first_ev[r]
+        first = self.res.first_event(r)
         obj, _ = self.parse_record(r)
         row = PACKED_ROWS.get(obj.get("type")) if isinstance(obj, dict) else None
         if row is not None:  # land on the member that holds the text

@@ -50,7 +50,7 @@ EARLY_HEAD_SHARE = 0.3  # an early helper (TailHelper.early) starts ~0.3 s soone
 # with the first paint in tmux unchanged (265 vs 268 ms); 0 made that paint ~20 ms later.
 EARLY_NICE = 5
 MIN_PATIENCE_S = 10.0  # at least this long for the child once the head is read (merge.py too)
-INDEX_BASE_MAX = 3 << 30  # a slice's first event index stays below this: rec_first_ev is 32-bit
+INDEX_BASE_MAX = 3 << 30  # a slice's first event index stays below this: row_after is 32-bit
 SLICE_PLAIN_BYTES = 8 << 20  # the child sends its index every this many plaintext bytes
 TAIL_CHUNK_BYTES = DECODE_CHUNK  # plaintext the child decodes before indexing it (slices end on these)
 # The last slice is cut short: what the parent does with it (merge, pair) comes after the child has
@@ -166,7 +166,7 @@ def _index_tail(raw: RawLog, data: bytes, split: int, limit: int, session_id: st
                 held = None
             # Event indices as the parent will most likely need them: a log's index equals its seq
             # until a gap, so this slice's first event is probably event `first` (the merge checks,
-            # and shifts if not). Bounded so rec_first_ev (32-bit) cannot overflow in a slice.
+            # and shifts if not). Bounded so row_after (32-bit) cannot overflow in a slice.
             scanner = Scanner.segment(session_id, first, first if first < INDEX_BASE_MAX else 0)
         scanner.feed(chunk, produced)
         if scanner.skipped or scanner.res.corruption:  # unusable (see _slice): the parent reads on from here
