@@ -31,6 +31,7 @@ PACK_AT = 16384
 # holes in the allocator's pools that later objects only partly fill (16k a batch left ~14 MiB more of
 # them than 1k on the 936k log repeated 11 times).
 PACK_NEXT = 1024
+ITER_ROWS = 4096  # rows made at a time by an iteration over a packed list (`__iter__`)
 
 
 def pack_due(items: PackedList, at: int = PACK_AT) -> bool:
@@ -89,7 +90,12 @@ class PackedList:
         return got if got is not None else next(self._rows(k, k + 1))
 
     def __iter__(self) -> Iterator:
-        yield from self._rows(0, self.packed)
+        # A batch of rows at a time: made whole, every column was a list (decoded values, int objects)
+        # of every row at once while a pass went on (the timing worker's table: ~9 MiB of objects on the
+        # x11 file, freed into pools the UI's allocations had meanwhile taken turns in).
+        packed = self.packed
+        for lo in range(0, packed, ITER_ROWS):
+            yield from self._rows(lo, min(packed, lo + ITER_ROWS))
         yield from list(self.pending)
 
     def records(self, lo: int, hi: int) -> Iterator:
