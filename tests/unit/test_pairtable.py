@@ -170,3 +170,21 @@ def test_a_finished_table_is_frozen_and_reads_on_as_a_dict(corpus, monkeypatch):
     tools.add(new)
     assert type(tools.rows) is dict and list(tools.items()) == [*before, ("call_new", new)]
     assert all(tools.rows[k] == n for n, (k, _p) in enumerate(before))
+
+
+def test_the_explorers_finding_map_answers_as_the_dict_it_replaced():
+    """Event -> findings in the diagnosis's order, None-indexed findings in none, an index no finding
+    names (or no int) the default; built from a copy: the diagnosis's list changed after leaves it."""
+    from dsh_tui.model.diagnosing.findings import Finding
+    from dsh_tui.model.presenting.detail import FindingsAt
+    findings = [Finding("A", 7, 7, "a"), Finding("B", None, None, "b"), Finding("C", 3, 3, "c"),
+                Finding("D", 7, 7, "d"), Finding("E", 0, 0, "e"), Finding("F", 7, 7, "f")]
+    by_event: dict = {}
+    for f in findings:
+        if f.index is not None:
+            by_event.setdefault(f.index, []).append(f)
+    at = FindingsAt(findings)
+    findings.clear()
+    for i in (*range(-1, 10), 10**9, "7", None, 7.0):
+        assert at.get(i, "none") == by_event.get(i, "none") if type(i) is int else at.get(i, "none") == "none"
+    assert [f.kind for f in at.get(7)] == ["A", "D", "F"] and at.get(1) is None

@@ -12,6 +12,8 @@ from __future__ import annotations
 import difflib
 import json
 import os
+from array import array
+from bisect import bisect_left
 from typing import Any
 
 import orjson
@@ -28,12 +30,36 @@ SECTION_CAP = 64 * 1024  # characters shown per detail section
 DIFF_INPUT_CAP = 256 * 1024  # oldText/newText larger than this are not diffed
 
 
-_MAPS: dict[int, tuple[Any, dict, dict]] = {}
+_MAPS: dict[int, tuple[Any, Any, FindingsAt]] = {}
 
 
-def event_maps(diag: Any) -> tuple[Any, dict]:
-    """(event index -> [Pair], event index -> [Finding]) for ``diag``, built once per Diagnosis (the
-    pairs' map is read by ``get``: pairtable.PairsAt).
+class FindingsAt:
+    """Event index -> its findings, in the diagnosis's order, as ``get`` (the dict it stands for): one
+    int a finding (its event, then its place) in a sorted array, not a dict entry and a list an event
+    (~3 MiB for the 24.6k findings of the benchmark's x11 file, as pairtable.PairsAt for the pairs)."""
+
+    __slots__ = ("findings", "n", "keys")
+
+    def __init__(self, findings: list) -> None:
+        self.findings = list(findings)  # (positions into this copy: the diagnosis's list may be changed)
+        self.n = n = len(self.findings)
+        keys = sorted(f.index * n + k for k, f in enumerate(self.findings) if type(f.index) is int and f.index >= 0)
+        try:
+            self.keys: Any = array("q", keys)
+        except OverflowError:  # (past int64: a list, searched alike)
+            self.keys = keys
+
+    def get(self, index: Any, default: Any = None) -> Any:
+        if type(index) is not int or index < 0 or not self.n:
+            return default
+        n, keys = self.n, self.keys
+        lo, hi = bisect_left(keys, index * n), bisect_left(keys, (index + 1) * n)
+        return [self.findings[keys[j] - index * n] for j in range(lo, hi)] if lo < hi else default
+
+
+def event_maps(diag: Any) -> tuple[Any, FindingsAt]:
+    """(event index -> [Pair], event index -> [Finding]) for ``diag``, built once per Diagnosis, each
+    read by ``get`` (pairtable.PairsAt, FindingsAt).
 
     Pairs of one event are in log order (an assistant/message asks for its calls in order).
     """
@@ -41,10 +67,7 @@ def event_maps(diag: Any) -> tuple[Any, dict]:
     if hit is not None and hit[0] is diag:
         return hit[1], hit[2]
     pairs = diag.pairs.by_event()  # (an index into the pairs, each made as read: not a list an event)
-    findings: dict[int, list] = {}
-    for f in diag.findings:
-        if f.index is not None:
-            findings.setdefault(f.index, []).append(f)
+    findings = FindingsAt(diag.findings)
     _MAPS.clear()  # one log at a time
     _MAPS[id(diag)] = (diag, pairs, findings)
     return pairs, findings
