@@ -108,7 +108,7 @@ class ScanResult(Struct):
         return self.skip_lines[k] if k >= 0 else 0
 
     def _shift(self, k: int) -> int:
-        """first event - record for the records after the ``k``-th row (k >= 1) up to the next row's own."""
+        """A record's first event less its number, for a record with ``k`` listed rows before it."""
         return self.first_base if k == 0 else self.row_after[k - 1] - self.row_rec[k - 1] - 1
 
     def first_event(self, r: int) -> int:
