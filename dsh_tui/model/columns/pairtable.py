@@ -325,10 +325,15 @@ class PairsAt:
         self.keys = array("q", keys)
 
     def get(self, index: Any, default: Any = None) -> Any:
-        if type(index) is not int or index < 0 or not self.n:
-            return default
-        n, keys = self.n, self.keys
-        lo, hi = bisect_left(keys, index * n), bisect_left(keys, (index + 1) * n)
-        if lo == hi:
-            return default
-        return [self.order[n - 1 - (keys[j] - index * n)] for j in range(lo, hi)]
+        places, n = event_places(self.keys, self.n, index), self.n
+        return [self.order[n - 1 - p] for p in places] if places else default
+
+
+def event_places(keys: Sequence[int], n: int, index: Any) -> list[int]:
+    """The places kept with event ``index`` in ``keys`` (sorted, each event * n + a place below ``n``), in
+    order: an index by event held as one int an item (`PairsAt`; presenting/detail.py's `FindingsAt`).
+    Empty for an index that is no event (not an int, negative), and with no keys."""
+    if type(index) is not int or index < 0 or not n:
+        return []
+    base = index * n
+    return [keys[j] - base for j in range(bisect_left(keys, base), bisect_left(keys, base + n))]

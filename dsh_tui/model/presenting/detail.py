@@ -13,12 +13,12 @@ import difflib
 import json
 import os
 from array import array
-from bisect import bisect_left
 from typing import Any
 
 import orjson
 
 from ...safety import clean_bytes, one_line
+from ..columns.pairtable import event_places
 from ..reading.session import EventView, SessionLog
 from ..reading.deepjson import loads_deep
 from ..reading.deepvalue import deeper_than, folded
@@ -50,11 +50,8 @@ class FindingsAt:
             self.keys = keys
 
     def get(self, index: Any, default: Any = None) -> Any:
-        if type(index) is not int or index < 0 or not self.n:
-            return default
-        n, keys = self.n, self.keys
-        lo, hi = bisect_left(keys, index * n), bisect_left(keys, (index + 1) * n)
-        return [self.findings[keys[j] - index * n] for j in range(lo, hi)] if lo < hi else default
+        places = event_places(self.keys, self.n, index)
+        return [self.findings[p] for p in places] if places else default
 
 
 def event_maps(diag: Any) -> tuple[Any, FindingsAt]:
