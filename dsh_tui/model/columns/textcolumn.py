@@ -310,11 +310,10 @@ class SparseColumn:
 
     def items(self) -> Iterator[tuple[int, Any]]:
         """(position, value) in ascending position."""
-        keys = sorted({*self.at, *self.other})
-        return ((k, v) for k in keys if (v := self.get(k, _MISSING)) is not _MISSING)
+        return iter(sorted(self.as_dict().items()))
 
     def __len__(self) -> int:
-        return sum(1 for _ in self.items())
+        return len(self.as_dict())
 
     def as_dict(self) -> dict[int, Any]:
         """{position: value} of every value, decoded in one pass over the buffer (no search a position)."""
