@@ -141,7 +141,7 @@ def test_the_cache_carries_calls_as_columns_and_checks_them() -> None:
         return Timing.from_plain(tuple(p))
 
     for change in (lambda c: c.__setitem__(1, 41),  # a length the columns do not have
-                   lambda c: c[2].__setitem__("start", array("h", [0] * 40)),  # not a column's type
+                   lambda c: c[2].__setitem__("start", array("Q", [0] * 40)),  # not a column's type
                    lambda c: c[2].pop("seq"),  # a column missing
                    lambda c: (c[2].__setitem__("seq", array("q", c[2]["seq"])),
                               c[3].__setitem__("seq", 5)),  # a base of an int64 column
@@ -230,33 +230,64 @@ def test_the_finished_timing_is_all_columns_its_call_ids_text(tmp_path, monkeypa
 
 
 @pytest.mark.parametrize("edge", [2**31 - 1, 2**31, -(2**31), -(2**31) + 1, -(2**31) + 2, -(2**63), 2**63 - 1])
-def test_a_column_is_int32_until_a_value_needs_more(edge, monkeypatch) -> None:
+def test_a_column_is_as_narrow_as_its_values_until_one_needs_more(edge, monkeypatch) -> None:
     monkeypatch.setattr(packed, "PACK_AT", 4)  # (the cache form is compacted only for a list the pass packs)
     items = [ModelCall(k, 1, k, k, start=None if k % 3 == 0 else k) for k in range(10)]
     got = PackedList(ModelCall, CALL_INTS, ("retries", "missing"))
     for c in items[:5]:
         got.append(c)
     got.pack(live={id(items[4])})
-    assert all(col.typecode == "i" for col in got.ints.values())  # (small ints, None)
+    assert all(col.typecode == "b" for col in got.ints.values())  # (small ints, None: a byte)
     items[4].start = edge  # set while live: its row is written when it is settled
     got.settle(items[4])
     for c in items[5:]:
         got.append(c)
     items[7].end = edge
     got.pack()
-    # (int32's own markers do not fit as values; int64's NONE is kept apart as an odd value, in either)
+    # (int32's own markers do not fit as values; int64's NONE is kept apart as an odd value, a byte's marker)
     wide = edge != -(2**63) and not -(2**31) + 2 <= edge < 2**31
-    assert (got.ints["start"].typecode == "q") == wide and got.ints["seq"].typecode == "i"
+    narrow = "b" if edge == -(2**63) else "i"
+    assert got.ints["start"].typecode == ("q" if wide else narrow) and got.ints["seq"].typecode == "b"
     assert _same(got, items) and got.column("start") == [c.start for c in items]
     assert got.count_none("start") == sum(c.start is None for c in items)
     assert got.count_none("end") == sum(c.end is None for c in items)
     again = Timing.from_plain(Timing(got, tool_list([])).plain()).calls
     # ("end" holds one value among None: one too wide for int32 is counted from a base of its own)
-    assert _same(again, items) and again.ints["end"].typecode == "i" and ("end" in again.bases) == wide
+    assert _same(again, items) and again.ints["end"].typecode == narrow and ("end" in again.bases) == wide
     monkeypatch.setattr(packed, "PACK_AT", 16384)
     small = Timing.from_plain(Timing(got, tool_list([])).plain()).calls  # (a common log's: its cells as they were)
     assert _same(small, items) and {n: c.typecode for n, c in small.ints.items()} == {
         n: c.typecode for n, c in got.ints.items()} and small.bases == got.bases
+
+
+@pytest.mark.parametrize("value, width", [(127, "b"), (128, "h"), (-126, "b"), (-127, "h"), (2**15 - 1, "h"),
+                                          (2**15, "i"), (-(2**15) + 2, "h"), (-(2**15) + 1, "i"), (2**31 - 1, "i"),
+                                          (2**31, "q"), (-(2**31) + 2, "i"), (-(2**31) + 1, "q")])
+def test_a_column_takes_the_narrowest_width_its_values_fit(value, width, monkeypatch) -> None:
+    """An int column is a byte, two, four or eight a cell, the narrowest that holds its values but each
+    width's two markers (None, kept apart), whether the value comes in a packed batch or is set on a
+    live record's row; its values, Nones and the cache's form come back the same."""
+    monkeypatch.setattr(packed, "PACK_AT", 2)
+    batch = [ModelCall(k, k, k, k, start=None) for k in range(3)]
+    batch[1].step = value
+    got = PackedList(ModelCall, CALL_INTS, ("retries", "missing"))
+    for c in batch:
+        got.append(c)
+    got.pack()
+    assert got.ints["step"].typecode == width and got.ints["turn"].typecode == "b" and _same(got, batch)
+    assert got.column("step") == [0, value, 2] and got.count_none("start") == 3
+    live = [ModelCall(k, 1, k, k, start=None) for k in range(3)]
+    settled = PackedList(ModelCall, CALL_INTS, ("retries", "missing"))
+    for c in live:
+        settled.append(c)
+    settled.pack(live={id(live[2])})
+    live[2].step, live[2].start = value, None
+    settled.settle(live[2])
+    assert settled.ints["step"].typecode == width and settled.column("step") == [1, 1, value]
+    assert settled.count_none("start") == 3 and _same(settled, live)
+    for lst, items in ((got, batch), (settled, live)):
+        back = PackedList.from_plain(ModelCall, CALL_INTS, ("retries", "missing"), lst.plain())
+        assert back.ints["step"].typecode == width and _same(back, items)
 
 
 def test_the_cache_takes_the_cells_as_they_are_and_a_save_changes_nothing(monkeypatch):

@@ -1,7 +1,7 @@
 """An int column's cells and a column's form in the index cache (packed.py's lists, the turn ends).
 
-An int column holds int64 cells (int32 while its values fit), with a marker for None and one for a
-value kept apart (not an int, or past int64: a crafted log's). In the cache, a packed list's columns are
+An int column holds int64 cells (int8, int16 or int32 while its values fit), with a marker for None and
+one for a value kept apart (not an int, or past int64: a crafted log's). In the cache, a packed list's columns are
 its cells as they are (`int_cells_back`), the turn ends' int64 arrays (binary parts of the entry), and
 a column of a few repeated strings is `coded`.
 """
@@ -19,15 +19,24 @@ NONE = -(2**63)  # an int column's None
 ODD = NONE + 1  # an int column's value that is not a 64-bit int (kept in ``odd``)
 TO_ROW = {None: NONE}  # value -> cell, by dict.get(v, v): None to NONE, every int to itself
 FROM_ROW = {NONE: None}
-# A column is int32 while its values fit (half the memory: most are indexes, counts and durations), with
-# markers of its own, and int64 from the first value that does not (a time in ms since 1970).
-NONE32 = -(2**31)
+# A column is int8, int16 or int32 while its values fit (a turn's step is a byte, a time int32 from a base:
+# most are indexes, counts and durations), each width with markers of its own at its bottom, and int64 from
+# the first value that fits none of them (a time in ms since 1970 with no base).
+WIDTHS = ("b", "h", "i")  # narrowest first
+_LOW = {"b": -(2**7), "h": -(2**15), "i": -(2**31)}
+NONE32 = _LOW["i"]
 ODD32 = NONE32 + 1
-NARROW = {NONE: NONE32, ODD: ODD32}
-WIDEN = {NONE32: NONE, ODD32: ODD}
-FROM_ROW32 = {NONE32: None}
-FROM_CELL = {"q": FROM_ROW, "i": FROM_ROW32}
-_NONE_BYTES = {"q": array("q", [NONE]).tobytes(), "i": array("i", [NONE32]).tobytes()}
+NONE_CELL = {"q": NONE, **_LOW}  # each width's None
+ODD_CELL = {tc: none + 1 for tc, none in NONE_CELL.items()}
+NARROW_TO = {tc: {NONE: _LOW[tc], ODD: _LOW[tc] + 1} for tc in WIDTHS}  # int64 markers -> a width's
+WIDEN_FROM = {tc: {_LOW[tc]: NONE, _LOW[tc] + 1: ODD} for tc in WIDTHS}
+FROM_CELL = {tc: {none: None} for tc, none in NONE_CELL.items()}
+_NONE_BYTES = {tc: array(tc, [none]).tobytes() for tc, none in NONE_CELL.items()}
+
+
+def fits(tc: str, value: int) -> bool:
+    """Whether a cell of width ``tc`` holds ``value`` (counted from its base) apart from its markers."""
+    return tc == "q" or _LOW[tc] + 1 < value < -_LOW[tc]
 
 
 def cell_values(col: array, base: int = 0) -> list:
@@ -64,16 +73,16 @@ def int_cells(values: list) -> array | None:
         return None
 
 
-def narrowed(cells: array, base: int = 0) -> array | None:
-    """int64 cells as int32 ones (markers and all), each counted from ``base`` (an offset column: times
-    in ms since 1970 are ~1.8e12, but a log's lie within days of each other), or None when one does
+def narrowed(cells: array, base: int = 0, tc: str = "i") -> array | None:
+    """int64 cells as ones of width ``tc`` (markers and all), each counted from ``base`` (an offset column:
+    times in ms since 1970 are ~1.8e12, but a log's lie within days of each other), or None when one does
     not fit."""
     try:
-        out = array("i", map(NARROW.get, cells, _plus(cells, -base)))
+        out = array(tc, map(NARROW_TO[tc].get, cells, _plus(cells, -base)))
     except OverflowError:
         return None
-    if out.count(NONE32) != cells.count(NONE) or out.count(ODD32) != cells.count(ODD):
-        return None  # a value that is an int32 marker
+    if out.count(NONE_CELL[tc]) != cells.count(NONE) or out.count(ODD_CELL[tc]) != cells.count(ODD):
+        return None  # a value that is a marker of that width
     return out
 
 
@@ -86,10 +95,10 @@ def offset_base(cells: array) -> int:
 
 
 def widened(col: array, base: int = 0) -> array:
-    """An int32 column (counted from ``base``) as int64 cells."""
-    if col.typecode != "i":
+    """A narrow column (counted from ``base``) as int64 cells."""
+    if col.typecode == "q":
         return col
-    return array("q", map(WIDEN.get, col, _plus(col, base)))
+    return array("q", map(WIDEN_FROM[col.typecode].get, col, _plus(col, base)))
 
 
 def cell_of(v: Any) -> int:
@@ -125,9 +134,9 @@ def int_columns_back(cols: Any, odd: Any, names: Iterable[str], n: int) -> tuple
 
 
 def int_cells_back(cols: Any, bases: Any, odd: Any, names: Iterable[str], n: int,
-                   typecodes: tuple[str, ...] = ("i", "q")) -> tuple[dict[str, array], dict, dict]:
+                   typecodes: tuple[str, ...] = (*WIDTHS, "q")) -> tuple[dict[str, array], dict, dict]:
     """A packed list's int columns as the cache keeps them (packed.py's `PackedList.plain`: the cells as
-    they were, int32 from a base or int64), checked to be ``n`` rows of columns ``names``: the arrays,
+    they were, narrow from a base or int64), checked to be ``n`` rows of columns ``names``: the arrays,
     their bases and the odd values by (name, position). ValueError if they are not (a cache entry is
     checked, not trusted)."""
     names = tuple(names)
@@ -137,13 +146,13 @@ def int_cells_back(cols: Any, bases: Any, odd: Any, names: Iterable[str], n: int
     for name, col in cols.items():
         if type(col) is not array or col.typecode not in typecodes or len(col) != n:
             raise ValueError(f"a bad column {name}")
-    for name, base in bases.items():  # (an int32 column's alone; a value is its cell plus its base)
-        if name not in cols or cols[name].typecode != "i" or type(base) is not int or not NONE < base < 2**63:
+    for name, base in bases.items():  # (a narrow column's alone; a value is its cell plus its base)
+        if name not in cols or cols[name].typecode == "q" or type(base) is not int or not NONE < base < 2**63:
             raise ValueError(f"a bad base of column {name}")
     out = {}
     for item in odd:
         if not (type(item) is list and len(item) == 3 and item[0] in cols and type(item[1]) is int
-                and 0 <= item[1] < n and cols[item[0]][item[1]] == (ODD if cols[item[0]].typecode == "q" else ODD32)):
+                and 0 <= item[1] < n and cols[item[0]][item[1]] == ODD_CELL[cols[item[0]].typecode]):
             raise ValueError("a bad odd value")
         out[(item[0], item[1])] = item[2]
     return cols, bases, out

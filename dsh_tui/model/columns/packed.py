@@ -20,8 +20,8 @@ from itertools import chain, compress, islice, repeat
 from operator import attrgetter
 from typing import Any
 
-from .cells import (NARROW, NONE, NONE32, ODD, ODD32, cell_of, cell_values, cells_to_values, coded, int_cells,
-                    int_cells_back, narrowed, offset_base, uncoded, widened)
+from .cells import (NARROW_TO, NONE, NONE_CELL, ODD, ODD_CELL, WIDTHS, cell_of, cell_values, cells_to_values, coded,
+                    fits, int_cells, int_cells_back, narrowed, offset_base, uncoded, widened)
 from .textcolumn import CodedColumn, SparseColumn, TextColumn
 
 # Records are packed once this many wait: a log that has fewer keeps them as objects (~10 MB at most),
@@ -40,7 +40,8 @@ def pack_due(items: PackedList, at: int = PACK_AT) -> bool:
 
 
 class PackedList:
-    """The records of one record class in log order: ``ints`` (int or None) in int64 columns, ``sparse``
+    """The records of one record class in log order: ``ints`` (int or None) in int columns as narrow as
+    their values allow (`_extend`), ``sparse``
     (falsy for most records: a note list, a retry list) by position in a textcolumn.SparseColumn (a
     dict where ``SPARSE`` says so: a value changed in place), ``texts`` (a str in most
     records) as textcolumn.TextColumns, the rest as CodedColumns (a byte a row while they repeat a few
@@ -51,8 +52,8 @@ class PackedList:
     def __init__(self, cls: type, ints: Iterable[str], sparse: Iterable[str] = (), texts: Iterable[str] = ()) -> None:
         self.cls = cls
         self.names = names = cls.__struct_fields__
-        self.ints = {n: array("i") for n in ints}  # (int64 once a value needs it: `_extend`)
-        # An int32 column whose values are counted from a base of its own (a time's): `_narrow`.
+        self.ints = {n: array(WIDTHS[0]) for n in ints}  # (wider once a value needs it: `_extend`)
+        # A narrow column whose values are counted from a base of its own (a time's): `_fit`.
         self.bases: dict[str, int] = {}
         self.sparse: dict[str, Any] = {n: self.SPARSE() for n in sparse}
         self.texts = frozenset(texts)
@@ -138,7 +139,7 @@ class PackedList:
     def count_none(self, name: str) -> int:
         """How many records have None in int field ``name`` (without making the records)."""
         col = self.ints[name]
-        none = NONE if col.typecode == "q" else NONE32
+        none = NONE_CELL[col.typecode]
         return (col.count(none) - sum(getattr(x, name) is not None for k, x in self.live.items() if col[k] == none)
                 + sum(getattr(x, name) is None for k, x in self.live.items() if col[k] != none)
                 + list(map(self._field(name), self.pending)).count(None))  # (by C loops: a pass reads two)
@@ -215,42 +216,54 @@ class PackedList:
                 kept.pop(k, None)
 
     def _extend(self, name: str, cells: array) -> None:
-        """Append int64 ``cells`` to column ``name`` (int32 while they fit)."""
+        """Append int64 ``cells`` to column ``name``, in the narrowest width that holds it and them."""
         col = self.ints[name]
-        if col.typecode == "i":
-            narrow = self._narrow(name, cells, col)
-            if narrow is not None:
-                col.extend(narrow)
-                return
-            col = self.ints[name] = widened(col, self.bases.pop(name, 0))
+        if col.typecode != "q" and self._fit(name, cells, col):
+            return
+        col = self.ints[name] = widened(col, self.bases.pop(name, 0))
         col.extend(cells)
 
-    def _narrow(self, name: str, cells: array, col: array) -> array | None:
-        """``cells`` as int32 ones for column ``name`` (so far ``col``), or None when they do not fit.
-        Values too big for int32 get a base (a time's first value) while the column holds no other
-        value: 4 bytes a time, not 8 (~4 MiB of a 10M-event log's timing)."""
-        base = self.bases.get(name, 0)
-        narrow = narrowed(cells, base)
-        if narrow is None and not base and col.count(NONE32) + col.count(ODD32) == len(col):
-            base = offset_base(cells)
-            narrow = narrowed(cells, base) if base else None
+    def _fit(self, name: str, cells: array, col: array) -> bool:
+        """Append ``cells`` to ``col`` (column ``name``) in its width or a wider narrow one, the column made
+        that width first; False when none holds them. Of the x11 file's timing and pairs' 38 columns, 11
+        hold a byte or two (a step, a chunk count, a turn): ~5 MiB of the explorer's. Values too big for
+        int32 get a base (a time's first value) while the column holds no other value: 4 bytes a time, not
+        8 (~4 MiB of a 10M-event log's timing)."""
+        base, tc = self.bases.get(name, 0), col.typecode
+        for width in WIDTHS[WIDTHS.index(tc):]:
+            narrow = narrowed(cells, base, width)
+            if (narrow is None and width == "i" and not base  # (counted only then: a batch of a long column)
+                    and col.count(NONE_CELL[tc]) + col.count(ODD_CELL[tc]) == len(col)):
+                new_base = offset_base(cells)
+                narrow = narrowed(cells, new_base, width) if new_base else None
+                if narrow is not None:
+                    base = self.bases[name] = new_base
             if narrow is not None:
-                self.bases[name] = base
-        return narrow
+                if width != tc:
+                    col = self.ints[name] = narrowed(widened(col, base), base, width)
+                col.extend(narrow)
+                return True
+        return False
 
     def _set_int(self, name: str, k: int, v: Any) -> None:
         cell = cell_of(v)
         col = self.ints[name]
+        tc = col.typecode
         base = self.bases.get(name, 0)
-        if col.typecode == "q":
+        if tc == "q":
             col[k] = cell
         elif cell == NONE or cell == ODD:
-            col[k] = NARROW[cell]
-        elif ODD32 < cell - base < 2**31:
+            col[k] = NARROW_TO[tc][cell]
+        elif fits(tc, cell - base):
             col[k] = cell - base
-        else:
-            col = self.ints[name] = widened(col, self.bases.pop(name, 0))
-            col[k] = cell
+        else:  # the narrowest wider width that holds it (int64 past int32 of the base)
+            width = next((w for w in WIDTHS[WIDTHS.index(tc) + 1:] if fits(w, cell - base)), "q")
+            if width == "q":
+                col = self.ints[name] = widened(col, self.bases.pop(name, 0))
+                col[k] = cell
+            else:
+                col = self.ints[name] = narrowed(widened(col, base), base, width)
+                col[k] = cell - base
         if cell == ODD:
             self.odd[(name, k)] = v
 
