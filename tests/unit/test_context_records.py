@@ -11,6 +11,7 @@ import orjson
 import pytest
 
 from dsh_tui.model.context import export
+from dsh_tui.model.reading import contextcolumns
 from dsh_tui.model.reading.contextcolumns import Columns
 from dsh_tui.model.context.select import records
 from dsh_tui.model.opening.cachecodec import decode, encode
@@ -360,10 +361,10 @@ def test_tool_names_read_from_the_cache_are_one_str_each_as_the_scan_keeps_them(
     assert type(back.fields[0][1]).__name__ == "SharedColumn" and list(back.records()) == list(cols.records())
 
 
-def test_compacted_int_columns_are_int32_until_a_record_is_added():
-    """`compact` keeps an int64 column int32 while its values fit and none is kept apart; a record
-    added after (a followed log) gives each its own type back first, so a value past int32, or one
-    no array holds, is kept as it was."""
+def test_compacted_int_columns_are_narrow_until_a_record_is_added():
+    """`compact` keeps an int64 column as narrow as its values fit (a step a byte, tokens four) while none
+    is kept apart; a record added after (a followed log) gives each its own type back first, so a value
+    past int32, or one no array holds, is kept as it was."""
     msgs = [("assistant/message", k, k, 1, k % 3, 1000 * k) for k in range(50)]
     odd_turn = ("tool/call", 50, 50, None, "bash", 7, None)  # a turn that is no int: kept in odd
     cols = Columns()
@@ -371,7 +372,7 @@ def test_compacted_int_columns_are_int32_until_a_record_is_added():
         cols.append(r)
     before = list(cols.records())
     cols.compact()
-    assert [col.typecode for col in cols.fields[2]] == ["i", "i", "i"]
+    assert [col.typecode for col in cols.fields[2]] == ["b", "b", "i"]  # (turn 1, steps 0-2, tokens to 49,000)
     assert cols.fields[0][0].typecode == "q"  # (its odd value's NONE is no int32)
     assert list(cols.records()) == before
     later = [("assistant/message", 51, 51, 2, 1, 2**40), ("tool/call", 52, 52, 2**35, "bash", 8, None),
@@ -380,3 +381,21 @@ def test_compacted_int_columns_are_int32_until_a_record_is_added():
         cols.append(r)
     assert [col.typecode for col in cols.fields[2]] == ["q", "q", "q"] and not cols.narrow
     assert list(cols.records()) == before + later and type(list(cols.records())[-1][3]) is bool
+
+
+@pytest.mark.parametrize("low, high, width", [(-128, 127, "b"), (-129, 0, "h"), (0, 128, "h"), (-(2**15), 2**15 - 1, "h"),
+                                              (0, 2**15, "i"), (-(2**15) - 1, 0, "i"), (-(2**31), 2**31 - 1, "i"),
+                                              (0, 2**31, "q"), (-(2**31) - 1, 0, "q")])
+def test_compact_takes_the_narrowest_width_and_the_cache_keeps_it(low, high, width):
+    """A compacted column is the narrowest of int8, int16 and int32 that holds its lowest and highest
+    value (int64 when none does); its records, and the cache's form read back, are the same."""
+    msgs = [("assistant/message", k, k, turn, 0, 5) for k, turn in enumerate((low, 3, high))]
+    cols = Columns()
+    for r in msgs:
+        cols.append(r)
+    cols.compact()
+    assert cols.fields[2][0].typecode == width and list(cols.records()) == msgs
+    back = contextcolumns.loads(contextcolumns.dumps(cols))
+    assert back is not None and back.fields[2][0].typecode == width and list(back.records()) == msgs
+    back.append(("assistant/message", 3, 3, 2**40, 0, 5))  # (a followed log: the column its own type again)
+    assert back.fields[2][0].typecode == "q" and list(back.records()) == [*msgs, ("assistant/message", 3, 3, 2**40, 0, 5)]

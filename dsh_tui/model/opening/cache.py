@@ -36,7 +36,8 @@ from typing import Any
 from ... import __version__
 from . import privatedir
 
-FORMAT = 28  # 28: packed lists' int columns a byte or two a cell where their values fit (packed.py);
+FORMAT = 28  # 28: packed lists' int columns (packed.py) and the context records' number columns
+# (contextcolumns.py) a byte or two a cell where their values fit;
 # 27: the records' first events as the rows of more than one (ScanResult.row_rec);
 # 26: a sparse column's parts as they are, its values' JSON kept (textcolumn.py);
 # 25: the head, the blob, then the tree (the parts written as they are made), MAC'd in that

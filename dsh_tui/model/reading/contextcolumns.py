@@ -35,7 +35,8 @@ _ARRAYS = {(CALL, 0): "q", (CALL, 2): "Q", (RESULT, 0): "q", (MESSAGE, 0): "q", 
 _ARRAY_FIELDS = tuple(tuple(j for j in range(_WIDTH[k]) if (k, j) in _ARRAYS) for k in KINDS)
 NONE = -(1 << 63)
 _U32_MAX = (1 << 32) - 1
-_I32 = 1 << 31
+_NARROW = (("b", 1 << 7), ("h", 1 << 15), ("i", 1 << 31))  # what `compact` makes an int64 column, narrowest first
+_NARROW_TYPES = frozenset(tc for tc, _half in _NARROW)
 _JUST_INT = {int}
 _kind_of, _index_of, _seq_of = itemgetter(0), itemgetter(1), itemgetter(2)
 
@@ -51,7 +52,7 @@ class Columns:
         self.fields: list[list] = [[array(_ARRAYS[(k, j)]) if (k, j) in _ARRAYS else [] for j in range(_WIDTH[k])]
                                    for k in KINDS]
         self.odd: dict[tuple[int, int, int], object] = {}  # (kind, field, position) -> a value no array holds
-        self.narrow = False  # some int64 columns int32 since `compact` (widened back before an append)
+        self.narrow = False  # some int64 columns narrower since `compact` (widened back before an append)
 
     def __len__(self) -> int:
         return len(self.kinds)
@@ -153,24 +154,28 @@ class Columns:
         # the x11 file) until a record is added (`_uncompacted`).
         if type(self.seq) is array and self.seq == self.index:
             self.seq = self.index
-        # The int64 columns (turns, steps, input tokens, a result's call seq) int32 where every value
-        # fits and none is kept apart in ``odd`` (its NONE is no int32): 2.5 MiB on the x11 file.
+        # The int64 columns (turns, steps, input tokens, a result's call seq) int8, int16 or int32, the
+        # narrowest where every value fits and none is kept apart in ``odd`` (its NONE fits none of them):
+        # 2.5 MiB on the x11 file at int32, 1.5 MiB more with a step a byte and a turn two.
         for code, cols in enumerate(self.fields):
             for j in _ARRAY_FIELDS[code]:
                 col = cols[j]
-                if col.typecode == "q" and col and -_I32 <= min(col) and max(col) < _I32:
-                    cols[j] = array("i", col)
-                    self.narrow = True
+                if col.typecode == "q" and col:
+                    low, high = min(col), max(col)
+                    tc = next((tc for tc, half in _NARROW if -half <= low and high < half), None)
+                    if tc is not None:
+                        cols[j] = array(tc, col)
+                        self.narrow = True
 
     def _uncompacted(self) -> None:
         """Before a record is added, what `compact` shared or narrowed as it was: ``seq`` its own array
-        again, if `compact` made it ``index``, and the columns it made int32 their own type again."""
+        again, if `compact` made it ``index``, and the columns it narrowed their own type again."""
         if self.seq is self.index:
             self.seq = array("I", self.index)
         if self.narrow:
             for code, cols in enumerate(self.fields):
                 for j in _ARRAY_FIELDS[code]:
-                    if cols[j].typecode == "i":
+                    if cols[j].typecode in _NARROW_TYPES:
                         cols[j] = array(_ARRAYS[(KINDS[code], j)], cols[j])
             self.narrow = False
 
@@ -308,7 +313,8 @@ def loads(plain: Any) -> Columns | None:
         if sum(counts) != n or not _is_array(index, "I", n) or not (seq is None or _is_array(seq, "I", n)):
             return None
         for col, (code, typecode) in zip(ints, _INT_TYPES):
-            if not _is_array(col, typecode, counts[code]) and not _is_array(col, "i", counts[code]):
+            if not (_is_array(col, typecode, counts[code])
+                    or typecode == "q" and type(col) is array and col.typecode in _NARROW_TYPES and len(col) == counts[code]):
                 return None
         lists, odd, bodies, seq_list = orjson.loads(text)
         if seq is None:
@@ -326,7 +332,7 @@ def loads(plain: Any) -> Columns | None:
                 if len(col) != counts[code]:
                     return None
                 cols[j] = col
-        out.narrow = any(col.typecode == "i" for col in ints)
+        out.narrow = any(col.typecode in _NARROW_TYPES for col in ints)
         calls, results, _messages, headers = out.fields
         calls[1] = list(map(shared_name, calls[1]))  # one str a tool name, as the scan keeps them (`compact`
         # then keeps a byte a call: JSON made a str a call, ~5.7 MiB of the x11 file's re-open)
@@ -342,7 +348,7 @@ def loads(plain: Any) -> Columns | None:
                     and j in _ARRAY_FIELDS[code] and 0 <= p < counts[code]):
                 return None
             col = out.fields[code][j]
-            if col.typecode == "i" or col[p] != NONE:  # (only an int64 column keeps one, NONE in its place)
+            if col.typecode != "q" or col[p] != NONE:  # (only an int64 column keeps one, NONE in its place)
                 return None
             out.odd[(code, j, p)] = _flat(value)  # (None, a bool, a big int or a nested value's text: as they were)
         return out
