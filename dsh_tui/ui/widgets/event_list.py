@@ -17,6 +17,7 @@ from rich.segment import Segment
 from textual import events
 from textual.cache import LRUCache
 
+from ...model.presenting.eventmarks import EventMarks
 from ...model.presenting.hits import match_spans
 from ...model.presenting.summary import RowSummary, light_event, row_summary
 from ...safety import one_line
@@ -64,7 +65,7 @@ class EventList(ShiftedText, VirtualList):
         super().__init__(id=id, classes=classes)
         self.log_ = None
         self.source = RowSource(0)
-        self.marks: dict[int, str] = {}  # event index -> verdict | failure | warning | info
+        self.marks: EventMarks | dict = {}  # event index -> verdict | failure | warning | info
         self.unknown: set[str] = set()
         self._rows: LRUCache[int, RowSummary] = LRUCache(4096)
         self._seq_w = 3
@@ -83,15 +84,7 @@ class EventList(ShiftedText, VirtualList):
         self.log_ = log
         self._rows.clear()
         self._raw_rows.clear()
-        self.marks = {}
-        for f in reversed(diag.findings):  # oldest first: the newest finding's severity wins
-            if f.index is not None:
-                rank = {"failure": 2, "warning": 1}.get(f.severity, 0)
-                old = {"failure": 2, "warning": 1}.get(self.marks.get(f.index, ""), -1)
-                if rank >= old:
-                    self.marks[f.index] = f.severity
-        if diag.verdict is not None and diag.verdict.index is not None:
-            self.marks[diag.verdict.index] = "verdict"
+        self.marks = EventMarks(diag.findings, diag.verdict.index if diag.verdict is not None else None)
         self.unknown = {one_line(t, 64) for t in log.res.unknown}
         last = log.seq_of(len(log) - 1) if len(log) else 0
         self._seq_w = max(3, len(str(last)))
