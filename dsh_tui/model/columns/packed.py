@@ -225,7 +225,7 @@ class PackedList:
 
     def _fit(self, name: str, cells: array, col: array) -> bool:
         """Append ``cells`` to ``col`` (column ``name``) in its width or a wider narrow one, the column made
-        that width first; False when none holds them. Of the x11 file's timing and pairs' 38 columns, 11
+        that width first; False when none holds them. Of the x11 file's timing and pairs' 47 columns, 19
         hold a byte or two (a step, a chunk count, a turn): ~5 MiB of the explorer's. Values too big for
         int32 get a base (a time's first value) while the column holds no other value: 4 bytes a time, not
         8 (~4 MiB of a 10M-event log's timing)."""
