@@ -383,9 +383,9 @@ def test_compacted_int_columns_are_narrow_until_a_record_is_added():
     assert list(cols.records()) == before + later and type(list(cols.records())[-1][3]) is bool
 
 
-@pytest.mark.parametrize("low, high, width", [(-128, 127, "b"), (-129, 0, "h"), (0, 128, "h"), (-(2**15), 2**15 - 1, "h"),
-                                              (0, 2**15, "i"), (-(2**15) - 1, 0, "i"), (-(2**31), 2**31 - 1, "i"),
-                                              (0, 2**31, "q"), (-(2**31) - 1, 0, "q")])
+@pytest.mark.parametrize("low, high, width", [(-128, 127, "b"), (-129, 0, "h"), (0, 128, "h"),
+                                              (-(2**15), 2**15 - 1, "h"), (0, 2**15, "i"), (-(2**15) - 1, 0, "i"),
+                                              (-(2**31), 2**31 - 1, "i"), (0, 2**31, "q"), (-(2**31) - 1, 0, "q")])
 def test_compact_takes_the_narrowest_width_and_the_cache_keeps_it(low, high, width):
     """A compacted column is the narrowest of int8, int16 and int32 that holds its lowest and highest
     value (int64 when none does); its records, and the cache's form read back, are the same."""
@@ -397,5 +397,6 @@ def test_compact_takes_the_narrowest_width_and_the_cache_keeps_it(low, high, wid
     assert cols.fields[2][0].typecode == width and list(cols.records()) == msgs
     back = contextcolumns.loads(contextcolumns.dumps(cols))
     assert back is not None and back.fields[2][0].typecode == width and list(back.records()) == msgs
-    back.append(("assistant/message", 3, 3, 2**40, 0, 5))  # (a followed log: the column its own type again)
-    assert back.fields[2][0].typecode == "q" and list(back.records()) == [*msgs, ("assistant/message", 3, 3, 2**40, 0, 5)]
+    later = ("assistant/message", 3, 3, 2**40, 0, 5)
+    back.append(later)  # (a followed log: the column its own type again)
+    assert back.fields[2][0].typecode == "q" and list(back.records()) == [*msgs, later]

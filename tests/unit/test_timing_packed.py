@@ -359,13 +359,15 @@ def test_times_are_int32_counted_from_a_base_until_one_is_too_far(monkeypatch):
 
 def test_cell_values_read_none_wherever_its_bytes_stand():
     """An int column's cells as values: None for its NONE cell, and a value whose bytes hold NONE's
-    across two cells (a match off a cell's boundary) read as what it is, in both widths."""
+    across two cells (a match off a cell's boundary) read as what it is, in every width."""
     from array import array
-    for code, none in (("q", cells.NONE), ("i", cells.NONE32)):
-        plain = array(code, [0, 5, -1, 2**20])
-        assert cells.cell_values(plain) == [0, 5, -1, 2**20]
+    for code, none in cells.NONE_CELL.items():
+        plain = array(code, [0, 5, -1, 100])
+        assert cells.cell_values(plain) == [0, 5, -1, 100]
         assert cells.cell_values(array(code, [7, none, 9])) == [7, None, 9]
         size = plain.itemsize
+        if size == 1:
+            continue  # (a byte's None cannot straddle two cells)
         straddle = array(code)
         straddle.frombytes(bytes(size // 2) + array(code, [none]).tobytes() + bytes(size - size // 2))
         assert none not in straddle and array(code, [none]).tobytes() in straddle.tobytes()

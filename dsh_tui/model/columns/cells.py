@@ -1,9 +1,9 @@
 """An int column's cells and a column's form in the index cache (packed.py's lists, the turn ends).
 
 An int column holds int64 cells (int8, int16 or int32 while its values fit), with a marker for None and
-one for a value kept apart (not an int, or past int64: a crafted log's). In the cache, a packed list's columns are
-its cells as they are (`int_cells_back`), the turn ends' int64 arrays (binary parts of the entry), and
-a column of a few repeated strings is `coded`.
+one for a value kept apart (not an int, or past int64: a crafted log's). In the cache, a packed list's
+columns are its cells as they are (`int_cells_back`), the turn ends' int64 arrays (binary parts of the
+entry), and a column of a few repeated strings is `coded`.
 """
 
 from __future__ import annotations
@@ -24,8 +24,6 @@ FROM_ROW = {NONE: None}
 # the first value that fits none of them (a time in ms since 1970 with no base).
 WIDTHS = ("b", "h", "i")  # narrowest first
 _LOW = {"b": -(2**7), "h": -(2**15), "i": -(2**31)}
-NONE32 = _LOW["i"]
-ODD32 = NONE32 + 1
 NONE_CELL = {"q": NONE, **_LOW}  # each width's None
 ODD_CELL = {tc: none + 1 for tc, none in NONE_CELL.items()}
 NARROW_TO = {tc: {NONE: _LOW[tc], ODD: _LOW[tc] + 1} for tc in WIDTHS}  # int64 markers -> a width's

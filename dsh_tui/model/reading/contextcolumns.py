@@ -313,8 +313,8 @@ def loads(plain: Any) -> Columns | None:
         if sum(counts) != n or not _is_array(index, "I", n) or not (seq is None or _is_array(seq, "I", n)):
             return None
         for col, (code, typecode) in zip(ints, _INT_TYPES):
-            if not (_is_array(col, typecode, counts[code])
-                    or typecode == "q" and type(col) is array and col.typecode in _NARROW_TYPES and len(col) == counts[code]):
+            narrowed = typecode == "q" and type(col) is array and col.typecode in _NARROW_TYPES  # (`compact`'s)
+            if not (_is_array(col, typecode, counts[code]) or narrowed and len(col) == counts[code]):
                 return None
         lists, odd, bodies, seq_list = orjson.loads(text)
         if seq is None:
