@@ -373,3 +373,45 @@ def test_cell_values_read_none_wherever_its_bytes_stand():
         assert none not in straddle and array(code, [none]).tobytes() in straddle.tobytes()
         assert cells.cell_values(straddle) == straddle.tolist()
         assert cells.cell_values(array(code)) == []
+
+
+def test_a_seq_the_same_as_its_index_is_one_array_until_a_write():
+    """`share_equal` keeps a seq column that holds its event index's cells as that one array; a pack, a
+    settle or a field set after makes them two again first (neither column gains the other's rows),
+    and a cache entry that keeps the one array comes back so too."""
+    from dsh_tui.model.opening.cachecodec import decode, encode
+    items = [ModelCall(1, 1, k, k, start=None) for k in range(6)]
+    got = PackedList(ModelCall, CALL_INTS, ("retries", "missing"))
+    for c in items[:4]:
+        got.append(c)
+    got.pack()
+    got.share_equal((("seq", "index"), ("end", "start"), ("turn", "nothing")))
+    assert got.ints["seq"] is got.ints["index"] and got.ints["end"] is got.ints["start"] and got.shared
+    tree, parts = encode(got.plain())
+    back = PackedList.from_plain(ModelCall, CALL_INTS, ("retries", "missing"), decode(tree, b"".join(parts)))
+    assert back.ints["seq"] is back.ints["index"] and back.shared and _same(back, items[:4])
+    live = got.revive(3)
+    live.seq = 30  # (its row is written when it settles)
+    got.settle(live)
+    assert got.ints["seq"] is not got.ints["index"] and not got.shared
+    assert got.column("seq") == [0, 1, 2, 30] and got.column("index") == [0, 1, 2, 3]
+    for c in items[4:]:
+        back.append(c)
+    back.pack()
+    assert back.ints["seq"] is not back.ints["index"] and len(back.ints["seq"]) == len(back.ints["index"]) == 6
+    assert _same(back, items[:3] + [ModelCall(1, 1, 3, 3, start=None)] + items[4:])
+
+
+def test_columns_differing_in_a_cell_a_width_or_a_base_stay_two():
+    t0 = 1_796_218_466_437
+    items = [ModelCall(1, 1, k, k + (k == 2), start=t0 + k, end=k) for k in range(4)]
+    got = PackedList.of(ModelCall, CALL_INTS, ("retries", "missing"), items)
+    got.pack()
+    got.ints["attempt_start"] = array(got.ints["start"].typecode, got.ints["start"])  # the same cells, no base
+    for c in items:
+        c.attempt_start = c.start - t0
+    got.share_equal((("seq", "index"), ("end", "start"), ("turn", "step"), ("attempt_start", "start")))
+    assert got.ints["turn"] is got.ints["step"]  # (the same cells: shared)
+    assert got.ints["seq"] is not got.ints["index"] and got.ints["end"] is not got.ints["start"]  # a cell, a width
+    assert got.ints["attempt_start"] is not got.ints["start"]  # a base
+    assert "start" in got.bases and "attempt_start" not in got.bases and _same(got, items)

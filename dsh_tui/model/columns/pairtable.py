@@ -23,6 +23,7 @@ from .textcolumn import TextColumn
 
 PAIR_INTS = ("ask", "open", "close", "turn", "step", "seq_ask", "seq_open", "seq_close", "seq_order", "earlier_call")
 PAIR_SPARSE = ("cleared", "repaired")  # (None / False for most pairs; never an other falsy value)
+PAIR_SEQS = (("seq_ask", "ask"), ("seq_open", "open"), ("seq_close", "close"))  # (a seq, its event index)
 PAIR_TEXTS = ("detail", "result")  # (the arguments' and the result's previews: ~50 bytes less each)
 _TEXTS = ("key", "status", "code", "detail", "result", "for_call")  # str or None in any pair (a name: any value)
 
@@ -59,9 +60,12 @@ class PairTable:
 
     def freeze(self) -> None:
         """Key -> row as `FrozenKeys` once the table is finished (a packed one: a big log's), not a dict
-        and an int object a key; `add` makes the dict again."""
-        if type(self.rows) is dict and self._finished():
-            self.rows = self._frozen(self.list.objs["key"])
+        and an int object a key, and each seq column one array with its event's where they are the same;
+        `add` makes the dict again."""
+        if self._finished():
+            if type(self.rows) is dict:
+                self.rows = self._frozen(self.list.objs["key"])
+            self.list.share_equal(PAIR_SEQS)  # (a re-open's too: an entry `check` wrote keeps them two)
 
     def _frozen(self, keys: Sequence[str]) -> FrozenKeys:
         """The rows keyed by ``keys`` (the key column's values, in row order), and that column as text:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from msgspec import Struct
 
+from ..columns.packed import PackedList
 from ..diagnosing.diagnosis import diagnose
 from ..diagnosing.pairing import freeze_pairing
 from ..reading.exportzip import ROOT_MEMBER, is_export_zip, load_zip_session, looks_like_zip
@@ -85,7 +86,12 @@ def load_log(target: Target | str | os.PathLike, options: OpenOptions = OpenOpti
 def keep_for_exploring(log, diag) -> None:
     """What a log held while it is explored keeps, once read: its pair tables keyed by arrays, not by
     a dict of call ids (`freeze_pairing`), its context records a byte a row for the values their rows
-    share (`Columns.compact`). Not for `check`: it lets go of both at once."""
+    share (`Columns.compact`), the timing's seqs one array with their event indexes where they are the
+    same (`PackedList.share_equal`). Not for `check`: it lets go of all at once."""
     freeze_pairing(diag.pairing)
+    timing = getattr(diag, "timing", None)
+    for items in (timing.calls, timing.tools, timing.turns) if timing is not None else ():
+        if isinstance(items, PackedList):
+            items.share_equal((("seq", "index"),))
     if log.res.context is not None:
         log.res.context.compact()
