@@ -156,7 +156,7 @@ class Columns:
             self.seq = self.index
         # The int64 columns (turns, steps, input tokens, a result's call seq) int8, int16 or int32, the
         # narrowest where every value fits and none is kept apart in ``odd`` (its NONE fits none of them):
-        # 2.5 MiB on the x11 file at int32, 1.5 MiB more with a step a byte and a turn two.
+        # 2.5 MiB on the x11 file at int32, 0.9 MiB more with a step a byte and a turn two.
         for code, cols in enumerate(self.fields):
             for j in _ARRAY_FIELDS[code]:
                 col = cols[j]
