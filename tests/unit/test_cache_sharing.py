@@ -106,6 +106,27 @@ def test_a_finished_pairing_keeps_its_keys_as_text(opened, tmp_path, monkeypatch
     assert list(diag2.pairing.tools.items()) == list(fresh.pairing.tools.items())
 
 
+def test_kept_for_exploring_a_seq_is_its_event_index_and_a_cached_timing_waits(tmp_path, monkeypatch):
+    """`keep_for_exploring` keeps a packed seq column that holds its event index's cells as that array
+    (the pairs' and the timing's, read fresh); a timing from the index cache it leaves unbuilt (the
+    timing worker builds it after the paint), and it comes back shared from the explorer's entry."""
+    from dsh_tui.model.diagnosing import timewalk
+    monkeypatch.setattr(pairtable, "PACK_AT", 5)  # (a big log's: its lists packed as they are read)
+    monkeypatch.setattr(timewalk, "PACK_AT", 5)
+    path = tmp_path / "f__session.jsonl.zstd"
+    write_synthetic(path, 3_000)
+    log, fresh = open_target(path, OpenOptions(use_cache=False))
+    keep_for_exploring(log, fresh)
+    pairs, calls = fresh.pairing.tools.list, fresh.timing.calls
+    assert pairs.packed > 3 and pairs.ints["seq_open"] is pairs.ints["open"]
+    assert calls.packed > 3 and calls.ints["seq"] is calls.ints["index"]
+    log2, cached = from_payload(path, roundtrip(cache_payload(log, fresh)), log.lenient, max_plain_bytes())
+    keep_for_exploring(log2, cached)
+    assert "timing" not in cached.__dict__
+    back = cached.timing.calls
+    assert back.ints["seq"] is back.ints["index"] and back.shared and list(back) == list(calls)
+
+
 def test_lists_come_back_at_their_exact_size():
     back = roundtrip([[1], [1, 2, 3, 4, 5, 6], []])
     assert back == [[1], [1, 2, 3, 4, 5, 6], []]

@@ -377,6 +377,13 @@ class Timing(Struct, dict=True):  # (its caches live in a __dict__)
         return {k: len(self.anomalies(k, stall_ms)) for k in ANOMALY_KINDS}
 
     # -- the cache's plain form ----------------------------------------------------------------
+    def share_seqs(self) -> None:
+        """Each list's seq column one array with its event index where they are the same (a log with no
+        gap: PackedList.share_equal), for a timing kept while its log is explored."""
+        for items in (self.calls, self.tools, self.turns):
+            if isinstance(items, PackedList):
+                items.share_equal((("seq", "index"),))
+
     def plain(self) -> tuple:
         """Only tuples, lists, dicts, arrays and scalars: what the index cache holds (cachecodec).
         Model and tool calls and turns go as columns (packed.py): a big log has hundreds of thousands."""

@@ -15,7 +15,6 @@ from pathlib import Path
 
 from msgspec import Struct
 
-from ..columns.packed import PackedList
 from ..diagnosing.diagnosis import diagnose
 from ..diagnosing.pairing import freeze_pairing
 from ..reading.exportzip import ROOT_MEMBER, is_export_zip, load_zip_session, looks_like_zip
@@ -87,11 +86,12 @@ def keep_for_exploring(log, diag) -> None:
     """What a log held while it is explored keeps, once read: its pair tables keyed by arrays, not by
     a dict of call ids (`freeze_pairing`), its context records a byte a row for the values their rows
     share (`Columns.compact`), the timing's seqs one array with their event indexes where they are the
-    same (`PackedList.share_equal`). Not for `check`: it lets go of all at once."""
+    same (`Timing.share_seqs`). Not for `check`: it lets go of all at once."""
     freeze_pairing(diag.pairing)
-    timing = getattr(diag, "timing", None)
-    for items in (timing.calls, timing.tools, timing.turns) if timing is not None else ():
-        if isinstance(items, PackedList):
-            items.share_equal((("seq", "index"),))
+    # Only a timing the read built: one from the index cache is rebuilt when first read (the timing
+    # worker's, after the paint; ~0.2 s of the x11 file's), and comes back shared if its entry was.
+    timing = diag.__dict__.get("timing")
+    if timing is not None:
+        timing.share_seqs()
     if log.res.context is not None:
         log.res.context.compact()
