@@ -33,7 +33,7 @@ class EventMarks:
         at = {name: k for k, name in enumerate(self.names)}
         try:
             self.events: Any = array("q", events)
-        except (OverflowError, TypeError):  # (an index past int64: a list, searched alike)
+        except OverflowError:  # (an index past int64: a list, searched alike)
             self.events = events
         self.codes = array("B" if len(self.names) <= 256 else "I", [at[marks[i]] for i in events])
 

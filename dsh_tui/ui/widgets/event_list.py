@@ -65,7 +65,7 @@ class EventList(ShiftedText, VirtualList):
         super().__init__(id=id, classes=classes)
         self.log_ = None
         self.source = RowSource(0)
-        self.marks: EventMarks | dict = {}  # event index -> verdict | failure | warning | info
+        self.marks = EventMarks([])  # event index -> verdict | failure | warning | info
         self.unknown: set[str] = set()
         self._rows: LRUCache[int, RowSummary] = LRUCache(4096)
         self._seq_w = 3
@@ -93,7 +93,7 @@ class EventList(ShiftedText, VirtualList):
 
     def clear(self, text: str = "reading the log…") -> None:
         """No log (another session is being opened)."""
-        self.log_, self.source, self.marks, self.seed_end = None, RowSource(0), {}, None
+        self.log_, self.source, self.marks, self.seed_end = None, RowSource(0), EventMarks([]), None
         self.user_marks, self.highlight = frozenset(), None
         self.shift = 0
         self.set_count("")
