@@ -1,14 +1,13 @@
 """Row sources for the event list: all events, or a lazily built filtered index list.
 
 Textual-free. A filter is an ``array('I')`` of event indices built from the
-scan's compact columns (``res.ev_type``) or the diagnosis, never by parsing
+scan's compact columns (``res.rec_type``) or the diagnosis, never by parsing
 events, so even a million-event log filters in tens of milliseconds.
 """
 
 from __future__ import annotations
 
 import bisect
-import itertools
 from array import array
 from dataclasses import dataclass
 
@@ -58,8 +57,7 @@ class FilterSpec:
 def filter_specs(log, diag) -> list[FilterSpec]:
     """The filters offered for ``log``: fixed ones first, then one per event type."""
     res = log.res
-    column = res.ev_type.tobytes()
-    counts = [column.count(bytes([tid])) for tid in range(len(res.types))]
+    counts = res.type_counts()
     chunk = res.types.index("assistant/chunk") if "assistant/chunk" in res.types else None
     out = [FilterSpec("all", "all events", len(log)),
            FilterSpec("findings", "findings (every event a finding points at)", len({f.index for f in diag.findings if f.index is not None})),
@@ -69,8 +67,8 @@ def filter_specs(log, diag) -> list[FilterSpec]:
         out.append(FilterSpec("no-chunks", "everything but assistant/chunk deltas", len(log) - counts[chunk]))
     for tid, name in enumerate(res.types):
         out.append(FilterSpec(f"type:{tid}", f"type {one_line(name, 60)}", counts[tid]))
-    if column.count(b"\xff"):
-        out.append(FilterSpec("type:255", "other types (more than 254 distinct)", column.count(b"\xff")))
+    if counts[255]:
+        out.append(FilterSpec("type:255", "other types (more than 254 distinct)", counts[255]))
     return out
 
 
@@ -94,9 +92,7 @@ def build_filter(log, diag, key: str) -> array | None:
         wanted = {int(key[5:])}
     else:
         raise ValueError(key)
-    table = bytes(1 if b in wanted else 0 for b in range(256))
-    mask = res.ev_type.tobytes().translate(table)
-    return array("I", itertools.compress(range(len(mask)), mask))
+    return res.events_of(wanted)
 
 
 def narrowed(total: int, base: RowSource, chips: array | None, chips_label: str) -> RowSource:

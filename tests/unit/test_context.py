@@ -448,17 +448,13 @@ def test_repeated_calls_group_only_what_repeats_as_grouping_every_call_would():
     assert len(loops._repeated(columns, 3)) > 20
 
 
-def test_indices_by_type_are_the_same_read_a_small_window_at_a_time(log, events, monkeypatch):
-    """The type column is searched a window at a time (a 10M-event log's whole copy was check's peak):
-    hits at a window's first and last byte, and types spread over many windows, come back in order."""
+def test_indices_by_type_are_the_events_of_those_types_in_order(log, events):
     from dsh_tui.model.context import select
     names = ("tool/call", "tool/result", "assistant/message")
     want = [i for i, e in enumerate(events) if e["type"] in names]
     assert len(want) > 3
-    for window in (1, 2, 3, 7, len(events)):
-        monkeypatch.setattr(select, "TYPE_WINDOW", window)
-        assert list(select.indices_of(log, names)) == want
-        assert list(select.indices_of(log, ("no/such-type",))) == []
+    assert list(select.indices_of(log, names)) == want
+    assert list(select.indices_of(log, ("no/such-type",))) == []
 
 
 def _findings_one_call_at_a_time(records: list[tuple], n: int) -> list[tuple]:

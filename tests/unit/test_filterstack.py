@@ -23,7 +23,7 @@ def hits(log):
 
 
 def types_of(log, indices):
-    return {log.res.types[log.res.ev_type[i]] for i in indices}
+    return {log.event(i).event["type"] for i in indices}
 
 
 def test_a_chip_is_typed_as_field_value_with_a_sign():

@@ -114,6 +114,29 @@ def test_huge_payloads_are_capped_with_a_note(tmp_path):
             assert sec.lines[-1].startswith("… capped at 64 KiB")
 
 
+def test_past_254_types_the_filters_offer_the_rest_as_one_and_match_them(tmp_path):
+    """A crafted log of 300 event types (ignorable, unknown to dsh): the type column says 255 for the
+    types past the 255th; the filters list each of the others and one "other types" entry, whose
+    events are exactly those of the rest (the counts from the type column, a byte a record)."""
+    from ..support.logs import HEADER, ev, lines_of
+    names = [f"x/t{k:03d}" for k in range(300)]
+    events = [ev(name, seq, {}, ignorable=True) for seq, name in enumerate(names + names[::7])]
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(b"\n".join(lines_of([HEADER, *events])) + b"\n")
+    log = load_session(path, lenient=True)
+    diag = diagnose(log)
+    assert [log.type_of(i) for i in range(len(log))] == [e["type"] for e in events]
+    specs = {s.key: s for s in filter_specs(log, diag)}
+    first = set(log.res.types[:255])  # (the scan's own first, the chunks', among them)
+    rest = [i for i, e in enumerate(events) if e["type"] not in first]
+    assert 40 < len(rest) < len(events) - 254
+    assert specs["type:255"].count == len(rest) and list(build_filter(log, diag, "type:255")) == rest
+    for tid in (3, 8, 254):
+        name = log.res.types[tid]
+        want = [i for i, e in enumerate(events) if e["type"] == name]
+        assert want and specs[f"type:{tid}"].count == len(want) and list(build_filter(log, diag, f"type:{tid}")) == want
+
+
 def test_filters_match_brute_force(demo):
     log, diag = demo
     specs = {s.key: s for s in filter_specs(log, diag)}
@@ -123,7 +146,7 @@ def test_filters_match_brute_force(demo):
             continue
         got = list(build_filter(log, diag, key))
         if key.startswith("type:"):
-            want = [i for i in range(len(log)) if log.res.ev_type[i] == int(key[5:])]
+            want = [i for i in range(len(log)) if log.event(i).event["type"] == log.res.types[int(key[5:])]]
         elif key == "no-chunks":
             want = [i for i in range(len(log)) if log.type_of(i) != "assistant/chunk"]
         elif key == "findings":

@@ -60,32 +60,16 @@ def call_positions(index, seq, r_index, call_seq, wanted: Iterable[int]) -> Iter
         yield k, seen[at - 1][1] if at else -1
 
 
-# Type bytes copied at once: the whole column at once was a 10 MiB copy on the x11 log (10M events),
-# the peak of its `check` (the requests' compaction records are found after the read).
-TYPE_WINDOW = 1 << 20
-
-
 def indices_of(log, names: Iterable[str]) -> array:
-    """The indices of the events whose type is one of ``names``, in log order: each type's bytes found
-    in the scan's type column (C-speed scans, one step per hit: cheaper than a mask over every event
-    for the few types asked for here), a window of it at a time."""
+    """The indices of the events whose type is one of ``names``, in log order, found by the scan's
+    type column (a byte a record: C-speed passes over it, a step a hit)."""
     res = log.res
     names = set(names)
-    wanted = [(bytes([tid]), array("I")) for tid, name in enumerate(res.types) if name in names and tid < 255]
-    extra = array("I")  # more than 254 distinct types: the rest are read from their records
-    for base in range(0, len(res.ev_type), TYPE_WINDOW):
-        column = res.ev_type[base:base + TYPE_WINDOW].tobytes()  # (a copy: a live log's scan appends on)
-        for b, got in wanted:
-            at = column.find(b)
-            while at >= 0:
-                got.append(base + at)
-                at = column.find(b, at + 1)
-        if b"\xff" in column:
-            extra.extend(base + i for i, t in enumerate(column) if t == 255 and log.type_of(base + i) in names)
-    hits = [got for _b, got in wanted if got] + ([extra] if extra else [])
-    if len(hits) == 1:
-        return hits[0]
-    return array("I", sorted(itertools.chain.from_iterable(hits)))
+    got = res.events_of({tid for tid, name in enumerate(res.types) if name in names and tid < 255})
+    if len(res.types) < 255:
+        return got
+    extra = [i for i in res.events_of((255,)) if log.type_of(i) in names]  # past 254 types: read their records
+    return array("I", sorted(itertools.chain(got, extra))) if extra else got
 
 
 def data_of(log, i: int) -> dict:

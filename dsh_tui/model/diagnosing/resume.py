@@ -85,7 +85,7 @@ def _prefix_closers(log, offset: int) -> tuple[list[str], list, dict]:
     pairing = Pairing()
     feed_facts(pairing, res.facts)
     close_pairing(pairing)
-    n = len(res.ev_type)
+    n = res.event_end()
     out, not_started = [], []
     for k, (kind, code, call_id) in enumerate(pairing.closers):
         out.append(f"{n + k}:{kind}" + (f" {code}" if code else "") + (f" {call_id}" if call_id else ""))

@@ -11,9 +11,8 @@ def run_bounds(log) -> list[tuple[int, int]]:
     """[lo, hi) event ranges of the log's runs, in order; an end-seed row closes the run before it."""
     res = log.res
     ids = {k for k, t in enumerate(res.types) if t == END_SEED and k < 255}
-    column = res.ev_type
-    cuts = [i + 1 for i in range(len(column))
-            if column[i] in ids or (column[i] == 255 and log.type_of(i) == END_SEED)]
+    cuts = [i + 1 for i in res.events_of(ids | {255})
+            if res.type_id(i) in ids or log.type_of(i) == END_SEED]
     bounds, lo = [], 0
     for cut in cuts:
         if cut > lo:

@@ -36,7 +36,8 @@ from typing import Any
 from ... import __version__
 from . import privatedir
 
-FORMAT = 28  # 28: packed lists' int columns (packed.py) and the context records' number columns
+FORMAT = 29  # 29: the scan's types a byte a record, not an event (ScanResult.rec_type);
+# 28: packed lists' int columns (packed.py) and the context records' number columns
 # (contextcolumns.py) a byte or two a cell where their values fit;
 # 27: the records' first events as the rows of more than one (ScanResult.row_rec);
 # 26: a sparse column's parts as they are, its values' JSON kept (textcolumn.py);

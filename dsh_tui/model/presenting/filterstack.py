@@ -11,7 +11,6 @@ over index arrays.
 from __future__ import annotations
 
 import fnmatch
-import itertools
 from array import array
 from typing import Callable
 
@@ -79,10 +78,7 @@ def chip_indices(log, diag, chip: Chip, text_hits: Callable[[str], array]) -> ar
         return text_hits(chip.value)
     if chip.field == "type":
         res = log.res
-        wanted = {tid for tid, name in enumerate(res.types) if _glob(name, chip.value)}
-        table = bytes(1 if b in wanted else 0 for b in range(256))
-        mask = res.ev_type.tobytes().translate(table)
-        return array("I", itertools.compress(range(len(mask)), mask))
+        return res.events_of({tid for tid, name in enumerate(res.types) if _glob(name, chip.value)})
     idx = {i for p in diag.pairs if p.kind in ("tool", "command") and isinstance(p.name, str) and _glob(p.name, chip.value)
            for i in (p.ask, p.open, p.close) if i is not None}
     return array("I", sorted(idx))

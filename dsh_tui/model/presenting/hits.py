@@ -41,23 +41,24 @@ def collapse_chunk_runs(log, hits: HitList, *, cancel=None) -> HitList:
     if CHUNK not in res.types or len(hits) < 2:
         return hits
     chunk_id = res.types.index(CHUNK)
-    types = res.ev_type
+    types, record_of = res.rec_type, res.record_of
     out = array("I")
-    prev = prev_key = None
+    prev = prev_key = None  # (prev: the record of the previous hit, a chunk)
     for n, i in enumerate(hits.indices):
         if cancel is not None and not n & 4095 and cancel.is_set():
             raise Cancelled()
-        if types[i] != chunk_id:
+        r = record_of(i)
+        if types[r] != chunk_id:  # (a packed row's members are chunks, as its record: ScanResult.rec_type)
             out.append(i)
             prev = prev_key = None
             continue
         key = _block_key(log, i)
-        between = types[prev + 1:i] if prev is not None else None
+        between = types[prev + 1:r] if prev is not None else None  # the records between: chunks only?
         same = (key is not None and key == prev_key and between is not None
                 and between.count(chunk_id) == len(between))
         if not same:
             out.append(i)
-        prev, prev_key = i, key
+        prev, prev_key = r, key
     return HitList(hits.needle, hits.events, out, hits.capped)
 
 

@@ -361,5 +361,5 @@ def seed_boundary(log: SessionLog) -> int | None:
         return None
     if tid >= 255:
         return None
-    k = res.ev_type.tobytes().rfind(bytes([tid]))
-    return k if k >= 0 else None
+    r = res.rec_type.tobytes().rfind(bytes([tid]))  # (a record of one event: not a chunk)
+    return res.first_event(r) if r >= 0 else None

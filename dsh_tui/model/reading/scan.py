@@ -187,7 +187,7 @@ class Scanner:
         if self.cancel is not None and self.cancel.is_set():
             raise Cancelled()
         res = self.res
-        ev_type, facts, usage_calls = res.ev_type, res.facts, res.usage_calls
+        facts, usage_calls = res.facts, res.usage_calls
         types, type_ids, session_id, plans = res.types, self.type_ids, self.session_id, self.plans
         loads, JSONError = orjson.loads, orjson.JSONDecodeError
         self._lines, self._base, self._starts = lines, base, None
@@ -195,10 +195,9 @@ class Scanner:
         expected, projected, chunk_id = self.expected, self.projected, self.chunk_id
         rec0 = rec = len(res.rec_start)  # (extended after each window: the records before this one)
         facts0 = len(facts)
-        nev = self.index_base + len(ev_type)
-        # This window's event types, added to the column at its end: a bytearray takes an int as it is,
-        # an array("B") parses it as a call's argument (~180 instructions an event; with the array
-        # made for each packed row, 0.67% of a check's count).
+        nev = res.event_end()
+        # This window's record types, added to the column at its end: a bytearray takes an int as it is,
+        # an array("B") parses it as a call's argument (~180 instructions a record).
         window_types = bytearray()
         et_append, facts_append = window_types.append, facts.append
         clock, context = self.clock, res.context
@@ -281,7 +280,7 @@ class Scanner:
                     res.row_rec.append(rec)
                     res.row_after.append(nev + m)
                 expected += m
-                window_types += bytes((chunk_id,)) * m
+                et_append(chunk_id)  # (its members are all chunks: ScanResult.rec_type)
                 nev += m
                 rec += 1
                 continue
@@ -358,7 +357,7 @@ class Scanner:
             nev += 1
             rec += 1
         self.expected, self.projected, self.chunk_id = expected, projected, chunk_id
-        ev_type.frombytes(window_types)
+        res.rec_type.frombytes(window_types)
         if kept:
             context.extend(kept)
         starts = self._starts
@@ -473,7 +472,7 @@ class Scanner:
         ``first_seq``, its events numbered from ``index_base``; its ``facts``, per-call ``calls`` and
         ``context`` records) as if this scanner had read on: the split read's merge (model/reading/split/)."""
         res, t = self.res, other.res
-        rec0, nev0, skip0 = len(res.rec_start), len(res.ev_type), self.skipped
+        rec0, nev0, skip0 = len(res.rec_start), res.event_end(), self.skipped
         if self.expected != first_seq:  # the boundary gap, exactly as a linear scan records it
             self.note_gap(rec0, nev0, self.expected, first_seq)
         table = bytearray(range(256))
@@ -486,7 +485,7 @@ class Scanner:
         shift = nev0 - index_base
         res.row_rec.extend(array("I", map(rec0.__add__, t.row_rec)) if rec0 else t.row_rec)
         res.row_after.extend(array("I", map(shift.__add__, t.row_after)) if shift else t.row_after)
-        res.ev_type.frombytes(t.ev_type.tobytes().translate(table))
+        res.rec_type.frombytes(t.rec_type.tobytes().translate(table))
         for g in t.gaps:
             g.index += shift
             g.line += rec0 + skip0
@@ -529,7 +528,7 @@ class Scanner:
             if res.gaps_dropped:
                 self._check_gaps(len(res.rec_start))
             if self.facts_kept > self.max_facts:
-                self._check_facts(len(res.ev_type))
+                self._check_facts(res.event_end())
 
     def note_gap(self, rec: int, index: int, expected: int, found: Any) -> int:
         """Record a seq mismatch; resynchronise on the file's seq. Returns the new expectation."""

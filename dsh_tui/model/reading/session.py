@@ -77,7 +77,7 @@ class SessionLog:
 
     # -- sizes and identity -------------------------------------------------
     def __len__(self) -> int:
-        return len(self.res.ev_type)
+        return self.res.event_end()
 
     @property
     def path(self) -> Path:
@@ -226,7 +226,7 @@ class SessionLog:
         return self.res.record_of(i)
 
     def type_of(self, i: int) -> str:
-        tid = self.res.ev_type[i]
+        tid = self.res.type_id(i)
         if tid < 255:
             return self.res.types[tid]
         obj, _ = self.parse_record(self.res.record_of(i))
