@@ -223,3 +223,31 @@ def test_a_grown_file_whose_header_changed_is_reopened(tmp_path, write_jsonl):
     step = follow_step(log)
     assert step.reopened and step.replaced and "header" in step.replaced
     assert step.log.session_id == other["id"]
+
+
+def test_a_log_kept_for_exploring_follows_searches_and_caches_as_a_fresh_read(tmp_path):
+    """The explorer keeps the record starts ~2 bytes each (`keep_for_exploring`: an `Offsets`); appended
+    frames go on there, and the records, searches, offsets and the cache's copy are a fresh read's."""
+    from dsh_tui.model.columns.offsets import Offsets
+    from dsh_tui.model.opening.open import cache_payload
+    from dsh_tui.model.opening.target import OpenOptions, keep_for_exploring
+    from dsh_tui.model.reading.search import find_all
+    data = _full(tmp_path, "zstd")
+    spans = list(walk_frames(data))
+    path = tmp_path / "live.zst"
+    path.write_bytes(data[:spans[10].start])
+    log, diag = open_target(path, OpenOptions(use_cache=False, write_cache=False))
+    keep_for_exploring(log, diag)
+    assert type(log.res.rec_start) is Offsets
+    path.write_bytes(data)
+    assert log.refresh() > 0 and type(log.res.rec_start) is Offsets
+    _same_as_fresh(log, path)
+    fresh = load_session(path)
+    assert list(log.res.rec_start) == list(fresh.res.rec_start) and log.records > 64
+    assert [log.record_bytes(r) for r in range(log.records)] == [fresh.record_bytes(r) for r in range(fresh.records)]
+    offsets = range(0, fresh.res.text_end + 2, 37)
+    assert [log.record_index_at(o) for o in offsets] == [fresh.record_index_at(o) for o in offsets]
+    for needle in ("deploy", "call_0", "turn/start", "zz-nowhere"):
+        assert list(find_all(log, needle).indices) == list(find_all(fresh, needle).indices)
+    kept = cache_payload(log, diag)["res"].rec_start
+    assert type(kept) is type(fresh.res.rec_start) and kept == fresh.res.rec_start

@@ -20,6 +20,7 @@ from ..reading import contextcolumns
 from ..columns.calltable import CallTable
 from ..diagnosing.diagnosis import Diagnosis, diagnose
 from ..diagnosing.diagnosis import advance as advance_diagnosis, begin as begin_diagnosis
+from ..columns.offsets import Offsets
 from ..columns.perturn import TurnCounts, TurnEnds
 from ..reading.tokens import TOKEN_KEYS
 from ..diagnosing.pairing import pairing_from_plain, pairing_plain
@@ -177,7 +178,9 @@ def cache_payload(log: SessionLog, diag: Diagnosis, derived: dict | None = None)
     """What the cache keeps of an opened log: its index and diagnosis, not its text or facts; and
     ``derived``, what `check` read of it alone (context/export.py's `derived`), as it is."""
     raw = msgspec.structs.replace(log.raw, plain=b"")
-    res = msgspec.structs.replace(log.res, facts=[], usage_calls={}, context=None)  # the diagnosis is cached instead
+    starts = log.res.rec_start
+    res = msgspec.structs.replace(log.res, facts=[], usage_calls={}, context=None,  # the diagnosis is cached instead
+                                  rec_start=starts.plain() if type(starts) is Offsets else starts)
     # its timing, turn ends, pairs and usage per turn, in the cache's form
     diag = msgspec.structs.replace(diag, clock=diag.timing.plain(), turn_ends=diag.turn_ends.plain(),
                                    pairing=pairing_plain(diag.pairing),

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from msgspec import Struct
 
+from ..columns.offsets import Offsets
 from ..diagnosing.diagnosis import diagnose
 from ..diagnosing.pairing import freeze_pairing
 from ..reading.exportzip import ROOT_MEMBER, is_export_zip, load_zip_session, looks_like_zip
@@ -86,7 +87,8 @@ def keep_for_exploring(log, diag) -> None:
     """What a log held while it is explored keeps, once read: its pair tables keyed by arrays, not by
     a dict of call ids (`freeze_pairing`), its context records a byte a row for the values their rows
     share (`Columns.compact`), the timing's seqs one array with their event indexes where they are the
-    same (`Timing.share_seqs`). Not for `check`: it lets go of all at once."""
+    same (`Timing.share_seqs`), its record starts ~2 bytes each (`Offsets`). Not for `check`: it lets go
+    of all at once."""
     freeze_pairing(diag.pairing)
     # Only a timing the read built: one from the index cache is rebuilt when first read (the timing
     # worker's, after the paint; ~0.2 s of the x11 file's), and comes back shared if its entry was.
@@ -95,3 +97,5 @@ def keep_for_exploring(log, diag) -> None:
         timing.share_seqs()
     if log.res.context is not None:
         log.res.context.compact()
+    if type(log.res.rec_start) is not Offsets:
+        log.res.rec_start = Offsets(log.res.rec_start)

@@ -14,6 +14,7 @@ from typing import Collection, Iterator
 from msgspec import Struct, field
 
 from ..columns.calltable import CallTable
+from ..columns.offsets import Offsets
 from .contextcolumns import Columns
 from .facts import Fact
 from .restore import Refusals
@@ -43,7 +44,9 @@ class UnknownType(Struct):
 
 class ScanResult(Struct):
     body_start: int
-    rec_start: array = field(default_factory=lambda: array("I"))  # uint32 while they fit (`extend_offsets`)
+    # uint32 while they fit (`extend_offsets`); ~2 bytes each once the explorer keeps the log (an
+    # `Offsets`: opening/target.py's keep_for_exploring). Searched by `record_at`.
+    rec_start: array = field(default_factory=lambda: array("I"))
     # A record ends at the newline before the next record (or before text_end), or where the run of
     # skipped lines after it starts (skip_at); an end per record cost ~3% of the read, and as much
     # again to shift when the tail helper's index is merged. Listed here: an unterminated last line.
@@ -154,6 +157,11 @@ class ScanResult(Struct):
         r = i - shift
         return -1 if r < 0 else min(r, len(self.rec_start) - 1)
 
+    def record_at(self, offset: int) -> int:
+        """The last record starting at or before plaintext ``offset`` (-1: none)."""
+        starts = self.rec_start
+        return (bisect_right(starts, offset) if type(starts) is array else starts.bisect_right(offset)) - 1
+
     def event_end(self) -> int:
         """The index after the last event: the event count of a log's own index (``first_base`` 0)."""
         rows = self.row_rec
@@ -230,6 +238,9 @@ def extend_seqs(res: ScanResult, seqs: list[int] | array) -> None:
 
 def _extend_wide(res: ScanResult, name: str, values: list[int] | array) -> None:
     col = getattr(res, name)
+    if type(col) is Offsets:
+        col.extend(values)
+        return
     try:
         col.extend(values if type(values) is array and values.typecode == col.typecode
                    else array(col.typecode, values))  # (made whole first: all or none)

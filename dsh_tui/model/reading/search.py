@@ -112,8 +112,8 @@ def _scan(log, key: bytes, query: Query, a: int, end: int, out: HitList, cancel,
     """Append to ``out.indices`` the events whose record holds ``key`` (or matches the regex) and starts
     in [a, end)."""
     res = log.res
-    rec_start, end_of, record_events = res.rec_start, res.end_of, res.record_events
-    n_records = len(rec_start)
+    record_at, end_of, record_events = res.record_at, res.end_of, res.record_events
+    n_records = len(res.rec_start)
     store = log.store
     text_end = min(len(store), end_of(n_records - 1)) if n_records else 0
     hits = out.indices
@@ -125,7 +125,7 @@ def _scan(log, key: bytes, query: Query, a: int, end: int, out: HitList, cancel,
             raise Cancelled()
         b = min(end, a + window)
         if is_regex:  # the window ends with a record (bisect: b may fall inside a long one)
-            r_b = bisect.bisect_right(rec_start, b - 1) - 1
+            r_b = record_at(b - 1)
             cut = min(text_end, max(b, end_of(r_b) if r_b >= 0 else b))
             low = store.slice(a, cut)
             limit = b - a
@@ -138,7 +138,7 @@ def _scan(log, key: bytes, query: Query, a: int, end: int, out: HitList, cancel,
         p = find(0)
         while 0 <= p < limit:
             pos = a + p
-            r = bisect.bisect_right(rec_start, pos) - 1
+            r = record_at(pos)
             if r < 0 or (pos + len(key) > end_of(r) if not is_regex else pos >= end_of(r)):
                 p = find(p + 1)  # in the header or a skipped line: no event shows it
                 continue

@@ -270,7 +270,7 @@ class SessionLog:
         return EventView(i, r, seq, etype, time, ev, None, tag, raw, line, lenient)
 
     def record_index_at(self, offset: int) -> int:
-        return max(0, bisect.bisect_right(self.res.rec_start, offset) - 1)
+        return max(0, self.res.record_at(offset))
 
     def search(self, needle: str, start: int, *, backward: bool = False) -> int | None:
         """Index of the next event (after/before ``start``) whose record holds ``needle``.
