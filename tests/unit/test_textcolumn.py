@@ -5,6 +5,8 @@ they are)."""
 
 from __future__ import annotations
 
+from array import array
+
 import pytest
 from hypothesis import given, strategies as st
 
@@ -165,3 +167,29 @@ def test_a_list_of_more_than_256_objects_stays_a_list() -> None:
     many = [str(k) for k in range(300)]
     assert shared(many) is many
     assert shared(many[:256] * 3).plain is None  # 256 objects, however many rows
+
+
+def test_two_equal_text_columns_share_one_buffer_until_either_writes():
+    """`share_equal`: a timing's call ids and its pairs' keys, the same text in the same order, kept as
+    one buffer; whichever is extended first copies it (the other reads as before), values set apart
+    stay each one's own, and a column that differs in a row, a length or an end's width keeps its own."""
+    ids = [f"call_{k:06d}" for k in range(50)]
+    a, b = TextColumn(ids), TextColumn(ids)
+    b[3] = None  # a value kept apart, b's alone
+    assert a.share_equal(b) and a.buf is b.buf and a.ends is b.ends and a.shared and b.shared
+    assert not a.share_equal(b)  # (already one)
+    assert list(a) == ids and list(b) == ids[:3] + [None] + ids[4:]
+    b.extend(["call_x"])
+    assert b.buf is not a.buf and b.ends is not a.ends and not b.shared
+    assert list(a) == ids and list(b) == ids[:3] + [None] + ids[4:] + ["call_x"]
+    a.extend(["call_y", "é"])
+    assert list(a) == ids + ["call_y", "é"] and list(b)[-1] == "call_x" and not a.shared
+    c, d = TextColumn(ids), TextColumn(ids)
+    assert c.share_equal(d)
+    c.extend(["z"])  # the first to write copies: the other keeps the buffer it had
+    assert list(d) == ids and d.buf is not c.buf and len(d) == 50
+    for other in (TextColumn(ids[:-1] + ["call_99999x"]), TextColumn(ids[:-1]), TextColumn(ids + [""])):
+        assert not TextColumn(ids).share_equal(other)
+    wide = TextColumn(ids)
+    wide.ends = array("Q", wide.ends)
+    assert not TextColumn(ids).share_equal(wide)

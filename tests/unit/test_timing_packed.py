@@ -415,3 +415,17 @@ def test_columns_differing_in_a_cell_a_width_or_a_base_stay_two():
     assert got.ints["seq"] is not got.ints["index"] and got.ints["end"] is not got.ints["start"]  # a cell, a width
     assert got.ints["attempt_start"] is not got.ints["start"]  # a base
     assert "start" in got.bases and "attempt_start" not in got.bases and _same(got, items)
+
+
+def test_a_timings_call_ids_share_the_pairs_keys_buffer_when_they_are_the_same():
+    from dsh_tui.model.diagnosing.timing import Timing, ToolTiming, tool_list
+    ids = [f"call_{k:06d}" for k in range(40)]
+    for keys, shared in ((ids, True), (ids[::-1], False)):
+        tools = tool_list([ToolTiming(c, "bash", 1, 1, k, k) for k, c in enumerate(ids)])
+        tools.pack()
+        pairs = PackedList(ModelCall, ("turn",), (), ("key",))  # (a list whose key column is text, as the pairs')
+        pairs.objs["key"] = TextColumn(keys)
+        timing = Timing(tools=tools)
+        timing.share_call_ids(pairs)
+        assert (tools.objs["call_id"].buf is pairs.objs["key"].buf) is shared
+        assert list(tools.objs["call_id"]) == ids and list(pairs.objs["key"]) == keys

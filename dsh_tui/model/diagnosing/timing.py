@@ -27,6 +27,7 @@ from msgspec import Struct, field
 from ..columns.interning import shared_name
 from ..columns.cells import int_array, int_cells
 from ..columns.packed import PackedList, column_values, columns
+from ..columns.textcolumn import TextColumn
 from .timerows import Row, call_row, command_row, display_name, tool_row
 from ..columns.turnlist import TurnList, TurnTiming, turn_list
 from ..columns.turnparts import commands_from_plain
@@ -383,6 +384,14 @@ class Timing(Struct, dict=True):  # (its caches live in a __dict__)
         for items in (self.calls, self.tools, self.turns):
             if isinstance(items, PackedList):
                 items.share_equal((("seq", "index"),))
+
+    def share_call_ids(self, pairs: Any) -> None:
+        """The tools' call ids one buffer with the pairs' keys (``pairs``, the pair table's list) where
+        they are the same text in the same order (TextColumn.share_equal)."""
+        if isinstance(self.tools, PackedList) and isinstance(pairs, PackedList):
+            ids, keys = self.tools.objs.get("call_id"), pairs.objs.get("key")
+            if isinstance(ids, TextColumn) and isinstance(keys, TextColumn):
+                ids.share_equal(keys)
 
     def plain(self) -> tuple:
         """Only tuples, lists, dicts, arrays and scalars: what the index cache holds (cachecodec).

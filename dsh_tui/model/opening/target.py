@@ -87,7 +87,7 @@ def keep_for_exploring(log, diag) -> None:
     """What a log held while it is explored keeps, once read: its pair tables keyed by arrays, not by
     a dict of call ids (`freeze_pairing`), its context records a byte a row for the values their rows
     share (`Columns.compact`), the timing's seqs one array with their event indexes where they are the
-    same (`Timing.share_seqs`), its record starts ~2 bytes each (`Offsets`). Not for `check`: it lets go
+    same (`Timing.share_seqs`) and its call ids with the pairs' keys, its record starts ~2 bytes each (`Offsets`). Not for `check`: it lets go
     of all at once."""
     freeze_pairing(diag.pairing)
     # Only a timing the read built: one from the index cache is rebuilt when first read (the timing
@@ -95,6 +95,7 @@ def keep_for_exploring(log, diag) -> None:
     timing = diag.__dict__.get("timing")
     if timing is not None:
         timing.share_seqs()
+        timing.share_call_ids(diag.pairing.tools.list)
     if log.res.context is not None:
         log.res.context.compact()
     if type(log.res.rec_start) is not Offsets:
