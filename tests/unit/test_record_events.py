@@ -103,3 +103,6 @@ def test_each_event_has_its_type_as_written_though_a_byte_is_kept_a_record(tmp_p
     for i in (-1, len(types)):
         with pytest.raises(IndexError):
             res.type_id(i)
+    for step in (1, 2, 3, 7):
+        some = range(step // 2, len(types), step)
+        assert res.type_ids_of(some) == bytes(ids[types[i]] for i in some)

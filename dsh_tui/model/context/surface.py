@@ -126,11 +126,10 @@ def context_at(log, at: int | None = None, *, cached: tuple | None = None, recor
     kept = {r.record_seq for r in out.replacements if r.record_seq is not None}
     rows: list[tuple[int, Node]] = []
     seq_of = log.seq_of if log.res.seq_shift else None  # (no seq gap: an event's seq is its index)
-    names, type_id = log.res.types, log.res.type_id
-    for i in idx[:upto]:
+    names = log.res.types
+    for i, t in zip(idx[:upto], log.res.type_ids_of(idx[:upto])):
         seq = seq_of(i) if seq_of is not None else i
         by = shadowed_by.get(i)
-        t = type_id(i)
         rows.append((i, Node(seq, i, names[t] if t < 255 else log.type_of(i), "shadowed" if by is not None else "current",
                             by, tokens.get(seq) if tokens else None)))
     for r in out.replacements:

@@ -87,8 +87,8 @@ def keep_for_exploring(log, diag) -> None:
     """What a log held while it is explored keeps, once read: its pair tables keyed by arrays, not by
     a dict of call ids (`freeze_pairing`), its context records a byte a row for the values their rows
     share (`Columns.compact`), the timing's seqs one array with their event indexes where they are the
-    same (`Timing.share_seqs`) and its call ids with the pairs' keys, its record starts ~2 bytes each (`Offsets`). Not for `check`: it lets go
-    of all at once."""
+    same (`Timing.share_seqs`) and its call ids one buffer with the pairs' keys, its record starts ~2
+    bytes each (`Offsets`). Not for `check`: it lets go of all at once."""
     freeze_pairing(diag.pairing)
     # Only a timing the read built: one from the index cache is rebuilt when first read (the timing
     # worker's, after the paint; ~0.2 s of the x11 file's), and comes back shared if its entry was.

@@ -175,6 +175,19 @@ class ScanResult(Struct):
             raise IndexError(f"event index {i} out of range")
         return self.rec_type[self.record_of(i)]
 
+    def type_ids_of(self, indices) -> bytes:
+        """The type id of each event of ``indices`` (ascending, in range), a byte each: one walk over
+        the rows, not a search an event (`type_id`)."""
+        rows, after, col = self.row_rec, self.row_after, self.rec_type
+        n, k, shift = len(rows), 0, self.first_base
+        out = bytearray()
+        for i in indices:
+            if k < n and i >= after[k]:  # past row k: the rows wholly before i
+                k = bisect_right(after, i, k)
+                shift = self._shift(k)
+            out.append(col[rows[k] if k < n and i >= rows[k] + shift else i - shift])
+        return bytes(out)
+
     def event_types(self) -> bytes:
         """Every event's type id, a byte each in order (a packed row's byte once a member): for a pass
         over all of them. A loop step a packed row: use `events_of` for a few types."""
