@@ -20,6 +20,7 @@ from typing import Any
 from msgspec import Struct, field
 import orjson
 
+from ..context.select import indices_of
 from ..diagnosing.pairing import REPAIR_CODES
 from .reader import read_data
 
@@ -148,17 +149,13 @@ def _model(data: dict) -> str:
 
 def _indices(log, lo: int, hi: int) -> list[tuple[int, str]]:
     """(index, type) of each event in [lo, hi) of a type in WANTED, in order, found by the scan's type
-    column (a byte a record: none of these is a packed row's member)."""
-    res = log.res
-    ids = {k: t for k, t in enumerate(res.types) if t in WANTED and k < 255}
-    if len(res.types) >= 255:  # past 255 types the column says 255, "read the record": a crafted log
-        ids[255] = ""
+    column a type at a time (`indices_of`)."""
     found = []
-    for tid, name in ids.items():
-        at = res.events_of((tid,))
-        found.extend((i, name or log.type_of(i)) for i in at[bisect_left(at, lo):bisect_left(at, hi)])
+    for name in WANTED:
+        at = indices_of(log, (name,))
+        found.extend((i, name) for i in at[bisect_left(at, lo):bisect_left(at, hi)])
     found.sort()
-    return [(i, t) for i, t in found if t in WANTED]
+    return found
 
 
 def digest(log, diag, lo: int = 0, hi: int | None = None, *, label: str | None = None, run: str = "") -> RunDigest:

@@ -4,15 +4,14 @@ every fork). `diff FILE --runs` compares the last two."""
 
 from __future__ import annotations
 
+from ..context.select import indices_of
+
 END_SEED = "session/end-seed"
 
 
 def run_bounds(log) -> list[tuple[int, int]]:
     """[lo, hi) event ranges of the log's runs, in order; an end-seed row closes the run before it."""
-    res = log.res
-    ids = {k for k, t in enumerate(res.types) if t == END_SEED and k < 255}
-    cuts = [i + 1 for i in res.events_of(ids | {255})
-            if res.type_id(i) in ids or log.type_of(i) == END_SEED]
+    cuts = [i + 1 for i in indices_of(log, (END_SEED,))]
     bounds, lo = [], 0
     for cut in cuts:
         if cut > lo:
