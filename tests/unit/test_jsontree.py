@@ -42,6 +42,19 @@ def test_the_copied_jq_path_returns_the_value_shown(doc, data):
         assert json.loads(raw.stdout) == row.raw
 
 
+@pytest.mark.parametrize("key, path", [("E0", '.["E0"]'), ("e10", '.["e10"]'), ("E", ".E"), ("e0x", ".e0x"),
+                                       ("E_1", ".E_1"), ("if", ".if")])
+def test_a_key_jq_reads_as_a_number_is_quoted(key, path):
+    doc = {key: {"n": 5}}
+    tree = JsonTree(doc)
+    tree.unfold_all()
+    row = next(r for r in tree.rows if r.key == key)
+    assert tree.jq_path(row) == path
+    if JQ is not None:  # jq 1.6 reads .E0 as a numeric literal, and fails
+        done = subprocess.run([JQ, "-c", path], input=json.dumps(doc).encode(), capture_output=True, timeout=30)
+        assert done.returncode == 0 and json.loads(done.stdout) == {"n": 5}
+
+
 def _numbers_as_floats(v):
     """jq prints a double with 17 significant digits (4.8e16 as an integer): compare numbers as doubles."""
     if isinstance(v, dict):

@@ -23,7 +23,8 @@ PAGE = 500  # children a node shows at once; a "more" row shows the next page
 EXPAND_ALL_ROWS = 20_000  # rows "unfold all" makes at most
 SEARCH_NODES = 2_000_000  # values a search visits at most
 MAX_EMBEDDED = 8 << 20  # a string is parsed as JSON only up to this length
-_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# jq 1.6 reads .e1 / .E10 as a number (an exponent): such a key is quoted like any other
+_IDENT = re.compile(r"^(?![eE][0-9]+$)[A-Za-z_][A-Za-z0-9_]*$")
 _MORE = object()
 
 
