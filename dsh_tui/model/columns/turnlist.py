@@ -70,6 +70,11 @@ def _skips(t: Any) -> tuple | None:
     return (None if type(c) is range else c, None if type(u) is range else u)
 
 
+def _figures(split: Any) -> list:
+    """A split's figures in SPLIT_KEYS order: a Split's at once, a hand-made dict's key by key."""
+    return split.figures() if type(split) is Split else [split.get(k) for k in SPLIT_KEYS]
+
+
 def _part(key: str) -> Any:
     return lambda t: t.split.get(key)  # None without a wall time (an empty split)
 
@@ -109,6 +114,14 @@ class TurnList(PackedList):
 
     def _make(self, cols: list) -> Iterator:
         return map(_record, *cols)
+
+    def iter_splits(self) -> Iterator:
+        """Each turn's split figures in SPLIT_KEYS order (None each without a wall time), a slice of
+        rows at a time: an unpacked turn's in one call, not a lookup a key (~8 ms of the 936k log's
+        `check`, its 4,400 turns unpacked)."""
+        if self.packed:
+            return zip(*map(self.iter_column, SPLIT_KEYS))
+        return map(_figures, map(attrgetter("split"), list(self.pending)))
 
     def add_approval(self, k: int, a: list) -> None:
         """Turn ``k``'s approval ``a`` (one may be decided after its turn ended, and was packed)."""

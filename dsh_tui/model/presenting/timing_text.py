@@ -56,10 +56,10 @@ def _turns_json(turns: Iterable[TurnTiming]) -> Iterator[dict[str, Any]]:
         return map(_turn_json, turns)
     col = turns.iter_column
     rows = zip(col("turn"), col("seq"), col("reason"), col("open"), map(wall, col("start"), col("end")),
-               *map(col, SPLIT_KEYS), col("missing"))  # (the split in SPLIT_KEYS order, as below)
+               map(_IN_ORDER, turns.iter_splits()), col("missing"))  # (the split in SPLIT_KEYS order, as below)
     return ({"turn": t, "seq": seq, "reason": reason, "open": open_, "wall_ms": w, "model_ms": m, "retry_ms": r,
              "tool_ms": tool, "approval_ms": a, "idle_ms": i, "missing": missing or None}
-            for t, seq, reason, open_, w, m, r, tool, a, i, missing in rows)
+            for t, seq, reason, open_, w, (m, r, tool, a, i), missing in rows)
 
 
 def timing_json(log, timing: Timing, many=list) -> dict[str, Any]:
