@@ -68,12 +68,6 @@ class FilterReady(Message):
         self.key, self.label, self.indices, self.focus_index = key, label, indices, focus_index
 
 
-class CopyDone(Message):
-    def __init__(self, title: str, text: str, result: Any) -> None:
-        super().__init__()
-        self.title, self.text, self.result = title, text, result
-
-
 class SeqCountChanged(NewestWins):
     """The events list's pending count (digits typed before G) changed; "" when cleared."""
 

@@ -117,6 +117,11 @@ async def test_json_tree_copies_a_jq_path_and_the_raw_arguments():
         await until(app, pilot, lambda: app.clipboard == "$.data.arguments.file_path", "the JSONPath")
         await pilot.press("c")
         await until(app, pilot, lambda: app.clipboard == json.loads(raw)["file_path"], "the value")
+        app.screen.tree_list.move_to(k)
+        await pilot.press("c")  # an object's value: its JSON text, as the model writes it
+        await until(app, pilot, lambda: app.clipboard == tree.value_text(tree.rows[k]), "the arguments as JSON")
+        assert json.loads(app.clipboard) == json.loads(raw)
+        app.screen.tree_list.move_to(k + 1)
         await pilot.press("h")  # on a leaf: its parent folds
         assert not tree.rows[app.screen.tree_list.cursor].open
         await pilot.press("escape")

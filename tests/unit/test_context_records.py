@@ -22,6 +22,13 @@ from tests.support.logs import DSH_LOGS, HEADER, PARITY, ev, lines_of, result
 CASE = PARITY / "context" / "root" / "--home-user-context--" / "context" / "session.jsonl.zstd"
 
 
+def _unpacked(packed: tuple) -> Columns:
+    """The columns a packed form stands for, as the parent makes them of a tail slice's (merge)."""
+    out = Columns()
+    out.merge(packed)
+    return out
+
+
 def _walked(log) -> list[tuple]:
     kept, log.res.context = log.res.context, None
     try:
@@ -40,7 +47,7 @@ def _same_either_way(log) -> None:
     scanned = log.res.context
     assert scanned is not None
     assert list(scanned.records()) == _walked(log)
-    back = Columns.unpacked(marshal.loads(marshal.dumps(scanned.pack())))  # the tail helper's pipe
+    back = _unpacked(marshal.loads(marshal.dumps(scanned.pack())))  # the tail helper's pipe
     assert back == scanned and list(back.records()) == list(scanned.records())
     from_scan = _answers(log)
     kept, log.res.context = log.res.context, None
@@ -56,7 +63,7 @@ def _same_compacted(log, answers: tuple) -> None:
     the same answers, and takes records appended later (a followed log) as the lists would."""
     scanned = log.res.context
     before, packed = list(scanned.records()), scanned.pack()
-    copy = Columns.unpacked(packed)
+    copy = _unpacked(packed)
     scanned.compact()
     after = list(scanned.records())
     assert after == before and scanned.pack() == packed and _answers(log) == answers
@@ -64,7 +71,7 @@ def _same_compacted(log, answers: tuple) -> None:
     assert all(a[3 + j] is b[3 + j] for a, b in zip(after, before) for j in range(len(a) - 3)
                if type(a[3 + j]) is not int)
     assert listed and any(type(col).__name__ == "SharedColumn" for cols in scanned.fields for col in cols)
-    grown = Columns.unpacked(packed)
+    grown = _unpacked(packed)
     grown.compact()
     for rec in before[-3:]:  # appended on, past the compaction
         grown.append(rec)

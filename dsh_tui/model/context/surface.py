@@ -63,9 +63,6 @@ class Context(Struct):
     def shadowed(self) -> list[Node]:
         return [n for n in self.nodes if n.state == "shadowed"]
 
-    def replacement(self, seq: int | None) -> Replacement | None:
-        return next((r for r in self.replacements if r.seq == seq), None)
-
 
 def surface(log) -> tuple[list[int], list[tuple]]:
     """(the surface nodes' event indices in order, the replacements as the scan keeps them:

@@ -77,11 +77,6 @@ def count_text(hits: HitList, index: int | None) -> str:
     return f"{k:,} of {n}" if k is not None else f"{n} hits"
 
 
-def needle_pattern(needle: str | None) -> re.Pattern | None:
-    """A case-insensitive literal pattern for ``needle`` (the search's match, on text as shown)."""
-    return re.compile(re.escape(needle), re.IGNORECASE) if needle else None
-
-
 def match_spans(text: str, pattern: re.Pattern | None, limit: int = 64) -> list[tuple[int, int]]:
     """The [start, end) spans of ``pattern`` in ``text`` (at most ``limit``), for a highlight style."""
     if pattern is None or not text:

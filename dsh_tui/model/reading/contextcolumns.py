@@ -243,12 +243,6 @@ class Columns:
         self.seq.extend(seq)
         self.kinds += kinds.encode("latin-1")  # last, as in `append`: a reader sees whole records
 
-    @classmethod
-    def unpacked(cls, packed: tuple) -> Columns:
-        out = cls()
-        out.merge(packed)
-        return out
-
 
 @lru_cache(maxsize=None)
 def _selector(codes: tuple[int, ...]) -> bytes:

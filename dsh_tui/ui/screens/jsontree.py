@@ -135,7 +135,7 @@ class JsonTreeScreen(ViewScreen[None]):
     def action_copy_value(self) -> None:
         r = self._row()
         if r is not None:
-            self._copy("value", dump(r.value) if not isinstance(r.value, str) else r.value)
+            self._copy("value", r.value if isinstance(r.value, str) else self.jtree.value_text(r))
 
     def action_copy_path(self) -> None:
         r = self._row()
