@@ -10,7 +10,7 @@ import pytest
 
 from dsh_tui.cli import main
 from dsh_tui.model.presenting import findingcap
-from dsh_tui.model.reading import scan
+from dsh_tui.model.reading import scanchecks
 from dsh_tui.model.reading.session import load_session
 from dsh_tui.model.reading.source import LogUnreadable
 
@@ -37,7 +37,7 @@ def _gappy(n: int, every: int) -> list[dict]:
 
 @pytest.mark.parametrize("encoding", ["jsonl", "zstd"])
 def test_gaps_past_the_first_are_counted_not_kept(write_jsonl, write_zstd, monkeypatch, encoding, capsys):
-    monkeypatch.setattr(scan, "MAX_GAPS", 5)
+    monkeypatch.setattr(scanchecks, "MAX_GAPS", 5)
     records = _gappy(40, 5)  # 7 gaps in 40 records: fewer than a quarter, so read
     path = write_jsonl(records) if encoding == "jsonl" else write_zstd([records])
     res = load_session(path, parallel=False).res
@@ -52,7 +52,7 @@ def test_gaps_past_the_first_are_counted_not_kept(write_jsonl, write_zstd, monke
 def test_a_log_mostly_of_seq_gaps_is_refused(write_jsonl, write_zstd, monkeypatch, encoding, capsys):
     """Records that repeat a seq cost a gap each: past MAX_GAPS, and more than a quarter of the
     records, the log is refused (dsh reads nothing past the first gap)."""
-    monkeypatch.setattr(scan, "MAX_GAPS", 5)
+    monkeypatch.setattr(scanchecks, "MAX_GAPS", 5)
     records = [ev("turn/start", 0, {"turn": 1})] + [ev("turn/start", 1, {"turn": 1})] * 30
     path = write_jsonl(records) if encoding == "jsonl" else write_zstd([records])
     with pytest.raises(LogUnreadable) as info:
@@ -67,7 +67,7 @@ def test_a_log_mostly_of_events_that_keep_a_fact_is_refused(write_jsonl, monkeyp
     """A million tool calls cost a fact, a pair and a finding each: past DSH_TUI_MAX_FACTS of them,
     and more than a quarter of the events, the log is refused; among as many chunk events as a
     real log has, the same calls are read; the variable raises the count."""
-    monkeypatch.setenv(scan.MAX_FACTS_ENV, "50")
+    monkeypatch.setenv(scanchecks.MAX_FACTS_ENV, "50")
     calls = write_jsonl([_call(k, k) for k in range(60)], name="calls.jsonl")
     with pytest.raises(LogUnreadable) as info:
         load_session(calls, parallel=False)
@@ -78,7 +78,7 @@ def test_a_log_mostly_of_events_that_keep_a_fact_is_refused(write_jsonl, monkeyp
         mixed += [_chunk(seq + j) for j in range(1, 11)]
         seq += 11
     assert len(load_session(write_jsonl(mixed, name="mixed.jsonl"), parallel=False)) == 660
-    monkeypatch.setenv(scan.MAX_FACTS_ENV, "1000")
+    monkeypatch.setenv(scanchecks.MAX_FACTS_ENV, "1000")
     assert len(load_session(calls, parallel=False)) == 60
 
 
@@ -109,11 +109,11 @@ def test_a_cached_log_read_past_the_facts_limit_is_not_served_under_it(write_jso
     arguments = '{"text":"' + "x" * 300 + '"}'  # (a log under 256 KiB of text is not cached)
     path = write_jsonl([ev("tool/call", k, {"turn": 1, "step": 1, "callId": f"c{k}", "name": "x",
                                             "arguments": arguments}) for k in range(2000)])
-    monkeypatch.setenv(scan.MAX_FACTS_ENV, "5000")
+    monkeypatch.setenv(scanchecks.MAX_FACTS_ENV, "5000")
     log, _diag = open_target(path)
     assert len(log) == 2000 and not log.from_cache
     assert open_target(path)[0].from_cache  # the entry is there
-    monkeypatch.setenv(scan.MAX_FACTS_ENV, "1500")
+    monkeypatch.setenv(scanchecks.MAX_FACTS_ENV, "1500")
     capsys.readouterr()
     assert main(["check", str(path)]) == 3
     assert "calls, results, turns or messages" in capsys.readouterr().err

@@ -320,6 +320,7 @@ def test_record_offsets_are_uint32_until_one_does_not_fit():
 
 def test_surface_seqs_are_uint32_until_one_is_not():
     from dsh_tui.model.reading import scan
+    from dsh_tui.model.reading.split.merge import append_segment
     """The surface events' seqs (what the fold reads) take 4 bytes each until a seq past uint32 (a
     crafted log's: dsh's seqs go to 2**53), from which they take 8, in a linear read and a merge."""
     def user(seq: int) -> bytes:
@@ -335,5 +336,5 @@ def test_surface_seqs_are_uint32_until_one_is_not():
     head, tail = scan.Scanner(0, None), scan.Scanner.segment(None, big, 2)
     head.feed(user(0) + user(1), 0)
     tail.feed(user(big) + user(big + 1), 0)
-    head.merge(tail, 200, big, 2, *tail.take_facts())
+    append_segment(head, tail, 200, big, 2, *tail.take_facts())
     assert head.res.surface_seqs.typecode == "Q" and list(head.res.surface_seqs) == [0, 1, big, big + 1]

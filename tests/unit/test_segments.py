@@ -216,7 +216,7 @@ def test_a_tail_mostly_of_bad_lines_is_refused_as_the_linear_read_refuses_it(syn
     from dsh_tui.model.reading.source import LogUnreadable
     data = synthetic.read_bytes()
     at = next(s.start for s in walk_frames(memoryview(data)) if s.start > len(data) * 0.8)
-    from dsh_tui.model.reading.scan import MAX_SKIPPED_LINES
+    from dsh_tui.model.reading.scanchecks import MAX_SKIPPED_LINES
     lines = max(load_session(synthetic, parallel=False).records, MAX_SKIPPED_LINES)  # more than before them
     path = tmp_path / "garbage.zst"
     path.write_bytes(data[:at] + frame(b"\n" * (lines + 1)) + data[at:])  # blank: the slice is no corrupt one

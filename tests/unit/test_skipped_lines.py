@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from dsh_tui.model.reading import scan
+from dsh_tui.model.reading import scan, scanchecks
 from dsh_tui.model.reading.session import load_session
 from dsh_tui.model.reading.source import LogUnreadable
 
@@ -31,9 +31,9 @@ def test_corruption_reports_are_capped_and_the_rest_counted(write_jsonl):
         records += [ev("turn/start", k, {"turn": k}), b"{bad %d" % k]
     log = load_session(write_jsonl(records))
     res = log.res
-    assert len(res.corruption) == scan.MAX_CORRUPTION and res.corruption_dropped == 1500 - scan.MAX_CORRUPTION
+    assert len(res.corruption) == scanchecks.MAX_CORRUPTION and res.corruption_dropped == 1500 - scanchecks.MAX_CORRUPTION
     assert log.corruption_count == 1500 and not log.whole
-    assert [c.line for c in res.corruption] == [3 + 2 * k for k in range(scan.MAX_CORRUPTION)]  # the first ones
+    assert [c.line for c in res.corruption] == [3 + 2 * k for k in range(scanchecks.MAX_CORRUPTION)]  # the first ones
     assert len(log) == 1500 and _spans(log) == _expected_lines(log.path.read_bytes())
 
 
@@ -47,7 +47,7 @@ def test_a_run_of_lines_that_are_not_records_is_one_entry(write_jsonl, monkeypat
     res = log.res
     assert (list(res.skip_rec), list(res.skip_lines)) == ([1, 2, 3], [8000, 8001, 8006])
     assert _spans(log) == _expected_lines(path.read_bytes())
-    assert res.corruption_dropped == 2000 - scan.MAX_CORRUPTION
+    assert res.corruption_dropped == 2000 - scanchecks.MAX_CORRUPTION
     for window in (64, 4096):  # runs that cross windows are still one entry each
         monkeypatch.setattr(scan, "WINDOW", window)
         assert load_session(path).res == res, window
@@ -56,7 +56,7 @@ def test_a_run_of_lines_that_are_not_records_is_one_entry(write_jsonl, monkeypat
 @pytest.mark.parametrize("line", [b"x", b"", b"[1]", b"\r"])
 @pytest.mark.parametrize("encoding", ["jsonl", "zstd"])
 def test_a_log_mostly_of_lines_that_are_not_records_is_refused(write_jsonl, write_zstd, line, encoding):
-    body = [ev("turn/start", 0, {"turn": 0})] + [line] * (scan.MAX_SKIPPED_LINES + 5)
+    body = [ev("turn/start", 0, {"turn": 0})] + [line] * (scanchecks.MAX_SKIPPED_LINES + 5)
     path = write_jsonl(body) if encoding == "jsonl" else write_zstd([body])
     with pytest.raises(LogUnreadable) as info:
         load_session(path)
@@ -67,8 +67,8 @@ def test_a_log_mostly_of_lines_that_are_not_records_is_refused(write_jsonl, writ
 
 def test_bad_lines_among_as_many_records_are_read(write_jsonl):
     records = []
-    for k in range(scan.MAX_SKIPPED_LINES + 500):
+    for k in range(scanchecks.MAX_SKIPPED_LINES + 500):
         records += [ev("turn/start", k, {"turn": k}), b"x"]
     log = load_session(write_jsonl(records))
-    assert len(log) == scan.MAX_SKIPPED_LINES + 500 and log.corruption_count == len(log)
+    assert len(log) == scanchecks.MAX_SKIPPED_LINES + 500 and log.corruption_count == len(log)
     assert len(log.res.skip_rec) == len(log)  # a run after each record: one entry each

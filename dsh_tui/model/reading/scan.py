@@ -13,49 +13,28 @@ outnumber the records is refused (LogUnreadable) instead of read on.
 
 from __future__ import annotations
 
-import os
 import sys
-from array import array
 from itertools import accumulate, repeat
 from operator import add
-from typing import Any
 
 import orjson
 
 from ..columns.calltable import CallTable
 from .facts import (CHUNK, FACT_EXTRACTORS, FINISH, LEGACY_CANDIDATES, MESSAGE, R_EVENTS, R_GAP, R_GAP_AT, R_LAST,
-                    ChunkClock, finish_fact, is_usage_chunk, join_tail_runs, note_chunk_usage,
-                    note_message_usage)
+                    ChunkClock, finish_fact, is_usage_chunk, note_chunk_usage, note_message_usage)
 from .contextcolumns import Columns
 from .contextfacts import RECORDERS
-from .deepvalue import said, spelled
 from .jsonparse import parse_json
 from .legacy import upgrade
-from .restore import (LEGACY, RESTORE, UNKNOWN, VOCABULARY, Problem, envelope_plain, envelope_problem,
-                      legacy_problem, shape_problem, vocabulary_message, vocabulary_order)
-from .scanresult import ScanResult, SeqGap, UnknownType, extend_offsets, extend_seqs
-from .source import Cancelled, Corruption, LogUnreadable
+from .restore import (LEGACY, UNKNOWN, VOCABULARY, envelope_plain, legacy_problem, vocabulary_message,
+                      vocabulary_order)
+from .scanchecks import ROW_KEYS, ScanChecks, max_facts
+from .scanresult import ScanResult, UnknownType, extend_offsets
+from .source import Cancelled
 from .vocabulary import KNOWN_EVENT_TYPES, LEGACY_TYPES, MAX_SAFE, PACKED_ROWS, SURFACE_TYPES
 
 ENVELOPE_KEYS = frozenset({"type", "seq", "time", "data", "sourceEventSeqs", "surfaceOp", "ignorable"})
-ROW_KEYS = frozenset({"type", "seq0", "time0", "data"})
-_STR = frozenset({str})
-_INT = frozenset({int})
 WINDOW = 4 << 20  # plaintext split into lines at once: bounds the lines held (a decoded chunk is ~1 MiB)
-MAX_CORRUPTION = 1000  # corruption reports kept; the rest are counted (ScanResult.corruption_dropped)
-# A log with more lines that are not records than this, and more of them than records, is refused:
-# dsh writes none, and each one costs the scan an exception (a few-KB zstd file holds millions).
-MAX_SKIPPED_LINES = 10_000
-# Seq gaps kept (SeqGap); the rest are counted (ScanResult.gaps_dropped). dsh reads nothing past the
-# first gap (a zstd log with one is corrupt to it), so a log with more than this, and more gaps than a
-# quarter of its records, is refused: a few KB of repeated records would otherwise cost a gap each.
-MAX_GAPS = 10_000
-# Events that keep a fact (calls, results, turns, messages: facts.py) cost the diagnosis ~1-2 KB each,
-# the rest ~10 bytes of index. dsh's logs are mostly model-stream chunks (a tenth of a big one's events
-# keep a fact), so a log with more than this many, and more than a quarter of its events, is refused
-# ($DSH_TUI_MAX_FACTS raises the count): memory stays a bounded multiple of the index.
-MAX_FACTS = 100_000
-MAX_FACTS_ENV = "DSH_TUI_MAX_FACTS"
 SHAPED = frozenset({"request/header", "user/message", "assistant/message", "tool/result"})  # restore.shape_problem
 LEGACY_SHAPED = frozenset({"turn/start", "turn/end", "steering/message"})  # restore.legacy_problem
 # A legacy candidate's kind (the plan's legacy field; 0: not a candidate): what proves it is of the
@@ -68,17 +47,7 @@ _LEGACY_KIND = {"assistant/message": _MSG, "tool/result": _MSG, "turn/start": _S
 _COMPLETED = {"kind": "completed"}
 
 
-def _gap_cause(expected: int, found: int) -> str:
-    if found < expected:
-        return f"seq {found} repeats or goes back (expected {expected}): duplicated or reordered lines"
-    missing = found - expected
-    if missing >= 3:
-        return (f"{missing} events missing: likely a dropped packed chunk row (rows hold >= 3 deltas) "
-                "or lines removed by a tool that skipped an unknown row or event type")
-    return f"{missing} event(s) missing: lines removed, or an event type a copying tool dropped"
-
-
-class Scanner:
+class Scanner(ScanChecks):
     """Indexes records fed in chunks; every chunk must end on a record boundary.
 
     zstd frames end on record boundaries, so frames can be fed as they are
@@ -132,20 +101,6 @@ class Scanner:
     def finish(self) -> ScanResult:
         self.res.projected = bool(self.projected)
         return self.res
-
-    def line_no(self, rec: int) -> int:
-        return rec + self.skipped + 2  # the header is line 1
-
-    def _skip(self, rec: int, bad: bool) -> None:
-        """Count a line that is not a record; refuse the log once they are most of it."""
-        self.skipped += 1
-        self.bad_lines += bad
-        if self.skipped > MAX_SKIPPED_LINES and self.skipped > rec:
-            blank = self.skipped - self.bad_lines
-            raise LogUnreadable("mostly-not-records", (
-                f"{self.where}: {self.skipped:,} of its first {self.skipped + rec + 1:,} lines are not dsh records "
-                f"({self.bad_lines:,} not JSON or not an event, {blank:,} blank), more than the {rec:,} that are; "
-                "refusing to read on: not a session log, or mostly corrupt"))
 
     def feed(self, buf: bytes | bytearray | memoryview, base: int, start: int = 0) -> None:
         """Index the records of ``buf`` from ``start`` (offsets absolute: ``base`` is buf's)."""
@@ -373,87 +328,7 @@ class Scanner:
         res.text_end = base + length
         self.facts_kept += len(facts) - facts0
         if self.facts_kept > self.max_facts and self.bounded:
-            self._check_facts(nev)
-
-    def _note_skipped(self, skipped: list[int], starts: list[int], rec0: int, n: int) -> None:
-        """The record offsets of a window whose lines ``skipped`` (ascending) are not records, and
-        one run entry per run of those (a run goes on from the previous window when no record is
-        between: the entry is per run, not per line)."""
-        res = self.res
-        skip_rec, skip_lines, skip_at = res.skip_rec, res.skip_lines, res.skip_at
-        total = self.skipped - len(skipped)  # skipped before this window
-        prev = 0
-        for j, k in enumerate(skipped):
-            if k > prev:
-                extend_offsets(res, starts[prev:k])
-            prev = k + 1
-            total += 1
-            r = rec0 + k - j  # the record this line comes before
-            if skip_rec and skip_rec[-1] == r:
-                skip_lines[-1] = total
-            else:
-                skip_rec.append(r)
-                skip_lines.append(total)
-                skip_at.append(starts[k])
-        extend_offsets(res, starts[prev:n])
-
-    def _check_facts(self, events: int) -> None:
-        """Refuse a log most of whose events keep a fact, once they pass max_facts (MAX_FACTS)."""
-        if self.facts_kept * 4 > events:
-            raise LogUnreadable("mostly-facts", (
-                f"{self.where}: {self.facts_kept:,} of its first {events:,} events are calls, results, turns or "
-                f"messages (dsh's logs are mostly model-stream chunks); past {self.max_facts:,} of them, more than "
-                f"a quarter of the events, the diagnosis would cost memory out of proportion to the log: refusing "
-                f"to read on (${MAX_FACTS_ENV} raises the count)"))
-
-    def _check_gaps(self, records: int) -> None:
-        """Refuse a log whose seq gaps pass MAX_GAPS and a quarter of its records."""
-        res = self.res
-        gaps = len(res.gaps) + res.gaps_dropped
-        if gaps > MAX_GAPS and gaps * 4 > records:
-            raise LogUnreadable("mostly-seq-gaps", (
-                f"{self.where}: {gaps:,} seq gaps in its first {records:,} records (repeated or reordered records; "
-                f"dsh reads nothing past the first gap); refusing to read on past {MAX_GAPS:,}"))
-
-    def _refuse(self, stage: int, order: int, index: int, seq: int, code: str, message: str) -> None:
-        """Keep the first problem of its stage (restore.py): what dsh's load would refuse."""
-        held = self.res.refusals.first.get((stage, order))
-        if held is None or index < held.index:
-            self.res.refusals.note(Problem(stage, order, index, seq, code, message))
-
-    def _check_envelope(self, obj: dict, index: int, seq: int) -> None:
-        problem = envelope_problem(obj)
-        if problem is not None:
-            self._refuse(RESTORE, 0, index, seq, "INVALID_EVENT", f"event at seq {seq} {problem}")
-
-    def _check_shape(self, etype: str, data: Any, obj: dict, index: int, seq: int) -> None:
-        """A request header's and a message's shape, the refused `fallback` reason, and the surface:
-        each surface event's seq in order, a replacement with what the fold needs."""
-        problem = shape_problem(etype, data)
-        if problem is not None:
-            self._refuse(RESTORE, 0, index, seq, "INVALID_EVENT", f"event at seq {seq}: {problem}")
-        if etype == "request/header":
-            order = vocabulary_order(etype, data)
-            if order is not None:
-                self._refuse(VOCABULARY, order, index, seq, "UNSUPPORTED_LEGACY", vocabulary_message(order, seq))
-            return
-        op, res = obj.get("surfaceOp"), self.res
-        if type(op) is dict and op.get("op") == "replace":
-            sources = obj.get("sourceEventSeqs")
-            res.replacements.append((len(res.surface_seqs), index, seq, etype, op.get("start"), op.get("end"),
-                                     tuple(sources) if type(sources) is list else ()))
-        try:
-            res.surface_seqs.append(seq)
-        except OverflowError:  # past uint32 (a crafted log's seq)
-            extend_seqs(res, (seq,))
-
-    def _report(self, k: int, kind: str, message: str, line: int) -> None:
-        """A corruption report for line ``k`` of the window; past MAX_CORRUPTION only counted."""
-        res = self.res
-        if len(res.corruption) < MAX_CORRUPTION:
-            res.corruption.append(Corruption(self._offset(k), kind, message, line))
-        else:
-            res.corruption_dropped += 1
+            self.check_facts(nev)
 
     def _offset(self, k: int) -> int:
         """The absolute offset of line ``k`` of the window being read (only for reports: rare). The
@@ -465,91 +340,6 @@ class Scanner:
             n = min(len(lines), max(k + 1, 2 * len(starts or ()), 1024))
             starts = self._starts = _line_starts(lines[:n] if n < len(lines) else lines, self._base)
         return starts[k]
-
-    def merge(self, other: Scanner, base: int, first_seq: int, index_base: int, facts: list, calls: Any,
-              context: tuple) -> None:
-        """Append what ``other`` read of a later segment (from plaintext byte ``base`` on, its first seq
-        ``first_seq``, its events numbered from ``index_base``; its ``facts``, per-call ``calls`` and
-        ``context`` records) as if this scanner had read on: the split read's merge (model/reading/split/)."""
-        res, t = self.res, other.res
-        rec0, nev0, skip0 = len(res.rec_start), res.event_end(), self.skipped
-        if self.expected != first_seq:  # the boundary gap, exactly as a linear scan records it
-            self.note_gap(rec0, nev0, self.expected, first_seq)
-        table = bytearray(range(256))
-        for cid, name in enumerate(t.types):
-            tid = self.type_ids.get(name)
-            table[cid] = type_id(name, self.type_ids, res.types) if tid is None else tid
-        extend_offsets(res, array("Q", map(base.__add__, t.rec_start)))
-        res.rec_ends.update({r + rec0: end + base for r, end in t.rec_ends.items()})
-        res.text_end = base + t.text_end
-        shift = nev0 - index_base
-        res.row_rec.extend(array("I", map(rec0.__add__, t.row_rec)) if rec0 else t.row_rec)
-        res.row_after.extend(array("I", map(shift.__add__, t.row_after)) if shift else t.row_after)
-        res.rec_type.frombytes(t.rec_type.tobytes().translate(table))
-        for g in t.gaps:
-            g.index += shift
-            g.line += rec0 + skip0
-        room = max(0, MAX_GAPS - len(res.gaps))
-        res.gaps.extend(t.gaps[:room])
-        res.gaps_dropped += t.gaps_dropped + max(0, len(t.gaps) - room)
-        res.seq_shift.extend((i + shift, d - shift) for i, d in t.seq_shift)
-        for name, u in t.unknown.items():
-            mine = res.unknown.get(name)
-            if mine is None:
-                u.first_index += shift
-                res.unknown[name] = u
-            else:
-                mine.count += u.count
-                mine.ignorable = mine.ignorable and u.ignorable
-        res.legacy.update(t.legacy)
-        for p in t.refusals.first.values():  # the first problem of each stage stays the first
-            p.index += shift
-            res.refusals.note(p)
-        place0 = len(res.surface_seqs)
-        res.replacements.extend((place + place0, index + shift, *rest) for place, index, *rest in t.replacements)
-        extend_seqs(res, t.surface_seqs)
-        start = len(res.facts)
-        if shift:
-            res.facts.extend([(kind, i + shift, seq, d) for kind, i, seq, d in facts])
-        else:  # the other guessed the indices right (the usual case): no Python loop over the facts
-            res.facts.extend(facts)
-        join_tail_runs(res.facts, start, self.clock, other.clock, shift)  # a run the segment boundary cut
-        res.usage_calls.merge(calls)
-        if res.context is not None:
-            res.context.merge(context, shift)
-        if res.first_issue is None and t.first_issue is not None:  # (a boundary gap was noted above)
-            kind, r, offset, line, detail = t.first_issue
-            res.first_issue = (kind, r + rec0, offset + base if offset >= 0 else -1, line + rec0 + skip0, detail)
-        res.envelope_issues.extend(t.envelope_issues[:max(0, 50 - len(res.envelope_issues))])
-        res.lenient_records += t.lenient_records
-        self.expected = other.expected  # a slice holds no skipped line (split/helper.py): no skip_* to shift
-        self.facts_kept += other.facts_kept
-        if self.bounded:  # the whole read so far, as a linear read checks it
-            if res.gaps_dropped:
-                self._check_gaps(len(res.rec_start))
-            if self.facts_kept > self.max_facts:
-                self._check_facts(res.event_end())
-
-    def note_gap(self, rec: int, index: int, expected: int, found: Any) -> int:
-        """Record a seq mismatch; resynchronise on the file's seq. Returns the new expectation."""
-        res = self.res
-        line = self.line_no(rec)
-        if isinstance(found, float) and found.is_integer():
-            found = int(found)
-        if res.first_issue is None:
-            self._note_issue("gap", rec, -1, line, f"expected {expected}, got {js_text(found)}")
-        bad = not isinstance(found, int) or isinstance(found, bool) or found < 0
-        if len(res.gaps) < MAX_GAPS:
-            res.gaps.append(SeqGap(expected, -1, line, index, f"seq is {spelled(found)}, not a non-negative integer")
-                            if bad else SeqGap(expected, found, line, index, _gap_cause(expected, found)))
-        else:
-            res.gaps_dropped += 1
-            if self.bounded:
-                self._check_gaps(rec + 1)
-        if bad:
-            return expected
-        res.seq_shift.append((index, found - index))
-        return found
 
     def _plan(self, etype: str) -> tuple:
         """(type id, packed-row spec, known type, legacy candidate, fact extractor, the type's one string):
@@ -587,68 +377,6 @@ class Scanner:
                         if -MAX_SAFE <= min(dt) and top <= MAX_SAFE:
                             return len(members), top
         return self._row_checked(obj, row, rec, k), None
-
-    def _row_checked(self, obj: dict, row: tuple[str, str], rec: int, k: int) -> int:
-        res = self.res
-        d = obj.get("data")
-        members = d.get(row[1]) if isinstance(d, dict) else None
-        m = len(members) if isinstance(members, list) and members else 1
-        problem = None
-        if not ROW_KEYS.issuperset(obj) or not isinstance(d, dict):
-            problem = "unexpected keys"
-        elif not isinstance(members, list) or not members or not set(map(type, members)) <= _STR:
-            problem = f"{row[1]} is not a non-empty list of strings"
-        else:
-            dt = d.get("dt")
-            if not isinstance(dt, list) or len(dt) != m - 1:
-                problem = f"dt has {len(dt) if isinstance(dt, list) else 'no'} entries for {m} members (needs {m - 1})"
-            elif dt and (not set(map(type, dt)) <= _INT or min(dt) < -MAX_SAFE or max(dt) > MAX_SAFE):
-                problem = "'dt' holds a non-integer or out-of-range value"
-        if problem is not None:
-            res.malformed_rows += 1
-            line = self.line_no(rec)
-            self._report(k, "malformed-row", f"line {line}: malformed {said(obj.get('type'))} row: {problem}", line)
-            if res.first_issue is None:  # dsh's row decode throws: an unparsable committed event
-                self._note_issue("unparsable", rec, self._offset(k), line)
-        return m
-
-    # -- where dsh's own loader stops (model/reading/damage.py, model/diagnosing/resume.py) -------------
-    def _note_issue(self, kind: str, rec: int, offset: int, line: int, detail: str = "") -> None:
-        """The first line dsh's scanner stops at: ``kind`` "unparsable" (not JSON, blank, a malformed
-        row) or "gap" (an event whose seq is not the next); ``rec``: the record it is or comes before;
-        ``offset``: its plaintext offset (-1 for a gap: the record's start, known once the window is
-        indexed); ``line``: its physical line. Only the first is kept (dsh's message names it)."""
-        if self.res.first_issue is None:
-            self.res.first_issue = (kind, rec, offset, line, detail)
-
-    def _first_bad_line(self, obj: Any, rec: int, k: int, line: int, expected: int) -> None:
-        """A line that is no dsh record here, as dsh's scanner sees it: JSON.parse fails (unparsable),
-        or a value with no seq, or a seq that is not the next (a gap); an object with the next seq is an
-        event to dsh (no issue)."""
-        if obj is None:
-            self._note_issue("unparsable", rec, self._offset(k), line)
-            return
-        seq = obj.get("seq") if type(obj) is dict else None
-        if seq == expected and type(seq) in (int, float):
-            return
-        self._note_issue("gap", rec, self._offset(k), line, f"expected {expected}, got {js_text(seq)}")
-
-
-def js_text(v: Any) -> str:
-    """``v`` as a JavaScript template literal shows it (dsh's messages): undefined for an absent seq."""
-    if v is None:
-        return "undefined"
-    if type(v) is bool:
-        return "true" if v else "false"
-    if type(v) is float:
-        return str(int(v)) if v.is_integer() and abs(v) < 1e21 else repr(v)
-    return str(v) if type(v) in (int, str) else "[object Object]" if type(v) is dict else str(v)
-
-
-def max_facts() -> int:
-    """The facts limit: $DSH_TUI_MAX_FACTS, else MAX_FACTS."""
-    env = os.environ.get(MAX_FACTS_ENV, "").strip()
-    return int(env) if env.isdigit() else MAX_FACTS
 
 
 def _line_starts(lines: list[bytes], base: int) -> list[int]:

@@ -1,7 +1,7 @@
 """What one pass over a log's plaintext yields (scan.py's Scanner): the index of every record and event,
 the seq gaps, the unknown and legacy types, the facts the diagnosis reads, and what was refused or
 skipped. Plain data: the index cache keeps it (cachecodec.py), the split read appends one to another
-(`Scanner.merge`)."""
+(split/merge.py's `append_segment`)."""
 
 from __future__ import annotations
 

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import marshal
 import time
-from typing import TYPE_CHECKING, Iterator
+from array import array
+from typing import TYPE_CHECKING, Any, Iterator
 
-from ..scan import Scanner
+from ..facts import join_tail_runs
+from ..scan import Scanner, type_id
+from .. import scanchecks
+from ..scanresult import extend_offsets, extend_seqs
 from ..source import LogUnreadable, RawLog, add_frames, iter_plain
 from . import helper as split_helper
 from .helper import TailHelper, TailIndex, _index_tail, frame_start_after
@@ -32,7 +36,7 @@ def merge_tail(scanner: Scanner, raw: RawLog, tail: TailIndex, base: int, limit:
         raise LogUnreadable("too-large", f"{raw.path} decompresses to more than {limit:,} bytes; refusing "
                             "(raise --max-plain-size)")
     facts, calls, context = marshal.loads(tail.facts) if type(tail.facts) is bytes else tail.facts
-    scanner.merge(tail.scanner, base, tail.first_seq, tail.index_base, facts, calls, context)
+    append_segment(scanner, tail.scanner, base, tail.first_seq, tail.index_base, facts, calls, context)
     add_frames(raw, tail.frame_offsets, map(base.__add__, tail.frame_plain))
     raw.frames = (raw.frames or 0) + tail.frames
     raw.unchecked_frames += tail.unchecked_frames
@@ -41,6 +45,71 @@ def merge_tail(scanner: Scanner, raw: RawLog, tail: TailIndex, base: int, limit:
     raw.torn = tail.torn
     raw.corruption.extend(tail.corruption)
     return total
+
+
+def append_segment(head: Scanner, other: Scanner, base: int, first_seq: int, index_base: int, facts: list,
+                   calls: Any, context: tuple) -> None:
+    """Append what ``other`` read of a later segment (from plaintext byte ``base`` on, its first seq
+    ``first_seq``, its events numbered from ``index_base``; its ``facts``, per-call ``calls`` and
+    ``context`` records) to ``head`` as if it had read on."""
+    res, t = head.res, other.res
+    rec0, nev0, skip0 = len(res.rec_start), res.event_end(), head.skipped
+    if head.expected != first_seq:  # the boundary gap, exactly as a linear scan records it
+        head.note_gap(rec0, nev0, head.expected, first_seq)
+    table = bytearray(range(256))
+    for cid, name in enumerate(t.types):
+        tid = head.type_ids.get(name)
+        table[cid] = type_id(name, head.type_ids, res.types) if tid is None else tid
+    extend_offsets(res, array("Q", map(base.__add__, t.rec_start)))
+    res.rec_ends.update({r + rec0: end + base for r, end in t.rec_ends.items()})
+    res.text_end = base + t.text_end
+    shift = nev0 - index_base
+    res.row_rec.extend(array("I", map(rec0.__add__, t.row_rec)) if rec0 else t.row_rec)
+    res.row_after.extend(array("I", map(shift.__add__, t.row_after)) if shift else t.row_after)
+    res.rec_type.frombytes(t.rec_type.tobytes().translate(table))
+    for g in t.gaps:
+        g.index += shift
+        g.line += rec0 + skip0
+    room = max(0, scanchecks.MAX_GAPS - len(res.gaps))  # (read at the call: a test lowers it)
+    res.gaps.extend(t.gaps[:room])
+    res.gaps_dropped += t.gaps_dropped + max(0, len(t.gaps) - room)
+    res.seq_shift.extend((i + shift, d - shift) for i, d in t.seq_shift)
+    for name, u in t.unknown.items():
+        mine = res.unknown.get(name)
+        if mine is None:
+            u.first_index += shift
+            res.unknown[name] = u
+        else:
+            mine.count += u.count
+            mine.ignorable = mine.ignorable and u.ignorable
+    res.legacy.update(t.legacy)
+    for p in t.refusals.first.values():  # the first problem of each stage stays the first
+        p.index += shift
+        res.refusals.note(p)
+    place0 = len(res.surface_seqs)
+    res.replacements.extend((place + place0, index + shift, *rest) for place, index, *rest in t.replacements)
+    extend_seqs(res, t.surface_seqs)
+    start = len(res.facts)
+    if shift:
+        res.facts.extend([(kind, i + shift, seq, d) for kind, i, seq, d in facts])
+    else:  # the other guessed the indices right (the usual case): no Python loop over the facts
+        res.facts.extend(facts)
+    join_tail_runs(res.facts, start, head.clock, other.clock, shift)  # a run the segment boundary cut
+    res.usage_calls.merge(calls)
+    if res.context is not None:
+        res.context.merge(context, shift)
+    if res.first_issue is None and t.first_issue is not None:  # (a boundary gap was noted above)
+        kind, r, offset, line, detail = t.first_issue
+        res.first_issue = (kind, r + rec0, offset + base if offset >= 0 else -1, line + rec0 + skip0, detail)
+    res.envelope_issues.extend(t.envelope_issues[:max(0, 50 - len(res.envelope_issues))])
+    res.lenient_records += t.lenient_records
+    head.expected = other.expected  # a slice holds no skipped line (split/helper.py): no skip_* to shift
+    head.facts_kept += other.facts_kept
+    if head.bounded:  # the whole read so far, as a linear read checks it
+        if res.gaps_dropped:
+            head.check_gaps(len(res.rec_start))
+        if head.facts_kept > head.max_facts:
+            head.check_facts(res.event_end())
 
 
 def _take_over(helper: TailHelper, raw: RawLog, data: bytes, split: int, limit: int,
