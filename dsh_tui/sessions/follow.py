@@ -20,7 +20,7 @@ from msgspec import Struct
 
 from ..model.diagnosing.diagnosis import Diagnosis, diagnose
 from ..model.opening.target import OpenOptions, Target, open_target
-from ..model.reading.session import SessionLog
+from ..model.reading.sessionlog import SessionLog
 from ..model.reading.source import BOUNDARY_BYTES, LogUnreadable, RawLog
 
 

@@ -31,7 +31,7 @@ from .pairing import Pairing, close_pairing, feed_facts
 from ..columns.pairtable import PairOrder
 from ..columns.perturn import TurnEnds
 from .resume import ADVICE as RESUME_ADVICE, KIND as RESUME_KIND, cut_finding_text, predict_cut
-from ..reading.session import SessionLog
+from ..reading.sessionlog import SessionLog
 from .timewalk import TimingWalk
 from .timing import Timing
 from .usage import Usage, UsageTally, compute_usage

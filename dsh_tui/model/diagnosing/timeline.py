@@ -101,7 +101,7 @@ def event_times(log, first: int = 0, cancel=None) -> array:
 
 def _packed_times(log, r: int, lo: int, hi: int) -> list:
     """The times of the members of packed record ``r`` (time0 plus the dt before each, as
-    `session._expand_member` reads them), from one parse; else each event's own."""
+    `sessionlog._expand_member` reads them), from one parse; else each event's own."""
     obj, _ = log.parse_record(r)
     data = obj.get("data") if isinstance(obj, dict) and obj.get("type") in PACKED_ROWS else None
     time0 = obj.get("time0") if data is not None else None

@@ -27,7 +27,8 @@ from ..diagnosing.pairing import pairing_from_plain, pairing_plain
 from ..reading.header import Header
 from ..reading.plainstore import FileStore, FrameStore
 from ..reading.scanresult import ScanResult
-from ..reading.session import SessionLog, load_session
+from ..reading.session import load_session
+from ..reading.sessionlog import SessionLog
 from ..reading.source import RawLog, max_plain_bytes
 
 

@@ -19,7 +19,7 @@ import orjson
 
 from ...safety import clean_bytes, one_line
 from ..columns.pairtable import event_places
-from ..reading.session import EventView, SessionLog
+from ..reading.sessionlog import EventView, SessionLog
 from ..reading.deepjson import loads_deep
 from ..reading.deepvalue import deeper_than, folded
 from .summary import (Section, event_data, logical_type, result_block, short_text, blocks_text, field_text, labelled, shown,

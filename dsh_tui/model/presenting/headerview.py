@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...safety import clean_bytes, one_line
-from ..reading.session import SessionLog
+from ..reading.sessionlog import SessionLog
 from .summary import (Section, decode_text, depth_text, field_text, plural, preset_text, runs_text, short_text,
                       time_text)
 

@@ -21,7 +21,7 @@ from .jsonstream import Items, dump, json_pieces
 from .wholeness import decode_warning, records_lost
 from .summary import ABSENT, decode_text, field_text, plural, preset_text, torn_text, turn_step
 from .timing_text import slowest_lines, timing_json, turn_markdown
-from ..reading.session import SessionLog
+from ..reading.sessionlog import SessionLog
 
 SCHEMA = "dsh-tui/check/1"
 

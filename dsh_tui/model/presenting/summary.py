@@ -15,7 +15,7 @@ from msgspec import Struct
 import orjson
 
 from ...safety import one_line
-from ..reading.session import EventView, SessionLog
+from ..reading.sessionlog import EventView, SessionLog
 from ..reading.deepvalue import short_repr
 from ..reading.vocabulary import KNOWN_EVENT_TYPES, SURFACE_TYPES
 

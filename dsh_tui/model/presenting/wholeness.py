@@ -5,7 +5,7 @@ rather than warn "do not file a bug from this alone". Textual-free.
 
 from __future__ import annotations
 
-from ..reading.session import SessionLog
+from ..reading.sessionlog import SessionLog
 
 
 def records_lost(log: SessionLog) -> bool:

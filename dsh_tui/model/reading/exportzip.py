@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING
 from msgspec import Struct, field
 
 from .deepvalue import short_repr
-from .session import SessionLog, session_from_raw
+from .session import session_from_raw
+from .sessionlog import SessionLog
 from .source import (MAX_PLAIN_ENV, PARTIAL_KEEP, Cancelled, LogUnreadable, RawLog, TornTail, iter_plain,
                      max_plain_bytes)
 from .frames import ZSTD_MAGIC
