@@ -82,7 +82,8 @@ def _check(argv: list[str]) -> int:
     before_big_decode(args.file)
     early = _early_check_helper(args)
     from .model.opening.target import OpenOptions, open_target
-    from .model.presenting.report import check_text, write_check_json
+    from .model.presenting.report import check_text
+    from .model.presenting.checkjson import write_check_json
     from .model.reading.source import LogUnreadable
     try:
         log, diag = open_target(args.file, OpenOptions(lenient=args.lenient, max_plain=args.max_plain_size,

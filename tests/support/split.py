@@ -5,7 +5,7 @@ from __future__ import annotations
 import zstandard
 
 from dsh_tui.model.diagnosing.diagnosis import diagnose
-from dsh_tui.model.presenting.report import check_json
+from dsh_tui.model.presenting.checkjson import check_json
 from dsh_tui.model.reading.frames import walk_frames
 from dsh_tui.model.reading.session import load_session
 

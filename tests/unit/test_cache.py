@@ -11,7 +11,7 @@ from dsh_tui.demo import write_synthetic
 from dsh_tui.model.opening import cache
 from dsh_tui.model.opening.open import save_to_cache
 from dsh_tui.model.opening.target import OpenOptions, open_target
-from dsh_tui.model.presenting.report import check_json
+from dsh_tui.model.presenting.checkjson import check_json
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from dsh_tui.model.opening.cachecodec import CodecError, decode, encode
 from dsh_tui.model.opening.open import cache_payload, from_payload
 from dsh_tui.model.opening.target import OpenOptions, open_target
 from dsh_tui.model.diagnosing.pairing import Pair, pairing_from_plain
-from dsh_tui.model.presenting.report import check_json
+from dsh_tui.model.presenting.checkjson import check_json
 from dsh_tui.model.reading.source import LogUnreadable, max_plain_bytes
 
 from ..support.logs import DSH_LOGS

@@ -20,7 +20,7 @@ from dsh_tui.demo import write_synthetic
 from dsh_tui.model.opening import cache, cachecodec
 from dsh_tui.model.opening.open import cache_payload
 from dsh_tui.model.opening.target import OpenOptions, open_target
-from dsh_tui.model.presenting.report import check_json
+from dsh_tui.model.presenting.checkjson import check_json
 from dsh_tui.model.reading.source import LogUnreadable
 
 OTHER_UID = 54321  # a user that is not us (the tests may run as root: chown then works)

@@ -14,8 +14,8 @@ from markdown_it import MarkdownIt
 
 from dsh_tui.cli import main
 from dsh_tui.model.diagnosing.diagnosis import diagnose
-from dsh_tui.model.presenting.report import (bug_report_markdown, check_json, check_text, json_text, pairs_around,
-                                             snippet)
+from dsh_tui.model.presenting.checkjson import check_json, json_text
+from dsh_tui.model.presenting.report import bug_report_markdown, check_text, pairs_around, snippet
 from dsh_tui.model.reading.session import load_session
 from dsh_tui.safety import clean, one_line
 

@@ -7,7 +7,8 @@ import json
 from dsh_tui.cli import main
 from dsh_tui.model.diagnosing.diagnosis import diagnose
 from dsh_tui.model.reading.tokens import TOKEN_KEYS
-from dsh_tui.model.presenting.report import check_json, snippet
+from dsh_tui.model.presenting.report import snippet
+from dsh_tui.model.presenting.checkjson import check_json
 from dsh_tui.model.reading.session import load_session
 
 from ..support.logs import HEADER, MODEL_SOURCE, crash_records, ev, result

@@ -9,7 +9,7 @@ import pytest
 
 from dsh_tui.gen.synthetic import write_synthetic
 from dsh_tui.model.diagnosing.diagnosis import diagnose
-from dsh_tui.model.presenting.report import check_json
+from dsh_tui.model.presenting.checkjson import check_json
 from dsh_tui.model.opening import open as opener
 from dsh_tui.model.reading import session
 from dsh_tui.model.reading import split as split_read

@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dsh_tui.model.diagnosing.diagnosis import diagnose
-from dsh_tui.model.presenting.report import check_json, check_text
+from dsh_tui.model.presenting.report import check_text
+from dsh_tui.model.presenting.checkjson import check_json
 from dsh_tui.model.reading.session import load_session
 from dsh_tui.model.reading.source import LogUnreadable
 

@@ -11,7 +11,7 @@ from dsh_tui.cli import main
 from dsh_tui.model.diagnosing.diagnosis import diagnose
 from dsh_tui.model.presenting import jsonstream
 from dsh_tui.model.presenting.jsonstream import Items, dump, json_pieces
-from dsh_tui.model.presenting.report import check_json, json_text
+from dsh_tui.model.presenting.checkjson import check_json, json_text
 from dsh_tui.model.reading.session import load_session
 from dsh_tui.model.reading.source import LogUnreadable
 

@@ -13,7 +13,8 @@ from dsh_tui.model.columns import pairtable
 from dsh_tui.model.diagnosing.pairing import Pair, Pairing, close_pairing, feed_facts, freeze_pairing
 from dsh_tui.model.columns.pairtable import PairTable
 from dsh_tui.model.presenting.detail import event_maps
-from dsh_tui.model.presenting.report import check_json, check_text
+from dsh_tui.model.presenting.report import check_text
+from dsh_tui.model.presenting.checkjson import check_json
 from dsh_tui.model.opening.cachecodec import decode, encode
 from dsh_tui.model.opening.open import cache_payload, from_payload
 from dsh_tui.model.opening.target import OpenOptions, open_target

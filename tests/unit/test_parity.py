@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from dsh_tui.model.opening.target import OpenOptions, open_target
-from dsh_tui.model.presenting.report import check_json, json_text
+from dsh_tui.model.presenting.checkjson import check_json, json_text
 
 from ..support.reference import install_reference
 

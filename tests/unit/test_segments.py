@@ -13,7 +13,7 @@ from dsh_tui.model.reading import split as split_read
 from dsh_tui.model.reading.forked import ForkedCall
 from dsh_tui.model.reading.split import helper as segments
 from dsh_tui.model.diagnosing.diagnosis import diagnose
-from dsh_tui.model.presenting.report import check_json
+from dsh_tui.model.presenting.checkjson import check_json
 from dsh_tui.model.reading.session import load_session
 from dsh_tui.model.reading.source import Cancelled
 from dsh_tui.model.reading.frames import walk_frames

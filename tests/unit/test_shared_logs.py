@@ -8,7 +8,7 @@ import pytest
 
 from dsh_tui.cli import main
 from dsh_tui.model.diagnosing.diagnosis import diagnose
-from dsh_tui.model.presenting.report import check_json
+from dsh_tui.model.presenting.checkjson import check_json
 from dsh_tui.model.reading.session import load_session
 
 from ..support.logs import DSH_LOGS, shared_log

@@ -4,7 +4,7 @@ On a 10M-event log the JSON's long lists (findings, turn ends, per-turn usage an
 ~25 MB of text; built as one object and dumped whole they cost ~90 MiB at the end of `check`,
 after the decode's peak. `Items` stands for such a list in the object; `json_pieces` yields the
 text of the object with each of its items dumped, escaped and let go in turn. The pieces joined
-are the text `report.json_text` makes of the same object with the lists made whole (orjson's
+are the text `checkjson.json_text` makes of the same object with the lists made whole (orjson's
 two-space indentation; a value orjson refuses, such as a lone surrogate, falls back to the
 standard library's dump of that piece alone).
 """
