@@ -91,6 +91,18 @@ def test_encode_segment_matches_dsh():
 
 # -- listing --------------------------------------------------------------------------------
 
+def test_a_name_ending_in_a_newline_is_no_leftover_of_dsh(built):
+    """dsh's temp-file rule ends with JavaScript's $ (the very end): a name with one more character, a
+    newline, is not its leftover (Python's $ would match before that newline)."""
+    odd = built.paths["done"].with_name("session.jsonl.zstd.0123456789ab.tmp\n")
+    odd.write_bytes(b"partial")
+    flat = built.root / "x.jsonl.zstd.0123456789ab.tmp\n"
+    flat.write_bytes(b"partial")
+    listing = list_sessions(built.root)
+    assert sorted(listing.ignored_tmp) == built.tmp and odd not in listing.ignored_tmp
+    assert flat not in listing.ignored_tmp and flat not in listing.legacy_flat
+
+
 def test_list_sessions_finds_every_log_and_leftover(built):
     listing = list_sessions(built.root)
     assert sorted(e.path for e in listing.entries) == sorted(built.paths.values())

@@ -43,14 +43,15 @@ def test_the_copied_jq_path_returns_the_value_shown(doc, data):
 
 
 @pytest.mark.parametrize("key, path", [("E0", '.["E0"]'), ("e10", '.["e10"]'), ("E", ".E"), ("e0x", ".e0x"),
-                                       ("E_1", ".E_1"), ("if", ".if")])
+                                       ("E_1", ".E_1"), ("if", ".if"),
+                                       ("A\n", '.["A\\n"]')])
 def test_a_key_jq_reads_as_a_number_is_quoted(key, path):
     doc = {key: {"n": 5}}
     tree = JsonTree(doc)
     tree.unfold_all()
     row = next(r for r in tree.rows if r.key == key)
     assert tree.jq_path(row) == path
-    if JQ is not None:  # jq 1.6 reads .E0 as a numeric literal, and fails
+    if JQ is not None:  # jq 1.6 reads .E0 as a numeric literal and fails, .A\n as .A (null here)
         done = subprocess.run([JQ, "-c", path], input=json.dumps(doc).encode(), capture_output=True, timeout=30)
         assert done.returncode == 0 and json.loads(done.stdout) == {"n": 5}
 

@@ -23,8 +23,9 @@ PAGE = 500  # children a node shows at once; a "more" row shows the next page
 EXPAND_ALL_ROWS = 20_000  # rows "unfold all" makes at most
 SEARCH_NODES = 2_000_000  # values a search visits at most
 MAX_EMBEDDED = 8 << 20  # a string is parsed as JSON only up to this length
-# jq 1.6 reads .e1 / .E10 as a number (an exponent): such a key is quoted like any other
-_IDENT = re.compile(r"^(?![eE][0-9]+$)[A-Za-z_][A-Za-z0-9_]*$")
+# jq 1.6 reads .e1 / .E10 as a number (an exponent): such a key is quoted like any other. \Z, not $:
+# $ also matches before a last newline, and jq reads ".A\n" as .A (another key's value)
+_IDENT = re.compile(r"(?![eE][0-9]+\Z)[A-Za-z_][A-Za-z0-9_]*\Z")
 _MORE = object()
 
 

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     import zipfile
 
 ROOT_MEMBER = "session.jsonl"
-_CHILD = re.compile(r"^subagents/([^/]+)/session\.jsonl$")
+_CHILD = re.compile(r"^subagents/([^/]+)/session\.jsonl\Z")  # (\Z: $ would take a name ending in a newline)
 _ZIP_MAGICS = (b"PK\x03\x04", b"PK\x05\x06")  # a first member, or the end record of an empty archive
 _UNSAFE_CHARS = re.compile(r"[\x00-\x1f\x7f\\]")
 MAX_MEMBER_NAME = 1024

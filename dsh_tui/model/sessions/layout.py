@@ -16,8 +16,9 @@ LOG_NAMES = ("session.jsonl.zstd", "session.jsonl")
 _SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 _SEPARATORS = frozenset("/\\:")
 _ESCAPE = re.compile(r"~([0-9A-Fa-f]{4})")
-TMP_RE = re.compile(r"^session\.jsonl(?:\.zstd)?\.[0-9a-f]{12}\.tmp$")
-FLAT_TMP_RE = re.compile(r"\.jsonl(?:\.zstd)?\.[0-9a-f]{12}\.tmp$")
+# \Z, as JavaScript's $ (Python's $ also matches before a name's last newline: not dsh's rule)
+TMP_RE = re.compile(r"^session\.jsonl(?:\.zstd)?\.[0-9a-f]{12}\.tmp\Z")
+FLAT_TMP_RE = re.compile(r"\.jsonl(?:\.zstd)?\.[0-9a-f]{12}\.tmp\Z")
 
 
 def default_root() -> Path:
