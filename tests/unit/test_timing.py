@@ -344,22 +344,28 @@ def _reference(tmp: Path) -> Path | None:
 
 @needs_times
 def test_freshly_written_sleeps_read_back(tmp_path):
-    """Differential: dsh's writer, run now, sleeps the DELAYS; the timing reads them back."""
+    """Differential: dsh's writer, run now, sleeps the DELAYS; the timing reads them back. Never less
+    than a sleep; at most SLACK over it in one of two runs: a loaded machine oversleeps now and then,
+    where a wait counted twice or across two events is over in every run."""
     ref = _reference(tmp_path)
     if ref is None:
         pytest.skip("dsh's reference packages cannot be installed here (no ../shared/dsh-reference, npm or registry)")
     node = str(ref / "node_modules" / ".bin" / "node")
-    done = subprocess.run([node, "write_timing.mjs", "out"], cwd=ref, check=True, capture_output=True, timeout=300)
-    assert json.load(io.StringIO(done.stdout.decode())) == DELAYS
-    path = ref / "out" / "zstd" / "--home-user-timing--" / "timed" / "session.jsonl.zstd"
-    _log, diag = open_target(path, OpenOptions(use_cache=False))
-    t = diag.timing
-    _within(t.calls[0].ttft_ms, DELAYS["ttft"])
-    _within(t.calls[1].stall_ms, DELAYS["stall"])
-    _within(t.calls[2].retry_wait_ms, DELAYS["retry"])
-    _within(t.tools[0].duration_ms, DELAYS["tool"])
-    _within(t.tools[0].approval_ms, DELAYS["approval"])
-    _within(t.commands[0].duration_ms, DELAYS["command"])
+    over: dict = {}
+    for _attempt in range(2):
+        done = subprocess.run([node, "write_timing.mjs", "out"], cwd=ref, check=True, capture_output=True, timeout=300)
+        assert json.load(io.StringIO(done.stdout.decode())) == DELAYS
+        path = ref / "out" / "zstd" / "--home-user-timing--" / "timed" / "session.jsonl.zstd"
+        _log, diag = open_target(path, OpenOptions(use_cache=False))
+        t = diag.timing
+        got = {"ttft": t.calls[0].ttft_ms, "stall": t.calls[1].stall_ms, "retry": t.calls[2].retry_wait_ms,
+               "tool": t.tools[0].duration_ms, "approval": t.tools[0].approval_ms,
+               "command": t.commands[0].duration_ms}
+        assert all(got[k] >= DELAYS[k] for k in got), got
+        over = {k: (v, DELAYS[k]) for k, v in got.items() if v > DELAYS[k] + SLACK}
+        if not over:
+            break
+    assert not over, over
     assert STALL_MS == 30_000
 
 
