@@ -9,7 +9,7 @@ import time
 import orjson
 import pytest
 
-from dsh_tui.model.reading import split as split_read
+from dsh_tui.model.reading import scanchecks, split as split_read
 from dsh_tui.model.reading.forked import ForkedCall
 from dsh_tui.model.reading.split import helper as segments
 from dsh_tui.model.diagnosing.diagnosis import diagnose
@@ -106,6 +106,19 @@ def test_dropped_frame_at_the_split_is_a_gap_at_the_boundary(synthetic, tmp_path
     assert merges and len(log.res.gaps) == 1
     assert log.res.gaps[0].index == log.res.first_event(log.record_index_at(log.raw.frame_plain[
         list(log.raw.frame_offsets).index(split)]))
+
+
+def test_gaps_past_the_cap_are_counted_alike_through_the_merge(synthetic, tmp_path, merges, monkeypatch):
+    """A frame dropped in each quarter of the file (four seq gaps, two in each segment) with MAX_GAPS at
+    2: the merge keeps the head's two and counts the tail's, as a linear read does."""
+    monkeypatch.setattr(scanchecks, "MAX_GAPS", 2)  # (the forked helper inherits it)
+    data = synthetic.read_bytes()
+    spans = list(walk_frames(memoryview(data)))
+    gone = {next(k for k, s in enumerate(spans) if k and s.start >= len(data) * at) for at in (0.15, 0.3, 0.7, 0.85)}
+    path = tmp_path / "gaps.zst"
+    path.write_bytes(b"".join(data[s.start:s.end] for k, s in enumerate(spans) if k not in gone))
+    log = assert_split_equals_linear(path)
+    assert merges and len(log.res.gaps) == 2 and log.res.gaps_dropped == 2
 
 
 def test_corrupt_frame_in_either_segment(synthetic, tmp_path):
