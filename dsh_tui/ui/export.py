@@ -19,7 +19,8 @@ def event_json(log, index: int) -> bytes:
     doc = {"seq": ev.seq, "index": ev.index, "record": ev.record, "storedType": ev.type,
            "packed": list(ev.packed) if ev.packed else None, "legacyShape": ev.legacy, "event": ev.event,
            "rawRecord": ev.raw.decode("utf-8", "replace")}
-    from ..model.presenting.checkjson import json_text  # C1, bidi, DEL as \uXXXX escapes; lone surrogates as ⟨U+D83D⟩
+    # C1, bidi, DEL as \uXXXX escapes; lone surrogates as ⟨U+D83D⟩
+    from ..model.presenting.checkjson import json_text
     return (json_text(doc) + "\n").encode()
 
 

@@ -31,7 +31,8 @@ def test_corruption_reports_are_capped_and_the_rest_counted(write_jsonl):
         records += [ev("turn/start", k, {"turn": k}), b"{bad %d" % k]
     log = load_session(write_jsonl(records))
     res = log.res
-    assert len(res.corruption) == scanchecks.MAX_CORRUPTION and res.corruption_dropped == 1500 - scanchecks.MAX_CORRUPTION
+    cap = scanchecks.MAX_CORRUPTION
+    assert len(res.corruption) == cap and res.corruption_dropped == 1500 - cap
     assert log.corruption_count == 1500 and not log.whole
     assert [c.line for c in res.corruption] == [3 + 2 * k for k in range(scanchecks.MAX_CORRUPTION)]  # the first ones
     assert len(log) == 1500 and _spans(log) == _expected_lines(log.path.read_bytes())

@@ -119,7 +119,8 @@ def file_key(path: Path, st: os.stat_result | None = None) -> dict[str, Any]:
 
 def entry_key(path: Path, st: os.stat_result | None = None, *, plain_limit: int, lenient: bool) -> dict[str, Any]:
     """What an entry for ``path`` must match: the file (`file_key`) and the options that change the result."""
-    from ..reading.scanchecks import max_facts  # ($DSH_TUI_MAX_FACTS: an entry read past the default is not served under it)
+    # ($DSH_TUI_MAX_FACTS: an entry read past the default is not served under it)
+    from ..reading.scanchecks import max_facts
     return {**file_key(path, st), "plain_limit": int(plain_limit), "lenient": bool(lenient),
             "fact_limit": max_facts()}
 

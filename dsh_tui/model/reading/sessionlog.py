@@ -247,7 +247,8 @@ class SessionLog:
         if row is not None:
             k = i - self.res.first_event(r)
             ev, m = _expand_member(obj, row, k, seq)
-            return EventView(i, r, seq, "assistant/chunk", ev.get("time"), ev, (obj["type"], k, m), None, raw, line, lenient)
+            return EventView(i, r, seq, "assistant/chunk", ev.get("time"), ev, (obj["type"], k, m), None, raw, line,
+                             lenient)
         etype = obj.get("type", "?")
         data = obj.get("data")
         new_type, new_data, tag = upgrade(etype, data, seq, self.session_id)
