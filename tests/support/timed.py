@@ -16,7 +16,8 @@ import zstandard
 
 from dsh_tui.model.diagnosing.timewalk import compute_timing
 from dsh_tui.model.diagnosing.timing import Timing
-from dsh_tui.model.reading.facts import CHUNK, CHUNKS, FACT_EXTRACTORS, ChunkClock
+from dsh_tui.model.reading.chunkclock import ChunkClock
+from dsh_tui.model.reading.facts import CHUNK, CHUNKS, FACT_EXTRACTORS
 from dsh_tui.model.opening.target import OpenOptions, open_target
 
 

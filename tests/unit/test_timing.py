@@ -21,8 +21,8 @@ from dsh_tui.model.diagnosing.timewalk import compute_timing
 from dsh_tui.model.diagnosing.turnsplit import split_turn
 from dsh_tui.model.diagnosing.timerows import sort_rows
 from dsh_tui.model.diagnosing.timing import STALL_MS, Timing
-from dsh_tui.model.reading.facts import (CHUNKS, FACT_EXTRACTORS, R_EVENTS, R_FIRST, R_GAP, R_GAP_AT, R_LAST,
-                                         R_UNTIMED, ChunkClock)
+from dsh_tui.model.reading.chunkclock import R_EVENTS, R_FIRST, R_GAP, R_GAP_AT, R_LAST, R_UNTIMED, ChunkClock
+from dsh_tui.model.reading.facts import CHUNKS, FACT_EXTRACTORS
 from dsh_tui.model.presenting.timing_rows import SortOrders
 from dsh_tui.model.opening.target import OpenOptions, open_target
 
@@ -60,7 +60,7 @@ def scan_keeps_times() -> bool:
 
 
 needs_times = pytest.mark.skipif(not scan_keeps_times(), reason="the scan does not pass the events' times to "
-                                 "facts.py yet (scan.py: ChunkClock.tick/row and the extractors' time argument)")
+                                 "facts.py yet (scan.py: chunkclock.ChunkClock.tick/row and the extractors' time argument)")
 
 
 @pytest.fixture(scope="module")
@@ -213,7 +213,7 @@ def _facts(rows, step=10, t0=1_790_000_000_000):
     return [(t, k, k, (*d, t0 + k * step)) for k, (t, d) in enumerate(rows)]
 
 
-# -- the chunk clock (facts.py): runs, rows, hostile values ------------------------------------------
+# -- the chunk clock (chunkclock.py): runs, rows, hostile values ------------------------------------------
 
 def _run(*feed):
     """Feed the clock ("tick", time) / ("row", time0, dt) items on consecutive indexes; the facts."""

@@ -20,8 +20,9 @@ from operator import add
 import orjson
 
 from ..columns.calltable import CallTable
-from .facts import (CHUNK, FACT_EXTRACTORS, FINISH, LEGACY_CANDIDATES, MESSAGE, R_EVENTS, R_GAP, R_GAP_AT, R_LAST,
-                    ChunkClock, finish_fact, is_usage_chunk, note_chunk_usage, note_message_usage)
+from .chunkclock import R_EVENTS, R_GAP, R_GAP_AT, R_LAST, ChunkClock
+from .facts import (CHUNK, FACT_EXTRACTORS, FINISH, LEGACY_CANDIDATES, MESSAGE, finish_fact, is_usage_chunk,
+                    note_chunk_usage, note_message_usage)
 from .contextcolumns import Columns
 from .contextfacts import RECORDERS
 from .jsonparse import parse_json
@@ -69,7 +70,7 @@ class Scanner(ScanChecks):
         self.chunk_id = -1
         self.type_ids: dict[str, int] = {}
         self.plans: dict[str, tuple] = {}  # event type -> what feed does with it (_plan)
-        self.clock = ChunkClock()  # the model stream's times: one fact per run of chunk events (facts.py)
+        self.clock = ChunkClock()  # the model stream's times: one fact per run of chunk events (chunkclock.py)
         self.index_base = 0  # added to every event index: a tail helper's guess of where its part starts
         self.facts_kept = 0  # facts made so far (the list may be handed over: take_facts)
         self.max_facts = max_facts()  # (a segment of the split read counts for the merge to check: `bounded`)

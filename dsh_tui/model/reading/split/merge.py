@@ -11,7 +11,7 @@ import time
 from array import array
 from typing import TYPE_CHECKING, Any, Iterator
 
-from ..facts import join_tail_runs
+from ..chunkclock import join_tail_runs
 from ..scan import Scanner, type_id
 from .. import scanchecks
 from ..scanresult import extend_offsets, extend_seqs
