@@ -380,6 +380,33 @@ def test_stalls_longest_first_by_any_threshold_and_a_crafted_time_past_int64():
     assert timing.stalls(None, threshold_ms=31_000)[-1].duration_ms == 40_000
 
 
+def test_the_few_longest_stalls_are_a_sort_of_them_all_cut():
+    """`stalls(n)` finds the n longest without ordering every call's: the same stalls, in the same order
+    (longest first, ties by position), as the whole order cut at n, for any threshold; a packed list's
+    calls too. `anomalies("stall")` is the sorted event indexes of the calls over the threshold."""
+    import random
+    from dsh_tui.model.diagnosing.timing import ModelCall, call_list
+    rng = random.Random(11)
+    for trial in range(40):
+        calls = [ModelCall(1, k, index=3 * k, seq=3 * k, stall_ms=rng.choice([0, -5, 7, 7, 30, rng.randrange(60)]),
+                           stall_index=rng.choice([None, 3 * k + 1, 3 * k + 1]))
+                 for k in range(rng.randrange(1, 40))]
+        if trial % 2:
+            calls = call_list(calls)
+            calls.pack()
+        timing = Timing(calls=calls)
+        for threshold in (0, -10, 7, 29):
+            every = sorted((-c.stall_ms, c.stall_index, k) for k, c in enumerate(calls)
+                           if c.stall_index is not None and c.stall_ms > max(threshold, 0))
+            whole = [(s.duration_ms, s.index, s.turn, s.step) for s in timing.stalls(None, threshold)]
+            assert whole == [(-ms, at, 1, k) for ms, at, k in every]
+            for n in (0, 1, 3, len(calls) + 1):
+                assert [(s.duration_ms, s.index, s.turn, s.step) for s in timing.stalls(n, threshold)] == whole[:n]
+        for stall_ms in (-1, 0, 7, 29):
+            assert timing.anomalies("stall", stall_ms) == sorted(
+                {c.stall_index for c in calls if c.stall_index is not None and c.stall_ms > max(stall_ms, 0)})
+
+
 def test_slowest_ranks_as_a_sort_of_every_timed_item():
     """`slowest` ranks only the items as slow as the n-th: the same rows, in the same order, as a
     stable sort of every timed item by (duration, earlier first), ties across kinds included."""
