@@ -2,7 +2,8 @@
 opened), the panes, the explorer's bindings (ui/actions.py: each key runs its handler here or on a
 controller) and the controllers (ui/controllers/), each of which sees this screen only through its
 port (controllers/ports.py; the screen's side of those ports, thin forwards, is the mixin in
-explorer_ports.py). With the fast render, a screen that repaints little (compat/screen.py).
+explorer_ports.py; what its own keys do, the mixin in explorer_keys.py). With the fast render, a
+screen that repaints little (compat/screen.py).
 
 Workers run on this screen: ``route_worker`` hands a worker's state change to the controller owning its
 group. A new log in place (read, restored by back, grown by live follow) and a log painted are published
@@ -25,7 +26,6 @@ from textual.timer import Timer
 from textual.worker import Worker
 
 from ...model.presenting.detail import detail_sections
-from ...model.presenting.headerview import header_sections
 from ...model.presenting.headerview import no_failure_note
 from ...model.presenting.summary import light_event, seed_boundary
 from ...safety import one_line
@@ -48,7 +48,6 @@ from ..controllers.timeline import TimelineController
 from ..controllers.timing import TimingController
 from ..controllers.viewout import ViewOutController
 from ..controllers.views import SavedViewController
-from ..keydocs import explorer_help
 from ..keys import BINDINGS
 from ..messages import GotoSeqCount, LaterRowsChanged, LoadProgress, PairHighlighted, RowHighlighted, SeqCountChanged
 from ..messages import TailVerdictFound
@@ -64,12 +63,11 @@ from ..widgets.pairs import PairsPane
 from ..widgets.progress import LoadBar
 from ..widgets.sparkline import ActivityBar
 from .error import ErrorScreen
-from .header import HeaderScreen
+from .explorer_keys import ExplorerKeys
 from .explorer_ports import ExplorerPortSide
-from .help import HelpScreen
 
 
-class ExplorerScreen(ExplorerPortSide, ScreenBase):
+class ExplorerScreen(ExplorerPortSide, ExplorerKeys, ScreenBase):
     BINDINGS = BINDINGS
     ALLOW_IN_MAXIMIZED_VIEW = "Footer, CommandLine"  # the prompt works with a pane zoomed (z)
 
@@ -389,7 +387,7 @@ class ExplorerScreen(ExplorerPortSide, ScreenBase):
     def _goto_seq_count(self, message: GotoSeqCount) -> None:
         self.jumps.goto_count(message.seq)
 
-    # -- the keys: the registry's handlers (ui/actions.py), run by ``do`` ------------------------------
+    # -- the keys: the registry's handlers (ui/actions.py, here or in explorer_keys.py), run by ``do`` -
     async def action_do(self, action_id: str) -> None:
         """A key, or a palette command, of the explorer: its handler, as the registry names it."""
         await dispatch(self, action_id)
@@ -398,70 +396,3 @@ class ExplorerScreen(ExplorerPortSide, ScreenBase):
         if action == "do" and parameters[0] in ("back", "try-back"):  # Back shows in the footer only when
             return (parameters[0] == "back") == self.can_go_back()  # there is somewhere to go back to
         return super().check_action(action, parameters)
-
-    def help(self) -> None:
-        self.push_screen(HelpScreen(explorer_help(self.app.current_keymap())))
-
-    def full_header(self) -> None:
-        if self.log_ is not None:
-            self.push_screen(HeaderScreen(header_sections(self.log_, self.diag), self.copy.header_line))
-
-    def toggle_pairs(self) -> None:
-        self.toggle_class("-pairs-flip")
-
-    def zoom(self) -> None:
-        if self.maximized is not None:
-            self.minimize()
-        elif self.focused is not None:
-            self.maximize(self.focused)
-
-    def enter(self) -> None:
-        if self.timeline.enter():  # the merged timeline: open the child at that event
-            return
-        if self.focused is self.events:
-            if self.family.offer_child():  # a NOT_IN_TOOL_SET finding a child calls: open it?
-                return
-            self.detail.focus()
-            return
-        if self.focused is self.pairs_pane and self.pairs_pane.pair is not None:
-            p = self.pairs_pane.pair
-            self.jump_to(next(i for i in (p.open, p.ask, p.close) if i is not None))
-        self.events.focus()
-
-    def first_event(self) -> None:
-        if self.log_ is not None:
-            self.events.action_first()
-
-    def last_event(self) -> None:
-        if self.log_ is not None:
-            self.events.action_last()
-
-    def toggle_raw(self) -> None:
-        self.events.toggle_raw()
-        self.set_events_title()
-
-    def next_hit(self, direction: int) -> None:
-        if not self.search.next_hit(direction):
-            self.jumps.finding(direction)  # no search: n and N step through the findings
-
-    def shift_rows(self, direction: int) -> None:
-        """< and >: scroll the rows' text (the events list's, or the merged timeline's)."""
-        if self.log_ is None:
-            return
-        target = self.timeline.list_shown() or self.events
-        if target.shift_text(direction):
-            self.set_events_title()
-            self.timeline.set_title()
-
-    def checklist(self) -> None:
-        if self.log_ is not None:
-            from ...model.presenting.checklist import ten_minute_pass
-            from .checklist import ChecklistScreen
-            self.push_screen(ChecklistScreen(ten_minute_pass(self.log_, self.diag)), self.jump_to)
-
-    def back(self) -> None:
-        """b (back, or try-back where there is nowhere to go: it says so)."""
-        if not self.load_finished:  # still reading: stop, so no error screen pops up later
-            self.cancel_event.set()
-            self.cancel_workers("load")
-        self.history.back()
