@@ -12,22 +12,25 @@ from textual.widgets.option_list import Option
 from ...model.presenting.checklist import Step, ten_minute_pass  # noqa: F401 (the screen shows these)
 from ...safety import one_line
 from ..nocolor import colourless
+from ..widgets.hanging import HangingLines
 from ..widgets.picklist import PickList
 
 GLYPH = {"ok": ("✓", "bold $success"), "fail": ("✗", "bold $error"), "warn": ("!", "bold $warning"),
          "info": ("i", "bold $accent")}
 
 
-def step_content(step: Step, no_color: bool = False) -> Content:
+INDENT = 6  # a step's lines, under its title's words
+
+
+def step_content(step: Step, no_color: bool = False) -> HangingLines:
+    """A step's title and its lines; a line too long for the width wraps under its own indent."""
     glyph, style = GLYPH[step.status]
     if no_color:  # bold, in the highlight bar's colours when highlighted (ui/nocolor.py)
         style = colourless(style)
     parts: list = [(f" {glyph} ", style), (f"{step.number}. {step.title}", "bold")]
     if step.index is not None:
         parts.append(("   ⏎ jump", "$text-muted"))
-    for line in step.lines:
-        parts += ["\n", f"      {one_line(str(line), 240)}"]
-    return Content.assemble(*parts)
+    return HangingLines(Content.assemble(*parts), [Content(one_line(str(line), 240)) for line in step.lines], INDENT)
 
 
 class ChecklistScreen(Modal[int | None]):
