@@ -60,7 +60,8 @@ def scan_keeps_times() -> bool:
 
 
 needs_times = pytest.mark.skipif(not scan_keeps_times(), reason="the scan does not pass the events' times to "
-                                 "facts.py yet (scan.py: chunkclock.ChunkClock.tick/row and the extractors' time argument)")
+                                 "facts.py yet (scan.py: chunkclock.ChunkClock.tick/row and the extractors' "
+                                 "time argument)")
 
 
 @pytest.fixture(scope="module")
