@@ -70,7 +70,7 @@ def _skips(t: Any) -> tuple | None:
     return (None if type(c) is range else c, None if type(u) is range else u)
 
 
-def _figures(split: Any) -> list:
+def split_figures(split: Any) -> list:
     """A split's figures in SPLIT_KEYS order: a Split's at once, a hand-made dict's key by key."""
     return split.figures() if type(split) is Split else [split.get(k) for k in SPLIT_KEYS]
 
@@ -121,7 +121,7 @@ class TurnList(PackedList):
         `check`, its 4,400 turns unpacked)."""
         if self.packed:
             return zip(*map(self.iter_column, SPLIT_KEYS))
-        return map(_figures, map(attrgetter("split"), list(self.pending)))
+        return map(split_figures, map(attrgetter("split"), list(self.pending)))
 
     def add_approval(self, k: int, a: list) -> None:
         """Turn ``k``'s approval ``a`` (one may be decided after its turn ended, and was packed)."""

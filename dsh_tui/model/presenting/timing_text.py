@@ -13,8 +13,8 @@ from ...safety import one_line
 from ..diagnosing.findings import turn_said
 from ..diagnosing.timerows import Row, call_row, sort_rows, tool_row
 from ..diagnosing.timing import STALL_MS, Timing, TurnTiming
-from ..columns.turnlist import TurnList, turn_totals, wall
-from ..columns.turnparts import SPLIT_KEYS as PART_KEYS, Split
+from ..columns.turnlist import TurnList, split_figures, turn_totals, wall
+from ..columns.turnparts import SPLIT_KEYS as PART_KEYS
 from .timing_view import IMPLAUSIBLE, MAX_SPAN_MS, NO_CLOCK
 
 TOP = 20  # slowest calls and stalls listed in the JSON
@@ -40,8 +40,7 @@ def _row_json(log, r: Row) -> dict[str, Any]:
 
 
 def _turn_json(t: TurnTiming) -> dict[str, Any]:
-    split = t.split
-    figures = _IN_ORDER(split.figures()) if type(split) is Split else [split.get(k) for k in SPLIT_KEYS]
+    figures = _IN_ORDER(split_figures(t.split))
     return {"turn": t.turn, "seq": t.seq, "reason": t.reason, "open": t.open, "wall_ms": t.wall_ms,
             **dict(zip(SPLIT_KEYS, figures)), "missing": t.missing or None}
 
