@@ -221,12 +221,17 @@ class Timing(Struct, dict=True):  # (its caches live in a __dict__)
         (None: all) of those over ``threshold_ms``. The few asked for are found without ordering every
         call's: for the 936k log's 13k calls, the top 20 and the stall count (check's JSON) took 10-16 ms
         with the sort (and kept three columns for it), 5-9 ms now."""
-        ats, mss = columns(self.calls, "stall_index", "stall_ms")
-        over = max(threshold_ms, 0)
-        keys = ((-ms, at, k) for k, (at, ms) in enumerate(zip(ats, mss)) if at is not None and ms > over)
+        keys = self._stall_keys(threshold_ms)
         top = sorted(keys) if n is None else nsmallest(n, keys)  # (nsmallest is sorted()[:n], ties alike)
         calls = self.calls
         return [Stall((c := calls[k]).turn, c.step, at, -neg) for neg, at, k in top]
+
+    def _stall_keys(self, threshold_ms: int) -> Iterator[tuple]:
+        """(-ms, event index after it, position) of each call that stalled over ``threshold_ms`` (and 0):
+        the longest first when sorted, ties by position."""
+        ats, mss = columns(self.calls, "stall_index", "stall_ms")
+        over = max(threshold_ms, 0)
+        return ((-ms, at, k) for k, (at, ms) in enumerate(zip(ats, mss)) if at is not None and ms > over)
 
     # -- one turn ------------------------------------------------------------------------------
     def turn_of(self, turn: Any) -> TurnTiming | None:
@@ -357,8 +362,7 @@ class Timing(Struct, dict=True):  # (its caches live in a __dict__)
     def anomalies(self, kind: str, stall_ms: int = STALL_MS) -> list[int]:
         """Sorted event indexes of one anomaly kind (ANOMALY_KINDS); ``stall_ms`` is the stall threshold."""
         if kind == "stall":
-            ats, mss = columns(self.calls, "stall_index", "stall_ms")
-            return sorted({at for at, ms in zip(ats, mss) if at is not None and ms > 0 and ms > stall_ms})
+            return sorted({at for _neg, at, _k in self._stall_keys(stall_ms)})
         return list(self.marks.get(kind, ()))
 
     def anomaly_counts(self, stall_ms: int = STALL_MS) -> dict[str, int]:
